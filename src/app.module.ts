@@ -1,0 +1,72 @@
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, RouterModule } from '@nestjs/core';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import { LoggerModule } from 'nestjs-pino';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { CsrfGuard } from './common/guards/csrf.guard';
+import { CommerceModule } from './commerce/commerce.module';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { SettingsModule } from './config/settings.module';
+import { CpModule } from './cp/cp.module';
+import { DatabaseModule } from './database/database.module';
+import { DemoSeedModule } from './database/seeds/demo-seed.module';
+import { FlowModule } from './flow/flow.module';
+import { HealthModule } from './health/health.module';
+import { JobsModule } from './jobs/jobs.module';
+import { MailModule } from './mail/mail.module';
+import { BankpayPluginModule } from './plugins/bankpay/bankpay.module';
+import { CarrierAPluginModule } from './plugins/carrier-a/carrier-a.module';
+import { CarrierBPluginModule } from './plugins/carrier-b/carrier-b.module';
+import { RedisModule } from './redis/redis.module';
+import { SandboxModule } from './sandbox/sandbox.module';
+import { CartModule } from './shop/cart/cart.module';
+import { CatalogModule } from './shop/catalog/catalog.module';
+import { CheckoutModule } from './shop/checkout/checkout.module';
+import { CustomerModule } from './shop/customer/customer.module';
+import { MarketingModule } from './shop/marketing/marketing.module';
+import { loggerOptions } from './web/logger-options';
+
+export interface AppModuleOptions {
+  /** Extra modules, e.g. a test plugin. */
+  extraModules?: Array<Type | DynamicModule>;
+}
+
+@Module({})
+export class AppModule {
+  static register(config: AppConfig, options: AppModuleOptions = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.register(config),
+        LoggerModule.forRoot(loggerOptions(config)),
+        EventEmitterModule.forRoot(),
+        RedisModule,
+        DatabaseModule,
+        SettingsModule,
+        JobsModule,
+        MailModule,
+        CommerceModule,
+        HealthModule,
+        CatalogModule,
+        CartModule,
+        CheckoutModule,
+        CustomerModule,
+        MarketingModule,
+        FlowModule,
+        BankpayPluginModule,
+        CarrierAPluginModule,
+        CarrierBPluginModule,
+        CpModule,
+        RouterModule.register([{ path: config.cpTrigger, module: CpModule }]),
+        DemoSeedModule,
+        ...(config.sandboxes ? [SandboxModule] : []),
+        ...(options.extraModules ?? []),
+      ],
+      providers: [
+        { provide: APP_GUARD, useClass: CsrfGuard },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,74 @@
+import { Column, Entity, Index, OneToMany } from 'typeorm';
+import { BaseRow, EpochMsColumn } from '../../database/base.entity';
+import { CartLine } from './cart-line.entity';
+
+export interface Address {
+  firstName: string;
+  lastName: string;
+  street: string;
+  city: string;
+  zipCode: string;
+  country: string;
+  phone?: string;
+  company?: string;
+}
+
+/** The shopper's cart, which checkout fills into a quote and place-order turns into exactly one order. */
+@Entity('carts')
+@Index(['orderedAt', 'lastActivityAt'])
+export class Cart extends BaseRow {
+  /** Public identifier (32 hex) used in recovery links; the integer id never leaves the server. */
+  @Column({ type: 'varchar', length: 32, unique: true })
+  uid: string;
+
+  @Column({ type: 'integer' })
+  storeId: number;
+
+  @Column({ type: 'integer', nullable: true })
+  customerId: number | null;
+
+  @Column({ type: 'varchar', length: 3 })
+  currency: string;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  email: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  couponCode: string | null;
+
+  @Column({ type: 'simple-json', nullable: true })
+  billingAddress: Address | null;
+
+  @Column({ type: 'simple-json', nullable: true })
+  shippingAddress: Address | null;
+
+  @Column({ type: 'text', nullable: true })
+  notes: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  vatId: string | null;
+
+  /** `type:handle:id` of the chosen shipping method. */
+  @Column({ type: 'varchar', length: 191, nullable: true })
+  shippingMethod: string | null;
+
+  /** Dispatch code of the chosen payment method. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  paymentMethod: string | null;
+
+  @Column({ type: 'simple-json', nullable: true })
+  pickupPoint: Record<string, unknown> | null;
+
+  @Column({ type: 'varchar', length: 32, unique: true, nullable: true })
+  shareToken: string | null;
+
+  @EpochMsColumn()
+  lastActivityAt: number;
+
+  /** Set once, in the place-order transaction; an ordered cart is never ordered again. */
+  @EpochMsColumn({ nullable: true })
+  orderedAt: number | null;
+
+  @OneToMany(() => CartLine, (line) => line.cart)
+  lines?: CartLine[];
+}

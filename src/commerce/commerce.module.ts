@@ -1,0 +1,25 @@
+import { Global, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { PLUGINS_AFTER_LOAD } from './events';
+import { OrderStatusService } from './orders/order-status.service';
+import { PaymentMethodRegistry } from './payments/payment-method.registry';
+import { ProductImportService } from './products/product-import.service';
+import { ShippingMethodRegistry } from './shipping/shipping-method.registry';
+
+/**
+ * The shared domain: products, carts, orders, payments and shipping, and the registries plugins fill.
+ * Plugins import from here; nothing here imports a plugin.
+ */
+@Global()
+@Module({
+  providers: [PaymentMethodRegistry, ShippingMethodRegistry, OrderStatusService, ProductImportService],
+  exports: [PaymentMethodRegistry, ShippingMethodRegistry, OrderStatusService, ProductImportService],
+})
+export class CommerceModule implements OnApplicationBootstrap {
+  constructor(private readonly events: EventEmitter2) {}
+
+  /** Every module's onModuleInit has run by now, so every plugin is listening (DESIGN.md §2). */
+  onApplicationBootstrap(): void {
+    this.events.emit(PLUGINS_AFTER_LOAD);
+  }
+}

@@ -1,0 +1,4 @@
+/** Internal events of the spec ("Events"). Plugins listen for these; commerce never imports a plugin. */
+export const PLUGINS_AFTER_LOAD = 'plugins-after-load';
+export const REGISTER_PAYMENT_GATEWAYS = 'register-payment-gateways';
+export const ORDER_STATUS_CHANGE = 'order-status-change';

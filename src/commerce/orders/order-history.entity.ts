@@ -1,0 +1,23 @@
+import { Column, Entity, Index } from 'typeorm';
+import { BaseRow } from '../../database/base.entity';
+
+/** One row per status change or comment on an order, newest last. */
+@Entity('order_history')
+@Index(['orderId'])
+export class OrderHistory extends BaseRow {
+  @Column({ type: 'integer' })
+  orderId: number;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  fromStatus: string | null;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  toStatus: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  note: string | null;
+
+  /** Who did it: `system`, `customer`, `cp:<email>`, `gateway:<handle>`, `cli`. */
+  @Column({ type: 'varchar', length: 191 })
+  actor: string;
+}

@@ -1,0 +1,42 @@
+import { Column, Entity, JoinColumn, ManyToOne } from 'typeorm';
+import { BaseRow } from '../../database/base.entity';
+import { Order } from './order.entity';
+
+/** What was bought, with the price as it was at the moment of ordering. */
+@Entity('order_lines')
+export class OrderLine extends BaseRow {
+  @Column({ type: 'integer' })
+  orderId: number;
+
+  @ManyToOne(() => Order, (order) => order.lines, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'orderId' })
+  order?: Order;
+
+  @Column({ type: 'integer' })
+  productId: number;
+
+  @Column({ type: 'integer', nullable: true })
+  variantId: number | null;
+
+  @Column({ type: 'varchar', length: 64 })
+  sku: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'integer' })
+  qty: number;
+
+  /** Unit price and line total in minor units of the order currency. */
+  @Column({ type: 'integer' })
+  price: number;
+
+  @Column({ type: 'integer' })
+  total: number;
+
+  @Column({ type: 'simple-json', nullable: true })
+  configuration: Record<string, string> | null;
+
+  @Column({ type: 'simple-json', nullable: true })
+  custom: Record<string, unknown> | null;
+}

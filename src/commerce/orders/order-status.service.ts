@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { AppError } from '../../common/errors/app-error';
+import { writeLock } from '../../database/locking';
+import { TransactionRunner, Tx } from '../../database/transaction-runner';
+import { ORDER_STATUS_CHANGE } from '../events';
+import { OrderHistory } from './order-history.entity';
+import { canTransition, OrderStatus } from './order-status.machine';
+import { Order } from './order.entity';
+
+export interface OrderStatusChange {
+  orderId: number;
+  orderNumber: string;
+  from: OrderStatus;
+  to: OrderStatus;
+  actor: string;
+}
+
+/** Runs inside the status change's transaction: the place to enqueue durable follow-up jobs (outbox). */
+export type StatusChangeSubscriber = (tx: Tx, change: OrderStatusChange) => Promise<void>;
+
+/** The one place an order's status changes: checked against the machine, written to history, announced. */
+@Injectable()
+export class OrderStatusService {
+  private readonly subscribers: StatusChangeSubscriber[] = [];
+
+  constructor(
+    private readonly runner: TransactionRunner,
+    private readonly events: EventEmitter2,
+  ) {}
+
+  subscribe(subscriber: StatusChangeSubscriber): void {
+    this.subscribers.push(subscriber);
+  }
+
+  /**
+   * Moves the order to `to` under a row lock. Moving to the current status changes nothing and returns
+   * null, so a replayed or concurrent request is harmless; an illegal move is a 409.
+   */
+  async change(orderId: number, to: OrderStatus, actor: string, note?: string): Promise<OrderStatusChange | null> {
+    return this.runner.run(async (tx) => {
+      const order = await tx.manager.findOne(Order, { where: { id: orderId }, ...writeLock(tx.manager) });
+      if (!order) throw AppError.notFound('Order not found');
+      if (order.status === to) return null;
+      if (!canTransition(order.status, to)) {
+        throw AppError.conflict('illegal_transition', `An order in status ${order.status} cannot become ${to}.`);
+      }
+      await tx.manager.update(Order, { id: order.id }, { status: to });
+      await tx.manager.insert(OrderHistory, { orderId: order.id, fromStatus: order.status, toStatus: to, actor, note: note ?? null });
+      const change: OrderStatusChange = { orderId: order.id, orderNumber: order.number, from: order.status, to, actor };
+      for (const subscriber of this.subscribers) await subscriber(tx, change);
+      tx.afterCommit(() => this.events.emit(ORDER_STATUS_CHANGE, change));
+      return change;
+    });
+  }
+}

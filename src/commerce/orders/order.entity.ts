@@ -1,0 +1,82 @@
+import { Column, Entity, Index, OneToMany } from 'typeorm';
+import { BaseRow } from '../../database/base.entity';
+import { Address } from '../carts/cart.entity';
+import { OrderLine } from './order-line.entity';
+import { OrderStatus } from './order-status.machine';
+
+@Entity('orders')
+@Index(['status', 'dateCreated'])
+export class Order extends BaseRow {
+  /** Public order number: 32 random hex chars, the only key a guest needs (DESIGN.md §3). */
+  @Column({ type: 'varchar', length: 32, unique: true })
+  number: string;
+
+  /** Short reference for people: on the success page, e-mails and the phone. */
+  @Column({ type: 'varchar', length: 16, unique: true })
+  reference: string;
+
+  @Column({ type: 'integer' })
+  storeId: number;
+
+  /** Unique: a cart converts into at most one order, enforced by the database. */
+  @Column({ type: 'integer', unique: true })
+  cartId: number;
+
+  @Column({ type: 'varchar', length: 100, unique: true, nullable: true })
+  idempotencyKey: string | null;
+
+  @Column({ type: 'integer', nullable: true })
+  customerId: number | null;
+
+  @Column({ type: 'varchar', length: 255 })
+  email: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  status: OrderStatus;
+
+  @Column({ type: 'varchar', length: 3 })
+  currency: string;
+
+  /** Amounts in minor units of `currency`. */
+  @Column({ type: 'integer' })
+  subtotal: number;
+
+  @Column({ type: 'integer', default: 0 })
+  discount: number;
+
+  @Column({ type: 'integer', default: 0 })
+  shippingTotal: number;
+
+  @Column({ type: 'integer', default: 0 })
+  tax: number;
+
+  @Column({ type: 'integer' })
+  total: number;
+
+  @Column({ type: 'integer', default: 0 })
+  weightGrams: number;
+
+  @Column({ type: 'simple-json' })
+  billingAddress: Address;
+
+  @Column({ type: 'simple-json', nullable: true })
+  shippingAddress: Address | null;
+
+  @Column({ type: 'varchar', length: 191 })
+  shippingMethod: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  paymentMethod: string;
+
+  @Column({ type: 'simple-json', nullable: true })
+  pickupPoint: Record<string, unknown> | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  couponCode: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  notes: string | null;
+
+  @OneToMany(() => OrderLine, (line) => line.order)
+  lines?: OrderLine[];
+}

@@ -1,0 +1,37 @@
+import { Column, Entity, Index } from 'typeorm';
+import { BaseRow } from '../../database/base.entity';
+
+export type PaymentTransactionStatus = 'pending' | 'review' | 'success' | 'failed' | 'canceled';
+
+/** A payment attempt for an order with a gateway. `(gateway, reference)` is unique so a return settles once. */
+@Entity('payment_transactions')
+@Index(['gateway', 'reference'], { unique: true })
+@Index(['orderId'])
+export class PaymentTransaction extends BaseRow {
+  @Column({ type: 'integer' })
+  orderId: number;
+
+  /** Gateway handle, e.g. `bankpay` or `core`. */
+  @Column({ type: 'varchar', length: 64 })
+  gateway: string;
+
+  /** Dispatch code of the payment method used, e.g. `bankpay-qr`. */
+  @Column({ type: 'varchar', length: 64 })
+  code: string;
+
+  /** The gateway's id for this attempt (payment id, application id); ours until the gateway gives one. */
+  @Column({ type: 'varchar', length: 191 })
+  reference: string;
+
+  @Column({ type: 'integer' })
+  amount: number;
+
+  @Column({ type: 'varchar', length: 3 })
+  currency: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: PaymentTransactionStatus;
+
+  @Column({ type: 'simple-json' })
+  extra: Record<string, unknown>;
+}

@@ -1,0 +1,27 @@
+import { Column, Entity, JoinColumn, ManyToOne } from 'typeorm';
+import { BaseRow } from '../../database/base.entity';
+import { Product } from './product.entity';
+
+/** One buyable combination of a configurable product's options, e.g. `{ size: 'M', color: 'red' }`. */
+@Entity('product_variants')
+export class ProductVariant extends BaseRow {
+  @Column({ type: 'integer' })
+  productId: number;
+
+  @ManyToOne(() => Product, (product) => product.variants, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'productId' })
+  product?: Product;
+
+  @Column({ type: 'varchar', length: 64, unique: true })
+  sku: string;
+
+  @Column({ type: 'simple-json' })
+  options: Record<string, string>;
+
+  /** Overrides the product price when set (minor units). */
+  @Column({ type: 'integer', nullable: true })
+  price: number | null;
+
+  @Column({ type: 'integer', default: 0 })
+  stock: number;
+}

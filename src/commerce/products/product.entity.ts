@@ -1,0 +1,60 @@
+import { Column, Entity, Index, OneToMany } from 'typeorm';
+import { BaseRow } from '../../database/base.entity';
+import { ProductVariant } from './product-variant.entity';
+
+export interface ProductOption {
+  code: string;
+  label: string;
+  values: string[];
+}
+
+@Entity('products')
+@Index(['storeId', 'visible', 'enabled'])
+export class Product extends BaseRow {
+  @Column({ type: 'integer' })
+  storeId: number;
+
+  @Column({ type: 'varchar', length: 64, unique: true })
+  sku: string;
+
+  @Column({ type: 'varchar', length: 191, unique: true })
+  slug: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'text' })
+  description: string;
+
+  /** `simple` or `configurable` (sold through its variants). */
+  @Column({ type: 'varchar', length: 16, default: 'simple' })
+  type: 'simple' | 'configurable';
+
+  /** Price in minor units of the store's base currency. */
+  @Column({ type: 'integer' })
+  price: number;
+
+  /** Units on hand; for a configurable product the sum of its variants. */
+  @Column({ type: 'integer', default: 0 })
+  stock: number;
+
+  @Column({ type: 'integer', default: 0 })
+  weightGrams: number;
+
+  /** Listed in the catalog, search and suggestions. A hidden product can still be ordered by link. */
+  @Column({ type: 'boolean', default: true })
+  visible: boolean;
+
+  /** Disabled products are not sold at all: their URL renders the product-404 page. */
+  @Column({ type: 'boolean', default: true })
+  enabled: boolean;
+
+  @Column({ type: 'simple-json' })
+  images: string[];
+
+  @Column({ type: 'simple-json' })
+  options: ProductOption[];
+
+  @OneToMany(() => ProductVariant, (variant) => variant.product)
+  variants?: ProductVariant[];
+}

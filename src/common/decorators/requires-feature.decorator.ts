@@ -1,0 +1,8 @@
+import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
+import { FeatureFlagGuard } from '../guards/feature-flag.guard';
+
+export const REQUIRED_FEATURES = 'requiredFeatures';
+
+/** The route exists only while every named setting flag is on; otherwise it answers like an unknown route. */
+export const RequiresFeature = (...flags: string[]) =>
+  applyDecorators(SetMetadata(REQUIRED_FEATURES, flags), UseGuards(FeatureFlagGuard));

@@ -1,0 +1,93 @@
+import { HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { addFlash, wantsHtml } from '../session-data';
+import { AppError, CpLoginRequired, FieldErrors } from './app-error';
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  fields?: FieldErrors;
+}
+
+const CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'login_required',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'too_many_requests',
+  502: 'upstream_failed',
+};
+
+const logger = new Logger('Errors');
+
+/** Maps anything thrown to a status and the public error body; internals never reach the client. */
+export function describeError(error: unknown): { status: number; body: ErrorBody } {
+  if (error instanceof AppError) {
+    return { status: error.status, body: { code: error.code, message: error.message, fields: error.fields } };
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    const response = error.getResponse();
+    const raw = typeof response === 'string' ? response : (response as { message?: unknown }).message;
+    const message = Array.isArray(raw) ? raw.join('; ') : String(raw ?? error.message);
+    return { status, body: { code: CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'), message } };
+  }
+  // Errors raised by Express middleware (body parser: malformed JSON, body too large) carry a 4xx status.
+  const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const type = (error as { type?: string }).type;
+    const message = type === 'entity.parse.failed' ? 'The request body is not valid JSON.' : (error as Error).message;
+    return { status, body: { code: CODES[status] ?? 'bad_request', message } };
+  }
+  return {
+    status: HttpStatus.INTERNAL_SERVER_ERROR,
+    body: { code: 'internal_error', message: 'Something went wrong on our side. Please try again.' },
+  };
+}
+
+/**
+ * Answers an error the way the caller expects: JSON `{ success: false, error }` for scripts and API
+ * clients, a flash message and a redirect back for browser form posts, an error page for page loads.
+ */
+export function sendError(error: unknown, req: Request, res: Response, cpTrigger: string): void {
+  if (res.headersSent) return;
+  if (error instanceof CpLoginRequired) {
+    if (wantsHtml(req) || req.method === 'GET') {
+      return res.redirect(302, `/${cpTrigger}/login?next=${encodeURIComponent(req.originalUrl)}`);
+    }
+    error = new AppError('login_required', 'Log in to the control panel first.', 401);
+  }
+  const { status, body } = describeError(error);
+  if (status >= 500) logger.error({ err: error, url: req.originalUrl, method: req.method }, 'request failed');
+
+  if (!wantsHtml(req)) {
+    res.status(status).json({ success: false, error: body });
+    return;
+  }
+  if (req.method !== 'GET' && status < 500 && status !== 404) {
+    addFlash(req, 'error', body.message);
+    res.redirect(303, safeBackUrl(req));
+    return;
+  }
+  const layout = req.path.startsWith(`/${cpTrigger}/`) ? 'cp' : 'shop';
+  res.status(status).render('errors/error', { layout, status, message: body.message, title: `Error ${status}` }, (renderError, html) => {
+    if (renderError) res.status(status).type('text/plain').send(body.message);
+    else res.send(html);
+  });
+}
+
+/** The Referer when it points back into this site, else the home page. */
+function safeBackUrl(req: Request): string {
+  const referer = req.get('referer');
+  if (!referer) return '/';
+  try {
+    const url = new URL(referer);
+    return url.host === req.get('host') ? `${url.pathname}${url.search}` : '/';
+  } catch {
+    return '/';
+  }
+}

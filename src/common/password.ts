@@ -1,0 +1,36 @@
+import { randomBytes, scrypt as scryptCallback, ScryptOptions, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+
+const scrypt = promisify(scryptCallback) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: ScryptOptions,
+) => Promise<Buffer>;
+
+/** OWASP's scrypt parameters (N=2^17, r=8, p=1). Stored with each hash so they can be raised later. */
+const COST = { N: 2 ** 17, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+
+function options(cost: { N: number; r: number; p: number }): ScryptOptions {
+  return { ...cost, maxmem: 256 * cost.N * cost.r };
+}
+
+/** Hashes a password as `scrypt$N$r$p$salt$key` (base64 parts). */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, KEY_LENGTH, options(COST));
+  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, key] = stored.split('$');
+  if (scheme !== 'scrypt' || !key) return false;
+  const expected = Buffer.from(key, 'base64');
+  const cost = { N: Number(n), r: Number(r), p: Number(p) };
+  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, options(cost));
+  return timingSafeEqual(actual, expected);
+}
+
+/** A hash to verify against when the account does not exist, so both answers take the same time. */
+export const DUMMY_PASSWORD_HASH = `scrypt$${COST.N}$${COST.r}$${COST.p}$AAAAAAAAAAAAAAAAAAAAAA==$${Buffer.alloc(KEY_LENGTH).toString('base64')}`;

@@ -1,0 +1,59 @@
+import type { Request } from 'express';
+
+/** What the service keeps in a shopper's or staff member's session. */
+export interface FlashMessage {
+  type: 'success' | 'error' | 'info';
+  message: string;
+}
+
+export interface CpSessionUser {
+  id: number;
+  email: string;
+  admin: boolean;
+  permissions: string[];
+}
+
+declare module 'express-session' {
+  interface SessionData {
+    cartId?: number;
+    customerId?: number;
+    cpUser?: CpSessionUser;
+    flash?: FlashMessage[];
+  }
+}
+
+/** Adds a message shown once on the next rendered page. */
+export function addFlash(req: Request, type: FlashMessage['type'], message: string): void {
+  if (!req.session) return;
+  (req.session.flash ??= []).push({ type, message });
+}
+
+/** Returns and clears the pending messages. */
+export function takeFlashes(req: Request): FlashMessage[] {
+  const messages = req.session?.flash ?? [];
+  if (messages.length) delete req.session.flash;
+  return messages;
+}
+
+/** A new session id with the same data: on login, so a planted session id is worth nothing. */
+export function rotateSession(req: Request): Promise<void> {
+  const data = { ...req.session } as Record<string, unknown>;
+  delete data.cookie;
+  return new Promise((resolve, reject) =>
+    req.session.regenerate((error) => {
+      if (error) return reject(error);
+      Object.assign(req.session, data);
+      resolve();
+    }),
+  );
+}
+
+/** True for requests made by page scripts (`X-Requested-With: XMLHttpRequest`). */
+export function isAjax(req: Request): boolean {
+  return req.get('x-requested-with') === 'XMLHttpRequest';
+}
+
+/** True when the client wants a page rather than JSON: a browser navigation or form post. */
+export function wantsHtml(req: Request): boolean {
+  return !isAjax(req) && req.accepts(['json', 'html']) === 'html';
+}

@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+/** Typed process configuration, read once from the environment at start-up. */
+export interface AppConfig {
+  nodeEnv: string;
+  production: boolean;
+  port: number;
+  baseUrl: string;
+  databaseUrl: string;
+  /** Folder for the SQLite file, the generated session secret, mail files and labels. */
+  dataDir: string;
+  redisUrl: string | null;
+  /** Prefix for every Redis key this instance writes (sessions, queue, settings channel). */
+  redisPrefix: string;
+  sessionSecret: string;
+  cpTrigger: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  logLevel: string;
+  /** `inline` works jobs inside the web process; `off` leaves them to `npm run cli -- jobs:work`. */
+  jobWorker: 'inline' | 'off';
+  jobPollMs: number;
+  jobBackoffMs: number;
+  jobMaxAttempts: number;
+  demoSeed: boolean;
+  cpAdminEmail: string;
+  cpAdminPassword: string | null;
+  /** Mount the local stand-ins for outside services under /_sandbox (never in production). */
+  sandboxes: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads and validates the environment; a bad value throws a one-line ConfigError naming the variable. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const nodeEnv = env.NODE_ENV || 'development';
+  const production = nodeEnv === 'production';
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const databaseUrl = env.DATABASE_URL || `sqlite:${join(dataDir, 'shop.sqlite')}`;
+  if (!/^(sqlite:|mysql:\/\/|mariadb:\/\/)/.test(databaseUrl)) {
+    fail('DATABASE_URL', 'must start with sqlite: or mysql://');
+  }
+  const redisUrl = env.REDIS_URL || null;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) fail('REDIS_URL', 'must start with redis:// or rediss://');
+  const baseUrl = (env.BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/\s]+/.test(baseUrl)) fail('BASE_URL', 'must be an http(s) URL such as https://shop.example.com');
+  const cpTrigger = env.CP_TRIGGER || 'admin';
+  if (!/^[a-z0-9][a-z0-9-]{0,31}$/.test(cpTrigger)) fail('CP_TRIGGER', 'must be lowercase letters, digits or dashes');
+  const smtpUrl = env.SMTP_URL || null;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) fail('SMTP_URL', 'must start with smtp:// or smtps://');
+  const logLevel = env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info');
+  if (!LOG_LEVELS.includes(logLevel)) fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const jobWorker = env.JOB_WORKER || 'inline';
+  if (jobWorker !== 'inline' && jobWorker !== 'off') fail('JOB_WORKER', 'must be inline or off');
+
+  return {
+    nodeEnv,
+    production,
+    port,
+    baseUrl,
+    databaseUrl,
+    dataDir,
+    redisUrl,
+    redisPrefix: env.REDIS_PREFIX || 'shop:',
+    sessionSecret: sessionSecret(env, production, dataDir),
+    cpTrigger,
+    smtpUrl,
+    mailFrom: env.MAIL_FROM || 'Demo Shop <shop@localhost>',
+    logLevel,
+    jobWorker,
+    jobPollMs: integer(env, 'JOB_POLL_MS', 1000, 10, 600_000),
+    jobBackoffMs: integer(env, 'JOB_BACKOFF_MS', 5000, 1, 3_600_000),
+    jobMaxAttempts: integer(env, 'JOB_MAX_ATTEMPTS', 5, 1, 100),
+    demoSeed: boolean(env, 'DEMO_SEED', true),
+    cpAdminEmail: env.CP_ADMIN_EMAIL || 'admin@example.com',
+    cpAdminPassword: env.CP_ADMIN_PASSWORD || null,
+    sandboxes: !production && boolean(env, 'SANDBOXES', true),
+  };
+}
+
+function fail(name: string, why: string): never {
+  throw new ConfigError(`Invalid environment variable ${name}: ${why}`);
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) fail(name, `must be an integer from ${min} to ${max}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
+  return fail(name, 'must be true or false');
+}
+
+/** Production must be given a secret; elsewhere one is generated once and kept under the data folder. */
+function sessionSecret(env: Env, production: boolean, dataDir: string): string {
+  const given = env.SESSION_SECRET;
+  if (given) {
+    if (given.length < 32) fail('SESSION_SECRET', 'must be at least 32 characters');
+    return given;
+  }
+  if (production) fail('SESSION_SECRET', 'is required when NODE_ENV=production');
+  const file = join(dataDir, 'session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,42 @@
+export type SettingType = 'boolean' | 'string' | 'integer' | 'json';
+
+/** What a setting is: its type, its default and, for strings, the values it may take. */
+export interface SettingDefinition {
+  key: string;
+  type: SettingType;
+  default: unknown;
+  description: string;
+  choices?: readonly string[];
+  /** Shown masked in the CP and never logged. */
+  secret?: boolean;
+}
+
+export class SettingValueError extends Error {}
+
+/** Parses a value given as text (CLI, form field) or as JSON into the setting's type. */
+export function coerceSetting(definition: SettingDefinition, input: unknown): unknown {
+  const { key, type, choices } = definition;
+  const text = typeof input === 'string' ? input.trim() : input;
+  switch (type) {
+    case 'boolean':
+      if (text === true || text === 'true' || text === '1' || text === 'on') return true;
+      if (text === false || text === 'false' || text === '0' || text === 'off') return false;
+      throw new SettingValueError(`${key} must be true or false`);
+    case 'integer': {
+      const value = typeof text === 'number' ? text : Number(text);
+      if (text === '' || !Number.isSafeInteger(value)) throw new SettingValueError(`${key} must be an integer`);
+      return value;
+    }
+    case 'string':
+      if (typeof text !== 'string') throw new SettingValueError(`${key} must be text`);
+      if (choices && !choices.includes(text)) throw new SettingValueError(`${key} must be one of ${choices.join(', ')}`);
+      return text;
+    case 'json':
+      if (typeof text !== 'string') return text;
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new SettingValueError(`${key} must be valid JSON`);
+      }
+  }
+}

@@ -1,0 +1,120 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { RedisClientType } from 'redis';
+import { DataSource } from 'typeorm';
+import { TransactionRunner } from '../database/transaction-runner';
+import { InjectRedis, RedisClient } from '../redis/redis.module';
+import { AppConfig } from './app-config';
+import { InjectConfig } from './config.module';
+import { CORE_SETTINGS } from './core-settings';
+import { coerceSetting, SettingDefinition, SettingValueError } from './setting-definition';
+import { SettingRow } from './setting.entity';
+
+/** Emitted after settings were saved, with the keys that changed (spec "Events": settings saved). */
+export const SETTINGS_SAVED = 'settings-saved';
+export interface SettingsSavedEvent {
+  keys: string[];
+}
+
+/** How often each instance re-reads the table, so a change made elsewhere arrives within seconds. */
+const RELOAD_MS = 2000;
+
+/**
+ * DB-backed runtime settings, served from memory. A save updates this instance at once, other instances
+ * through Redis pub/sub when configured, and every instance's periodic reload otherwise (≤ 2 s).
+ */
+@Injectable()
+export class SettingsService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(SettingsService.name);
+  private readonly definitions = new Map<string, SettingDefinition>();
+  private values = new Map<string, unknown>();
+  private loaded = false;
+  private reloadTimer?: NodeJS.Timeout;
+  private subscriber?: RedisClientType;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runner: TransactionRunner,
+    private readonly events: EventEmitter2,
+    @InjectRedis() private readonly redis: RedisClient,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {
+    this.define(CORE_SETTINGS);
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.reload();
+    this.reloadTimer = setInterval(() => void this.reload(), RELOAD_MS).unref();
+    if (this.redis) {
+      this.subscriber = this.redis.duplicate();
+      await this.subscriber.connect();
+      await this.subscriber.subscribe(this.channel, () => void this.reload());
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.reloadTimer);
+    if (this.subscriber?.isOpen) await this.subscriber.quit();
+  }
+
+  /** Plugins add their namespaced settings (`bankpay.apiKey`, …) when their module initialises. */
+  define(definitions: readonly SettingDefinition[]): void {
+    for (const definition of definitions) this.definitions.set(definition.key, definition);
+  }
+
+  definitionsWithPrefix(prefix: string): SettingDefinition[] {
+    return [...this.definitions.values()].filter((definition) => definition.key.startsWith(prefix));
+  }
+
+  /** The current value, or the definition's default. Synchronous: cheap enough for every request. */
+  get<T>(key: string): T {
+    if (this.values.has(key)) return this.values.get(key) as T;
+    const definition = this.definitions.get(key);
+    if (!definition) throw new SettingValueError(`Unknown setting ${key}`);
+    return definition.default as T;
+  }
+
+  isOn(flag: string): boolean {
+    return this.get<boolean>(flag) === true;
+  }
+
+  /** Validates, stores and broadcasts; `values` may be text (CLI, forms) or typed values. */
+  async save(values: Record<string, unknown>): Promise<void> {
+    const typed = Object.entries(values).map(([key, input]) => {
+      const definition = this.definitions.get(key);
+      if (!definition) throw new SettingValueError(`Unknown setting ${key}`);
+      return [key, coerceSetting(definition, input)] as const;
+    });
+    await this.runner.run(async ({ manager }) => {
+      for (const [key, value] of typed) {
+        await manager.upsert(SettingRow, { key, value: JSON.stringify(value) }, ['key']);
+      }
+    });
+    for (const [key, value] of typed) this.values.set(key, value);
+    if (this.redis) await this.redis.publish(this.channel, 'reload');
+    this.events.emit(SETTINGS_SAVED, { keys: typed.map(([key]) => key) } satisfies SettingsSavedEvent);
+  }
+
+  async reload(): Promise<void> {
+    try {
+      const rows = await this.dataSource.getRepository(SettingRow).find({ select: { key: true, value: true } });
+      const before = this.values;
+      this.values = new Map(rows.map((row) => [row.key, JSON.parse(row.value)]));
+      // A save made by another instance or the CLI is announced here, so caches everywhere drop stale entries.
+      const changed = rows
+        .filter((row) => JSON.stringify(before.get(row.key)) !== row.value)
+        .map((row) => row.key);
+      if (this.loaded && changed.length > 0) {
+        this.events.emit(SETTINGS_SAVED, { keys: changed } satisfies SettingsSavedEvent);
+      }
+      this.loaded = true;
+    } catch (error) {
+      // Keep serving the last known values; a database hiccup must not flip feature flags.
+      this.logger.warn(`settings reload failed: ${(error as Error).message}`);
+    }
+  }
+
+  private get channel(): string {
+    return `${this.config.redisPrefix}settings`;
+  }
+}

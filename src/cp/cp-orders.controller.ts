@@ -1,0 +1,79 @@
+import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import type { Request, Response } from 'express';
+import { CpGuard } from '../common/guards/cp.guard';
+import { addFlash } from '../common/session-data';
+import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.machine';
+import { OrderStatusService } from '../commerce/orders/order-status.service';
+import { AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config.module';
+import { CpOrdersService } from './cp-orders.service';
+
+class OrderListQuery {
+  @IsOptional()
+  @IsIn(ORDER_STATUSES)
+  status?: OrderStatus;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  q?: string;
+
+  @IsOptional()
+  @IsString()
+  page?: string;
+}
+
+class ChangeStatusDto {
+  @IsIn(ORDER_STATUSES)
+  status: OrderStatus;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  note?: string;
+}
+
+@ApiExcludeController()
+@UseGuards(CpGuard)
+@Controller('orders')
+export class CpOrdersController {
+  constructor(
+    private readonly orders: CpOrdersService,
+    private readonly statuses: OrderStatusService,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  async list(@Query() query: OrderListQuery, @Res() res: Response): Promise<void> {
+    const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
+    const result = await this.orders.list({ status: query.status, q: query.q, page });
+    res.render('cp/orders', {
+      layout: 'cp',
+      title: 'Orders',
+      ...result,
+      page,
+      filter: query,
+      statuses: ORDER_STATUSES,
+    });
+  }
+
+  @Get(':id')
+  async detail(@Param('id', ParseIntPipe) id: number, @Res() res: Response): Promise<void> {
+    res.render('cp/order', { layout: 'cp', title: 'Order', csrf: true, ...(await this.orders.detail(id)) });
+  }
+
+  /** Changes the status through the order machine, which fires `order-status-change`. */
+  @Post(':id/status')
+  async changeStatus(
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: ChangeStatusDto,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const change = await this.statuses.change(id, body.status, `cp:${req.session.cpUser!.email}`, body.note);
+    addFlash(req, change ? 'success' : 'info', change ? `Status changed to ${body.status}.` : 'The status was already set.');
+    res.redirect(303, `/${this.config.cpTrigger}/orders/${id}`);
+  }
+}

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppError } from '../common/errors/app-error';
+import { OrderHistory } from '../commerce/orders/order-history.entity';
+import { OrderLine } from '../commerce/orders/order-line.entity';
+import { nextStatuses, OrderStatus } from '../commerce/orders/order-status.machine';
+import { Order } from '../commerce/orders/order.entity';
+import { PaymentTransaction } from '../commerce/payments/payment-transaction.entity';
+
+export interface OrderFilter {
+  status?: OrderStatus;
+  /** Matches the reference, order number or e-mail. */
+  q?: string;
+  page: number;
+}
+
+const PAGE_SIZE = 50;
+
+/** What the CP order screens read. Status changes go through OrderStatusService. */
+@Injectable()
+export class CpOrdersService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async list(filter: OrderFilter): Promise<{ orders: Order[]; total: number; pages: number }> {
+    const query = this.dataSource.getRepository(Order).createQueryBuilder('o').orderBy('o.id', 'DESC');
+    if (filter.status) query.andWhere('o.status = :status', { status: filter.status });
+    if (filter.q) {
+      query.andWhere('(o.reference = :q OR o.number = :q OR o.email LIKE :email)', {
+        q: filter.q.trim(),
+        email: `%${filter.q.trim().replace(/[%_\\]/g, '\\$&')}%`,
+      });
+    }
+    const [orders, total] = await query
+      .skip((filter.page - 1) * PAGE_SIZE)
+      .take(PAGE_SIZE)
+      .getManyAndCount();
+    return { orders, total, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
+  }
+
+  async detail(id: number) {
+    const order = await this.dataSource.getRepository(Order).findOneBy({ id });
+    if (!order) throw AppError.notFound('Order not found');
+    const [lines, history, transactions] = await Promise.all([
+      this.dataSource.getRepository(OrderLine).find({ where: { orderId: id }, order: { id: 'ASC' } }),
+      this.dataSource.getRepository(OrderHistory).find({ where: { orderId: id }, order: { id: 'ASC' } }),
+      this.dataSource.getRepository(PaymentTransaction).find({ where: { orderId: id }, order: { id: 'ASC' } }),
+    ]);
+    return { order, lines, history, transactions, nextStatuses: nextStatuses(order.status) };
+  }
+}

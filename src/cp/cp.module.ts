@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { CpAuthController } from './cp-auth.controller';
+import { CpDashboardController } from './cp-dashboard.controller';
+import { CpJobsController } from './cp-jobs.controller';
+import { CpOrdersController } from './cp-orders.controller';
+import { CpOrdersService } from './cp-orders.service';
+import { CpUsersService } from './cp-users.service';
+
+/** The control panel shell, mounted under `/{CP_TRIGGER}` by the app module's router. */
+@Module({
+  controllers: [CpAuthController, CpDashboardController, CpOrdersController, CpJobsController],
+  providers: [CpUsersService, CpOrdersService],
+  exports: [CpUsersService],
+})
+export class CpModule {}

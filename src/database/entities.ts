@@ -1,0 +1,36 @@
+import { Cart } from '../commerce/carts/cart.entity';
+import { CartLine } from '../commerce/carts/cart-line.entity';
+import { Order } from '../commerce/orders/order.entity';
+import { OrderHistory } from '../commerce/orders/order-history.entity';
+import { OrderLine } from '../commerce/orders/order-line.entity';
+import { PaymentTransaction } from '../commerce/payments/payment-transaction.entity';
+import { Product } from '../commerce/products/product.entity';
+import { ProductRelation } from '../commerce/products/product-relation.entity';
+import { ProductVariant } from '../commerce/products/product-variant.entity';
+import { ShippingMethod } from '../commerce/shipping/shipping-method.entity';
+import { Currency } from '../commerce/stores/currency.entity';
+import { Store } from '../commerce/stores/store.entity';
+import { SettingRow } from '../config/setting.entity';
+import { CpUser } from '../cp/cp-user.entity';
+import { Job } from '../jobs/job.entity';
+import { SessionRow } from '../web/session.entity';
+
+/** Every entity of the service; migrations must create exactly these tables. */
+export const ENTITIES = [
+  SettingRow,
+  Store,
+  Currency,
+  Product,
+  ProductVariant,
+  ProductRelation,
+  Cart,
+  CartLine,
+  Order,
+  OrderLine,
+  OrderHistory,
+  PaymentTransaction,
+  ShippingMethod,
+  SessionRow,
+  CpUser,
+  Job,
+];

@@ -1,0 +1,96 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { randomHex32 } from '../../common/ids';
+import { ProductImportRow, ProductImportService } from '../../commerce/products/product-import.service';
+import { ShippingMethod } from '../../commerce/shipping/shipping-method.entity';
+import { Currency } from '../../commerce/stores/currency.entity';
+import { Store } from '../../commerce/stores/store.entity';
+import { AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config.module';
+import { SettingsService } from '../../config/settings.service';
+import { CpUsersService } from '../../cp/cp-users.service';
+import { TransactionRunner } from '../transaction-runner';
+import demoCatalog from './demo-catalog.json';
+import { DEMO_SETTINGS } from './demo-settings';
+
+export const DEMO_CP_PASSWORD = 'demo-admin-pass';
+
+/** Fills an empty database with a demo shop on first start (DESIGN.md §6: every feature on). */
+@Injectable()
+export class DemoSeedService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(DemoSeedService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runner: TransactionRunner,
+    private readonly products: ProductImportService,
+    private readonly settings: SettingsService,
+    private readonly cpUsers: CpUsersService,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.demoSeed) return;
+    const store = await this.claimEmptyDatabase();
+    if (!store) return;
+    const summary = await this.products.importBatch(store.id, demoCatalog as ProductImportRow[]);
+    await this.runner.run(async ({ manager }) => {
+      await manager.insert(Currency, [
+        { code: 'EUR', symbol: '€', decimals: 2, rate: 1 },
+        { code: 'CZK', symbol: 'Kč', decimals: 2, rate: 25.3 },
+        { code: 'HUF', symbol: 'Ft', decimals: 0, rate: 395 },
+        { code: 'USD', symbol: '$', decimals: 2, rate: 1.08 },
+      ]);
+      await manager.insert(ShippingMethod, [
+        {
+          type: 'core',
+          handle: 'flat-rate',
+          name: 'Courier',
+          description: 'Delivered to your door in 1-3 working days',
+          price: 490,
+          freeShippingThreshold: 10000,
+          countries: [],
+          sortOrder: 1,
+        },
+        {
+          type: 'core',
+          handle: 'store-pickup',
+          name: 'Pick up in store',
+          description: 'Collect your order at our shop, Main Street 1, Bratislava',
+          price: 0,
+          countries: [],
+          sortOrder: 2,
+        },
+      ]);
+    });
+    await this.settings.save(DEMO_SETTINGS);
+    const password = this.config.cpAdminPassword ?? (this.config.production ? randomHex32() : DEMO_CP_PASSWORD);
+    await this.cpUsers.create({ email: this.config.cpAdminEmail, password, name: 'Admin', admin: true });
+    this.logger.log(
+      `Demo shop created: ${summary.created} products. CP login at /${this.config.cpTrigger}/login ` +
+        `as ${this.config.cpAdminEmail}` +
+        (this.config.cpAdminPassword ? '' : ` with password ${password} (set CP_ADMIN_PASSWORD to choose one)`),
+    );
+  }
+
+  /** Inserts the default store if there is none; only the instance whose insert wins goes on to seed. */
+  private async claimEmptyDatabase(): Promise<Store | null> {
+    if ((await this.dataSource.getRepository(Store).count()) > 0) return null;
+    try {
+      return await this.runner.run(({ manager }) =>
+        manager.save(
+          manager.create(Store, {
+            handle: 'default',
+            name: 'Demo Outdoor & Coffee',
+            language: 'en',
+            baseCurrency: 'EUR',
+            country: 'SK',
+            isDefault: true,
+          }),
+        ),
+      );
+    } catch {
+      return null; // another instance seeded first
+    }
+  }
+}

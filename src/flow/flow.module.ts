@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Automation flows and the inbound webhook `/core/flow/webhook/{secret}`. */
+@Module({})
+export class FlowModule {}

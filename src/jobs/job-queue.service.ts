@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config.module';
+import { Tx } from '../database/transaction-runner';
+import { Job } from './job.entity';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler names its own payload type
+export type JobHandler<P = any> = (payload: P, job: Job) => Promise<void>;
+
+export interface EnqueueOptions {
+  /** Idempotency key: enqueueing the same key twice creates one job. */
+  key?: string;
+  delayMs?: number;
+  maxAttempts?: number;
+}
+
+/**
+ * Durable jobs through an outbox: `enqueue` writes the job row inside the caller's transaction, so the job
+ * exists if and only if the change that caused it committed. Workers pick rows up after commit.
+ */
+@Injectable()
+export class JobQueue {
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly wakeListeners: Array<() => void> = [];
+
+  constructor(@InjectConfig() private readonly config: AppConfig) {}
+
+  /** Modules register their handlers at start-up; a handler must tolerate running twice for one job. */
+  register<P>(name: string, handler: JobHandler<P>): void {
+    this.handlers.set(name, handler);
+  }
+
+  handlerFor(name: string): JobHandler | undefined {
+    return this.handlers.get(name);
+  }
+
+  async enqueue(tx: Tx, name: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
+    await tx.manager
+      .createQueryBuilder()
+      .insert()
+      .into(Job)
+      .values({
+        name,
+        // The query builder's deep-partial type cannot follow an open record; the column is simple-json.
+        payload: payload as never,
+        jobKey: options.key ?? null,
+        status: 'pending',
+        attempts: 0,
+        maxAttempts: options.maxAttempts ?? this.config.jobMaxAttempts,
+        runAt: Date.now() + (options.delayMs ?? 0),
+      })
+      .orIgnore()
+      .execute();
+    tx.afterCommit(() => this.wakeWorkers());
+  }
+
+  wakeWorkers(): void {
+    for (const wake of this.wakeListeners) wake();
+  }
+
+  /** The worker listens here to start on new jobs at once instead of at its next poll. */
+  onEnqueued(wake: () => void): void {
+    this.wakeListeners.push(wake);
+  }
+}

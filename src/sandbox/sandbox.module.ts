@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+
+/**
+ * Local stand-ins for the outside services (DESIGN.md §7), mounted under /_sandbox when not in production.
+ * Only the bootstrap and tests import this folder.
+ */
+@Module({})
+export class SandboxModule {}

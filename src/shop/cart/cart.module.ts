@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Storefront cart: its routes live under /shop/cart/. */
+@Module({})
+export class CartModule {}

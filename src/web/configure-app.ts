@@ -1,0 +1,54 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { sendError } from '../common/errors/error-response';
+import { createValidationPipe } from '../common/validation';
+import { AppConfig } from '../config/app-config';
+import { PUBLIC_DIR, VIEWS_DIR } from './paths';
+import { renderLocals } from './render-locals';
+import { sessionMiddleware } from './sessions';
+import { createViewEngine } from './view-engine';
+
+/** Express-level set-up shared by `main.ts` and the tests; call before `app.init()`. */
+export function configureApp(app: NestExpressApplication, config: AppConfig): void {
+  app.useLogger(app.get(Logger));
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.disable('x-powered-by');
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:'],
+          upgradeInsecureRequests: config.baseUrl.startsWith('https:') ? [] : null,
+        },
+      },
+    }),
+  );
+  app.useStaticAssets(PUBLIC_DIR, { prefix: '/public/', maxAge: config.production ? '7d' : 0 });
+  app.setBaseViewsDir(VIEWS_DIR);
+  app.engine('hbs', createViewEngine(VIEWS_DIR));
+  app.setViewEngine('hbs');
+  app.use(sessionMiddleware(app, config));
+  app.use(renderLocals(config.cpTrigger));
+  app.useGlobalPipes(createValidationPipe());
+
+  const openApi = new DocumentBuilder()
+    .setTitle('Storefront service')
+    .setDescription('JSON endpoints of the storefront. Errors: { success: false, error: { code, message, fields? } }.')
+    .setVersion('2.0.0')
+    .build();
+  SwaggerModule.setup('api-docs', app, () => SwaggerModule.createDocument(app, openApi));
+}
+
+/** Errors raised by Express middleware before Nest's router (malformed JSON, oversized bodies). */
+export function expressErrorHandler(config: AppConfig) {
+  return (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    sendError(error, req, res, config.cpTrigger);
+  };
+}

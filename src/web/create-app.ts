@@ -1,0 +1,17 @@
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule, AppModuleOptions } from '../app.module';
+import { AppConfig } from '../config/app-config';
+import { configureApp, expressErrorHandler } from './configure-app';
+
+/** Builds and initialises the whole service (migrations and seed included); `listen` is up to the caller. */
+export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, options), {
+    bufferLogs: true,
+  });
+  configureApp(app, config);
+  app.enableShutdownHooks();
+  await app.init();
+  app.use(expressErrorHandler(config));
+  return app;
+}

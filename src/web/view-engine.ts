@@ -1,0 +1,58 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join, relative } from 'node:path';
+import Handlebars from 'handlebars';
+
+type RenderCallback = (error: Error | null, html?: string) => void;
+
+/**
+ * Express view engine over handlebars: templates are compiled once and kept, partials come from
+ * `views/partials`, and a page is wrapped in `views/layouts/<layout>.hbs` (`layout: false` for fragments).
+ */
+export function createViewEngine(viewsDir: string) {
+  const hbs = Handlebars.create();
+  registerHelpers(hbs);
+  const partialsDir = join(viewsDir, 'partials');
+  for (const file of listTemplates(partialsDir)) {
+    hbs.registerPartial(relative(partialsDir, file).replace(/\.hbs$/, ''), readFileSync(file, 'utf8'));
+  }
+  const compiled = new Map<string, Handlebars.TemplateDelegate>();
+  const template = (file: string) => {
+    let delegate = compiled.get(file);
+    if (!delegate) {
+      delegate = hbs.compile(readFileSync(file, 'utf8'));
+      compiled.set(file, delegate);
+    }
+    return delegate;
+  };
+
+  return (file: string, options: Record<string, unknown>, callback: RenderCallback) => {
+    try {
+      const body = template(file)(options);
+      const layout = options.layout === undefined ? 'shop' : options.layout;
+      if (!layout) return callback(null, body);
+      callback(null, template(join(viewsDir, 'layouts', `${String(layout)}.hbs`))({ ...options, body }));
+    } catch (error) {
+      callback(error as Error);
+    }
+  };
+}
+
+function listTemplates(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return listTemplates(path);
+      return extname(entry.name) === '.hbs' ? [path] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+function registerHelpers(hbs: typeof Handlebars): void {
+  hbs.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+  hbs.registerHelper('json', (value: unknown) => JSON.stringify(value, null, 2));
+  hbs.registerHelper('date', (value: Date | string | number | null) =>
+    value ? new Date(value).toISOString().replace('T', ' ').slice(0, 16) : '',
+  );
+}
