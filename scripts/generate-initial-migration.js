@@ -4,10 +4,10 @@ require('reflect-metadata');
 const { execSync } = require('node:child_process');
 const { writeFileSync, rmSync } = require('node:fs');
 const { DataSource } = require('typeorm');
-const { dataSourceOptions } = require('../dist/src/database/data-source-options');
+const { dataSourceOptions, detectServer } = require('../dist/src/database/data-source-options');
 
 async function schemaSql(url) {
-  const ds = new DataSource({ ...dataSourceOptions(url), migrations: [] });
+  const ds = new DataSource({ ...(await detectServer(dataSourceOptions(url))), migrations: [] });
   await ds.initialize();
   const sql = await ds.driver.createSchemaBuilder().log();
   await ds.destroy();
@@ -38,7 +38,7 @@ export class Initial1763800000000 implements MigrationInterface {
 }
 
 function dialect(queryRunner: QueryRunner) {
-  return queryRunner.connection.options.type === 'mysql' ? SQL.mysql : SQL.sqlite;
+  return queryRunner.connection.options.type === 'better-sqlite3' ? SQL.sqlite : SQL.mysql;
 }
 `;
   writeFileSync('src/database/migrations/1763800000000-initial.ts', body);

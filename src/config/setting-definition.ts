@@ -1,3 +1,5 @@
+import { AppError } from '../common/errors/app-error';
+
 export type SettingType = 'boolean' | 'string' | 'integer' | 'json';
 
 /** What a setting is: its type, its default and, for strings, the values it may take. */
@@ -11,7 +13,12 @@ export interface SettingDefinition {
   secret?: boolean;
 }
 
-export class SettingValueError extends Error {}
+/** A value that does not fit its setting, or an unknown key: a 400 for the CP, a clear line for the CLI. */
+export class SettingValueError extends AppError {
+  constructor(message: string) {
+    super('invalid_setting', message, 400);
+  }
+}
 
 /** Parses a value given as text (CLI, form field) or as JSON into the setting's type. */
 export function coerceSetting(definition: SettingDefinition, input: unknown): unknown {

@@ -1,8 +1,9 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { RedisClientType } from 'redis';
 import { DataSource } from 'typeorm';
 import { TransactionRunner } from '../database/transaction-runner';
+import { upsertRow } from '../database/upsert';
 import { InjectRedis, RedisClient } from '../redis/redis.module';
 import { AppConfig } from './app-config';
 import { InjectConfig } from './config.module';
@@ -24,7 +25,7 @@ const RELOAD_MS = 2000;
  * through Redis pub/sub when configured, and every instance's periodic reload otherwise (≤ 2 s).
  */
 @Injectable()
-export class SettingsService implements OnModuleInit, OnApplicationShutdown {
+export class SettingsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(SettingsService.name);
   private readonly definitions = new Map<string, SettingDefinition>();
   private values = new Map<string, unknown>();
@@ -52,8 +53,10 @@ export class SettingsService implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the database closes (its shutdown hook runs later), so no reload races the close. */
+  async onModuleDestroy(): Promise<void> {
     clearInterval(this.reloadTimer);
+    this.reloadTimer = undefined;
     if (this.subscriber?.isOpen) await this.subscriber.quit();
   }
 
@@ -62,8 +65,8 @@ export class SettingsService implements OnModuleInit, OnApplicationShutdown {
     for (const definition of definitions) this.definitions.set(definition.key, definition);
   }
 
-  definitionsWithPrefix(prefix: string): SettingDefinition[] {
-    return [...this.definitions.values()].filter((definition) => definition.key.startsWith(prefix));
+  definition(key: string): SettingDefinition | undefined {
+    return this.definitions.get(key);
   }
 
   /** The current value, or the definition's default. Synchronous: cheap enough for every request. */
@@ -87,7 +90,7 @@ export class SettingsService implements OnModuleInit, OnApplicationShutdown {
     });
     await this.runner.run(async ({ manager }) => {
       for (const [key, value] of typed) {
-        await manager.upsert(SettingRow, { key, value: JSON.stringify(value) }, ['key']);
+        await upsertRow(manager, SettingRow, { key, value: JSON.stringify(value) }, ['key']);
       }
     });
     for (const [key, value] of typed) this.values.set(key, value);
@@ -109,6 +112,7 @@ export class SettingsService implements OnModuleInit, OnApplicationShutdown {
       }
       this.loaded = true;
     } catch (error) {
+      if (this.loaded && !this.reloadTimer) return; // shutting down
       // Keep serving the last known values; a database hiccup must not flip feature flags.
       this.logger.warn(`settings reload failed: ${(error as Error).message}`);
     }

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { createConnection, RowDataPacket } from 'mysql2/promise';
 import { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
@@ -42,4 +43,29 @@ export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
 
 export function isSqlite(options: DataSourceOptions): boolean {
   return options.type === 'better-sqlite3';
+}
+
+/** MySQL or MariaDB: row locks, named locks, real concurrent transactions. */
+export function isMysqlFamily(options: DataSourceOptions): boolean {
+  return options.type === 'mysql' || options.type === 'mariadb';
+}
+
+/**
+ * TypeORM reads MariaDB's schema differently from MySQL's (column defaults, JSON), so a `mysql://` URL
+ * that turns out to be MariaDB gets the `mariadb` driver; otherwise every start would see schema drift.
+ */
+export async function detectServer(options: DataSourceOptions): Promise<DataSourceOptions> {
+  if (options.type !== 'mysql') return options;
+  const connection = await createConnection({
+    host: options.host,
+    port: options.port,
+    user: options.username,
+    password: options.password,
+  });
+  try {
+    const [rows] = await connection.query<RowDataPacket[]>('SELECT VERSION() AS version');
+    return String(rows[0].version).includes('MariaDB') ? { ...options, type: 'mariadb' } : options;
+  } finally {
+    await connection.end();
+  }
 }

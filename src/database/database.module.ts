@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { dataSourceOptions } from './data-source-options';
+import { dataSourceOptions, detectServer } from './data-source-options';
 import { runMigrations } from './migrate';
 import { TransactionRunner } from './transaction-runner';
 
@@ -12,10 +12,11 @@ import { TransactionRunner } from './transaction-runner';
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => dataSourceOptions(config.databaseUrl),
+      // A database that is still starting (docker compose) gets a few seconds before start-up fails.
+      useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config.databaseUrl), retryAttempts: 5, retryDelay: 2000 }),
       // Migrations run before anything else touches the database, at every start-up.
       dataSourceFactory: async (options) => {
-        const dataSource = await new DataSource(options!).initialize();
+        const dataSource = await new DataSource(await detectServer(options!)).initialize();
         await runMigrations(dataSource);
         return dataSource;
       },

@@ -1,11 +1,12 @@
 import { DataSource } from 'typeorm';
+import { isMysqlFamily } from './data-source-options';
 
 /**
  * Runs pending migrations. On MySQL several app instances may start together, so they take turns
  * through a named lock; on SQLite the file's own write lock does the same.
  */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
-  if (dataSource.options.type !== 'mysql') {
+  if (!isMysqlFamily(dataSource.options)) {
     return (await dataSource.runMigrations({ transaction: 'each' })).map((migration) => migration.name);
   }
   const runner = dataSource.createQueryRunner();

@@ -22,12 +22,12 @@ export class JobExecutor {
   ) {}
 
   /** Ids of jobs that are due, oldest first, including ones whose worker vanished mid-run. */
-  async dueJobs(limit = 20): Promise<Array<Pick<Job, 'id' | 'attempts'>>> {
+  async dueJobs(limit = 20): Promise<Array<Pick<Job, 'id' | 'runAt' | 'lockedUntil'>>> {
     const now = Date.now();
     return this.dataSource
       .getRepository(Job)
       .createQueryBuilder('job')
-      .select(['job.id', 'job.attempts'])
+      .select(['job.id', 'job.runAt', 'job.lockedUntil'])
       .where('(job.status = :pending AND job.runAt <= :now) OR (job.status = :running AND job.lockedUntil < :now)', {
         pending: 'pending',
         running: 'running',

@@ -50,6 +50,7 @@ export class JobQueue {
         runAt: Date.now() + (options.delayMs ?? 0),
       })
       .orIgnore()
+      .updateEntity(false)
       .execute();
     tx.afterCommit(() => this.wakeWorkers());
   }

@@ -75,9 +75,14 @@ export class JobWorker implements OnApplicationBootstrap, OnApplicationShutdown 
         this.sweepAgain = false;
         const due = await this.executor.dueJobs();
         if (this.bull) {
-          // The job id carries the attempt, so a retry is a new BullMQ job while a duplicate hand-over is not.
+          // A retry moves runAt and a lost worker leaves a lease behind, so either makes a new BullMQ job,
+          // while handing over the same due job twice does not.
           await this.bull.queue.addBulk(
-            due.map((job) => ({ name: 'job', data: { id: job.id }, opts: { jobId: `${job.id}-${job.attempts}` } })),
+            due.map(({ id, runAt, lockedUntil }) => ({
+              name: 'job',
+              data: { id },
+              opts: { jobId: `${id}-${runAt}-${lockedUntil ?? 0}` },
+            })),
           );
         } else {
           for (const job of due) if (!this.stopped) await this.executor.execute(job.id);

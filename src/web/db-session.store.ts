@@ -1,6 +1,7 @@
 import { Store, SessionData } from 'express-session';
 import { DataSource, LessThan } from 'typeorm';
 import { TransactionRunner } from '../database/transaction-runner';
+import { upsertRow } from '../database/upsert';
 import { SessionRow } from './session.entity';
 
 /** Sessions without a cookie expiry (closed with the browser) are kept this long after their last use. */
@@ -30,7 +31,7 @@ export class DbSessionStore extends Store {
   override set(sid: string, session: SessionData, callback?: (err?: unknown) => void): void {
     const expiresAt = expiryOf(session);
     this.runner
-      .run(({ manager }) => manager.upsert(SessionRow, { sid, data: JSON.stringify(session), expiresAt }, ['sid']))
+      .run(({ manager }) => upsertRow(manager, SessionRow, { sid, data: JSON.stringify(session), expiresAt }, ['sid']))
       .then(() => {
         this.lastTouch.set(sid, Date.now());
         callback?.();

@@ -177,7 +177,7 @@ export class Initial1763800000000 implements MigrationInterface {
 }
 
 function dialect(queryRunner: QueryRunner) {
-  return queryRunner.connection.options.type === "mysql"
-    ? SQL.mysql
-    : SQL.sqlite;
+  return queryRunner.connection.options.type === "better-sqlite3"
+    ? SQL.sqlite
+    : SQL.mysql;
 }

@@ -1,0 +1,27 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppModule } from '../app.module';
+import { AppConfig } from '../config/app-config';
+import { CpModule } from '../cp/cp.module';
+import { CpCreateUserCommand } from './cp-create-user.command';
+import { JobsWorkCommand } from './jobs-work.command';
+import { MigrationsRunCommand } from './migrations-run.command';
+import { OrdersSetStatusCommand } from './orders-set-status.command';
+import { SettingsGetCommand, SettingsSetCommand } from './settings.commands';
+
+@Module({})
+export class CliModule {
+  static register(config: AppConfig): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [AppModule.register(config), CpModule],
+      providers: [
+        SettingsGetCommand,
+        SettingsSetCommand,
+        CpCreateUserCommand,
+        JobsWorkCommand,
+        MigrationsRunCommand,
+        OrdersSetStatusCommand,
+      ],
+    };
+  }
+}

@@ -1,0 +1,4 @@
+/** Every command prints exactly one JSON line saying what it did (DESIGN.md §4). */
+export function printResult(result: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ ok: true, ...result })}\n`);
+}

@@ -1,0 +1,119 @@
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import request from 'supertest';
+import { ORDER_STATUS_CHANGE } from '../../src/commerce/events';
+import { OrderStatusChange } from '../../src/commerce/orders/order-status.service';
+import { Order } from '../../src/commerce/orders/order.entity';
+import { runCli } from '../support/cli';
+import { insertOrder } from '../support/fixtures';
+import { ShopClient } from '../support/shop-client';
+import { startTestApp, TestApp } from '../support/test-app';
+import { TestPluginModule } from '../support/test-plugin.module';
+
+describe('control panel', () => {
+  let shop: TestApp;
+  beforeAll(async () => (shop = await startTestApp({ extraModules: [TestPluginModule] })));
+  afterAll(() => shop.close());
+
+  it('sends a CP page without a CP session to the login page', async () => {
+    const res = await request(shop.server).get('/admin/orders?status=paid').expect(302);
+    expect(res.headers.location).toBe('/admin/login?next=%2Fadmin%2Forders%3Fstatus%3Dpaid');
+    const json = await request(shop.server).get('/admin/test-plugin/dashboard').set('X-Requested-With', 'XMLHttpRequest');
+    expect(json.status).toBe(302);
+  });
+
+  it('logs in, lands on the requested page and logs out', async () => {
+    const client = new ShopClient(shop.server);
+    const before = await client.get('/admin/login?next=/admin/jobs').expect(200);
+    expect(before.text).toContain('name="next" value="/admin/jobs"');
+    const login = await client.submitForm('/admin/login', {
+      email: 'ADMIN@example.com',
+      password: 'demo-admin-pass',
+      next: '/admin/jobs',
+    });
+    expect(login.status).toBe(303);
+    expect(login.headers.location).toBe('/admin/jobs');
+    // The session id changes on login, so a planted one is useless.
+    expect(String(login.headers['set-cookie'])).toMatch(/shop\.sid=/);
+    const dashboard = await client.get('/admin').set('Accept', 'text/html').expect(200);
+    expect(dashboard.text).toContain('Dashboard');
+    expect(dashboard.text).toContain('Log out');
+
+    const logout = await client.submitForm('/admin/logout', {});
+    expect(logout.status).toBe(303);
+    await client.get('/admin').expect(302);
+  });
+
+  it('never redirects off-site after login', async () => {
+    const client = new ShopClient(shop.server);
+    const login = await client.submitForm('/admin/login', {
+      email: 'admin@example.com',
+      password: 'demo-admin-pass',
+      next: '//evil.example/admin/',
+    });
+    expect(login.headers.location).toBe('/admin');
+  });
+
+  it('answers 403 to a CP user without the route permission, and 200 once granted', async () => {
+    const limited = await runCli(shop.place, 'cp:create-user', 'clerk@example.com', '--password', 'clerk-password-1');
+    expect(limited.json).toMatchObject({ ok: true, email: 'clerk@example.com', admin: false, permissions: [] });
+    const clerk = new ShopClient(shop.server);
+    await clerk.loginCp('clerk@example.com', 'clerk-password-1');
+    const denied = await clerk.get('/admin/test-plugin/dashboard').expect(403);
+    expect(denied.body.error).toEqual({
+      code: 'forbidden',
+      message: 'You need the accessPlugin-test-plugin permission to open this page.',
+    });
+    await clerk.get('/admin/orders').expect(200);
+
+    await runCli(shop.place, 'cp:create-user', 'plugin@example.com', '--password', 'plugin-password', '--permission', 'accessPlugin-test-plugin');
+    const granted = new ShopClient(shop.server);
+    await granted.loginCp('plugin@example.com', 'plugin-password');
+    await granted.get('/admin/test-plugin/dashboard').expect(200, { success: true, page: 'test-plugin dashboard' });
+  });
+
+  it('keeps CP users and customers apart: a duplicate CP e-mail is a conflict', async () => {
+    const again = await runCli(shop.place, 'cp:create-user', 'admin@example.com', '--password', 'another-password');
+    expect(again.code).toBe(1);
+    expect(again.json).toMatchObject({ ok: false, error: { code: 'cp_user_exists' } });
+  });
+
+  it('lists, filters and shows orders, and changes a status through the order machine', async () => {
+    const pending = await insertOrder(shop.dataSource);
+    const paid = await insertOrder(shop.dataSource, 'paid');
+    const changes: OrderStatusChange[] = [];
+    shop.app.get(EventEmitter2).on(ORDER_STATUS_CHANGE, (change: OrderStatusChange) => changes.push(change));
+    const client = new ShopClient(shop.server);
+    await client.loginCp();
+
+    const list = await client.get('/admin/orders?status=paid').set('Accept', 'text/html').expect(200);
+    expect(list.text).toContain(paid.reference);
+    expect(list.text).not.toContain(pending.reference);
+    const search = await client.get(`/admin/orders?q=${pending.number}`).expect(200);
+    expect(search.text).toContain(pending.reference);
+
+    const detail = await client.get(`/admin/orders/${pending.id}`).expect(200);
+    expect(detail.text).toContain(pending.number);
+    expect(detail.text).toContain('<option value="canceled">');
+
+    const change = await client.submitForm(`/admin/orders/${pending.id}/status`, { status: 'canceled', note: 'customer called' });
+    expect(change.status).toBe(303);
+    expect((await shop.dataSource.getRepository(Order).findOneByOrFail({ id: pending.id })).status).toBe('canceled');
+    expect(changes).toEqual([expect.objectContaining({ orderId: pending.id, from: 'pending_payment', to: 'canceled', actor: 'cp:admin@example.com' })]);
+    const history = await client.get(`/admin/orders/${pending.id}`).expect(200);
+    expect(history.text).toContain('customer called');
+
+    const illegal = await client.submitForm(`/admin/orders/${pending.id}/status`, { status: 'paid' });
+    expect(illegal.status).toBe(303);
+    const flashed = await client.get(`/admin/orders/${pending.id}`).set('Accept', 'text/html').expect(200);
+    expect(flashed.text).toContain('An order in status canceled cannot become paid.');
+    await client.get('/admin/orders/999999').expect(404);
+  });
+
+  it('changes a status from the command line as well', async () => {
+    const order = await insertOrder(shop.dataSource, 'paid');
+    const res = await runCli(shop.place, 'orders:set-status', order.number, 'shipped');
+    expect(res.json).toEqual({ ok: true, orderNumber: order.number, from: 'paid', to: 'shipped', changed: true });
+    const bad = await runCli(shop.place, 'orders:set-status', order.number, 'lost');
+    expect(bad.code).toBe(1);
+  });
+});

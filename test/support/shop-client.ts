@@ -1,0 +1,48 @@
+import request from 'supertest';
+import TestAgent from 'supertest/lib/agent';
+
+/** A browser-like client: keeps cookies, fetches a CSRF token once and sends it on writes. */
+export class ShopClient {
+  readonly agent: TestAgent;
+  private token?: string;
+
+  constructor(server: Parameters<typeof request.agent>[0]) {
+    this.agent = request.agent(server);
+  }
+
+  async csrfToken(): Promise<string> {
+    if (!this.token) {
+      const res = await this.agent.get('/shop/customer/csrf-token').expect(200);
+      this.token = res.body.csrfToken as string;
+    }
+    return this.token;
+  }
+
+  get(path: string) {
+    return this.agent.get(path);
+  }
+
+  /** A JSON POST carrying the CSRF header. */
+  async post(path: string, body: object = {}) {
+    // The token first: the agent attaches its cookies when a request is created.
+    const token = await this.csrfToken();
+    return this.agent.post(path).set('X-CSRF-Token', token).send(body);
+  }
+
+  /** A browser form post (urlencoded, `_csrf` field, asks for HTML). */
+  async submitForm(path: string, fields: Record<string, string>) {
+    const token = await this.csrfToken();
+    return this.agent
+      .post(path)
+      .type('form')
+      .set('Accept', 'text/html')
+      .send({ ...fields, _csrf: token });
+  }
+
+  /** Log in to the control panel with the demo admin or another CP user. */
+  async loginCp(email = 'admin@example.com', password = 'demo-admin-pass') {
+    const res = await this.submitForm('/admin/login', { email, password });
+    if (res.status !== 303 || res.headers.location !== '/admin') throw new Error(`CP login failed: ${res.status}`);
+    return res;
+  }
+}

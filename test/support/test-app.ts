@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamicModule, Type } from '@nestjs/common';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { createConnection } from 'mysql2/promise';
+import { createClient } from 'redis';
+import { DataSource } from 'typeorm';
+import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { createApp } from '../../src/web/create-app';
+
+/** Where one test app keeps its state; a second app given the same place shares it. */
+export interface TestPlace {
+  env: Record<string, string>;
+  /** Drops the database, Redis keys and files. */
+  dispose(): Promise<void>;
+}
+
+export interface TestApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  dataSource: DataSource;
+  server: ReturnType<NestExpressApplication['getHttpServer']>;
+  place: TestPlace;
+  close(): Promise<void>;
+}
+
+export const usingMysql = (process.env.DATABASE_URL ?? '').startsWith('mysql');
+export const usingRedis = Boolean(process.env.REDIS_URL);
+
+/**
+ * A fresh place per test file: a temporary SQLite file, or, when the suite runs with DATABASE_URL=mysql://…,
+ * a new database on that server; with REDIS_URL, a key prefix of its own.
+ */
+export async function createTestPlace(): Promise<TestPlace> {
+  const id = randomBytes(5).toString('hex');
+  const dataDir = mkdtempSync(join(tmpdir(), 'shop-test-'));
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    DATABASE_URL: `sqlite:${join(dataDir, 'shop.sqlite')}`,
+  };
+  let dropDatabase = async () => undefined as unknown;
+  if (usingMysql) {
+    const base = new URL(process.env.DATABASE_URL!);
+    const name = `${base.pathname.slice(1) || 'shop'}_t_${id}`;
+    const admin = await createConnection({ uri: `${base.protocol}//${base.username}:${base.password}@${base.host}/` });
+    await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await admin.end();
+    env.DATABASE_URL = `${base.protocol}//${base.username}${base.password ? `:${base.password}` : ''}@${base.host}/${name}`;
+    dropDatabase = async () => {
+      const connection = await createConnection({ uri: `${base.protocol}//${base.username}:${base.password}@${base.host}/` });
+      await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await connection.end();
+    };
+  }
+  if (usingRedis) {
+    env.REDIS_URL = process.env.REDIS_URL!;
+    env.REDIS_PREFIX = `test:${id}:`;
+  }
+  return {
+    env,
+    dispose: async () => {
+      await dropDatabase();
+      if (usingRedis) await deleteRedisKeys(env.REDIS_URL, env.REDIS_PREFIX);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface StartOptions {
+  /** Share the database (and Redis prefix) of another test app, e.g. to test two instances. */
+  place?: TestPlace;
+  env?: Record<string, string>;
+  extraModules?: Array<Type | DynamicModule>;
+}
+
+/** Boots the whole service as `npm start` would (migrations, seed, plugins), without listening on a port. */
+export async function startTestApp(options: StartOptions = {}): Promise<TestApp> {
+  const place = options.place ?? (await createTestPlace());
+  const ownsPlace = !options.place;
+  let config: AppConfig;
+  let app: NestExpressApplication;
+  try {
+    config = loadConfig({ JOB_POLL_MS: '50', JOB_BACKOFF_MS: '100', ...place.env, ...options.env });
+    app = await createApp(config, { extraModules: options.extraModules });
+  } catch (error) {
+    if (ownsPlace) await place.dispose();
+    throw error;
+  }
+  return {
+    app,
+    config,
+    dataSource: app.get(DataSource),
+    server: app.getHttpServer(),
+    place,
+    close: async () => {
+      await app.close();
+      if (ownsPlace) await place.dispose();
+    },
+  };
+}
+
+async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const client = createClient({ url });
+  await client.connect();
+  for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
+    if (keys.length > 0) await client.del(keys);
+  }
+  await client.quit();
+}
+
+/** Polls until `check` returns a truthy value (or throws after `timeoutMs`). */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
