@@ -10,7 +10,9 @@ async function main(): Promise<void> {
   const fail = (error: unknown) => {
     const message = error instanceof ConfigError ? error.message : describeError(error).body.message;
     const body = error instanceof Error && !(error instanceof ConfigError) ? describeError(error).body : { message };
-    process.stderr.write(`${JSON.stringify({ ok: false, error: { ...body, message: describeMessage(error, message) } })}\n`);
+    process.stderr.write(
+      `${JSON.stringify({ ok: false, error: { ...body, message: describeMessage(error, message) } })}\n`,
+    );
     process.exitCode = 1;
   };
   try {

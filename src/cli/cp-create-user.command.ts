@@ -24,7 +24,13 @@ export class CpCreateUserCommand extends CommandRunner {
       admin: options.admin ?? false,
       permissions: options.permission ?? [],
     });
-    printResult({ created: 'cp_user', id: user.id, email: user.email, admin: user.admin, permissions: user.permissions });
+    printResult({
+      created: 'cp_user',
+      id: user.id,
+      email: user.email,
+      admin: user.admin,
+      permissions: user.permissions,
+    });
   }
 
   @Option({ flags: '--password <password>', description: 'at least 10 characters' })

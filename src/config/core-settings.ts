@@ -2,11 +2,26 @@ import { SettingDefinition } from './setting-definition';
 
 /** Shop-wide settings and feature flags (spec "Feature flags and settings", DESIGN.md §4). */
 export const CORE_SETTINGS: readonly SettingDefinition[] = [
-  { key: 'customerAccountsEnabled', type: 'boolean', default: true, description: 'Customer login, registration and account pages' },
+  {
+    key: 'customerAccountsEnabled',
+    type: 'boolean',
+    default: true,
+    description: 'Customer login, registration and account pages',
+  },
   { key: 'salesCheckoutEnableAjax', type: 'boolean', default: true, description: 'JSON answers for AJAX add-to-cart' },
   { key: 'salesCouponsEnabled', type: 'boolean', default: true, description: 'Coupon codes in the cart' },
-  { key: 'salesAbandonedCartsEnabled', type: 'boolean', default: false, description: 'Abandoned-cart reminders and recovery links' },
-  { key: 'salesGiftCardsEnabled', type: 'boolean', default: false, description: 'Gift cards: previews, vouchers and redemption' },
+  {
+    key: 'salesAbandonedCartsEnabled',
+    type: 'boolean',
+    default: false,
+    description: 'Abandoned-cart reminders and recovery links',
+  },
+  {
+    key: 'salesGiftCardsEnabled',
+    type: 'boolean',
+    default: false,
+    description: 'Gift cards: previews, vouchers and redemption',
+  },
   { key: 'salesValidateVAT', type: 'boolean', default: false, description: 'Check VAT ids at checkout' },
   {
     key: 'salesValidateVATType',

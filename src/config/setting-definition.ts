@@ -36,7 +36,8 @@ export function coerceSetting(definition: SettingDefinition, input: unknown): un
     }
     case 'string':
       if (typeof text !== 'string') throw new SettingValueError(`${key} must be text`);
-      if (choices && !choices.includes(text)) throw new SettingValueError(`${key} must be one of ${choices.join(', ')}`);
+      if (choices && !choices.includes(text))
+        throw new SettingValueError(`${key} must be one of ${choices.join(', ')}`);
       return text;
     case 'json':
       if (typeof text !== 'string') return text;

@@ -104,9 +104,7 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
       const before = this.values;
       this.values = new Map(rows.map((row) => [row.key, JSON.parse(row.value)]));
       // A save made by another instance or the CLI is announced here, so caches everywhere drop stale entries.
-      const changed = rows
-        .filter((row) => JSON.stringify(before.get(row.key)) !== row.value)
-        .map((row) => row.key);
+      const changed = rows.filter((row) => JSON.stringify(before.get(row.key)) !== row.value).map((row) => row.key);
       if (this.loaded && changed.length > 0) {
         this.events.emit(SETTINGS_SAVED, { keys: changed } satisfies SettingsSavedEvent);
       }

@@ -46,7 +46,11 @@ export class CpJobsController {
       if (result.affected) tx.afterCommit(() => this.queue.wakeWorkers());
       return Boolean(result.affected);
     });
-    addFlash(req, retried ? 'success' : 'error', retried ? `Job ${id} queued again.` : `Job ${id} is not a failed job.`);
+    addFlash(
+      req,
+      retried ? 'success' : 'error',
+      retried ? `Job ${id} queued again.` : `Job ${id} is not a failed job.`,
+    );
     res.redirect(303, `/${this.config.cpTrigger}/jobs`);
   }
 }

@@ -73,7 +73,11 @@ export class CpOrdersController {
     @Res() res: Response,
   ): Promise<void> {
     const change = await this.statuses.change(id, body.status, `cp:${req.session.cpUser!.email}`, body.note);
-    addFlash(req, change ? 'success' : 'info', change ? `Status changed to ${body.status}.` : 'The status was already set.');
+    addFlash(
+      req,
+      change ? 'success' : 'info',
+      change ? `Status changed to ${body.status}.` : 'The status was already set.',
+    );
     res.redirect(303, `/${this.config.cpTrigger}/orders/${id}`);
   }
 }

@@ -1,4 +1,11 @@
-import { Column, ColumnOptions, CreateDateColumn, PrimaryGeneratedColumn, UpdateDateColumn, ValueTransformer } from 'typeorm';
+import {
+  Column,
+  ColumnOptions,
+  CreateDateColumn,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+  ValueTransformer,
+} from 'typeorm';
 
 /** Every table has an integer id and creation/update times (DESIGN.md §3). */
 export abstract class BaseRow {

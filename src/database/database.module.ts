@@ -13,7 +13,11 @@ import { TransactionRunner } from './transaction-runner';
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
       // A database that is still starting (docker compose) gets a few seconds before start-up fails.
-      useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config.databaseUrl), retryAttempts: 5, retryDelay: 2000 }),
+      useFactory: (config: AppConfig) => ({
+        ...dataSourceOptions(config.databaseUrl),
+        retryAttempts: 5,
+        retryDelay: 2000,
+      }),
       // Migrations run before anything else touches the database, at every start-up.
       dataSourceFactory: async (options) => {
         const dataSource = await new DataSource(await detectServer(options!)).initialize();

@@ -39,7 +39,9 @@ export class TransactionRunner {
     const outer = this.current.getStore();
     if (outer) return work(outer);
 
-    const [result, callbacks] = this.serial ? await this.oneAtATime(() => this.attempt(work)) : await this.withRetry(work);
+    const [result, callbacks] = this.serial
+      ? await this.oneAtATime(() => this.attempt(work))
+      : await this.withRetry(work);
     for (const callback of callbacks) {
       try {
         await callback();

@@ -60,7 +60,9 @@ export class DbSessionStore extends Store {
 
   /** Deletes expired sessions; called periodically. */
   async prune(): Promise<number> {
-    const result = await this.runner.run(({ manager }) => manager.delete(SessionRow, { expiresAt: LessThan(Date.now()) }));
+    const result = await this.runner.run(({ manager }) =>
+      manager.delete(SessionRow, { expiresAt: LessThan(Date.now()) }),
+    );
     return result.affected ?? 0;
   }
 }

@@ -36,7 +36,9 @@ export function loggerOptions(config: AppConfig): Params {
           url: req.url.replace(/(\/flow\/webhook\/)[^/?]+/, '$1[redacted]'),
         }),
       },
-      autoLogging: { ignore: (req: IncomingMessage) => req.url === '/health' || (req.url ?? '').startsWith('/public/') },
+      autoLogging: {
+        ignore: (req: IncomingMessage) => req.url === '/health' || (req.url ?? '').startsWith('/public/'),
+      },
     },
   };
 }

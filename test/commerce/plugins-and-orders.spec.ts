@@ -56,7 +56,12 @@ describe('plugins and the order status machine', () => {
     const queue = shop.app.get(JobQueue);
     statuses.subscribe(async (tx, change) => {
       if (change.to === 'shipped') {
-        await queue.enqueue(tx, 'test.notify-shipped', { orderId: change.orderId }, { key: `shipped:${change.orderId}` });
+        await queue.enqueue(
+          tx,
+          'test.notify-shipped',
+          { orderId: change.orderId },
+          { key: `shipped:${change.orderId}` },
+        );
       }
     });
     const order = await insertOrder(shop.dataSource, 'paid');

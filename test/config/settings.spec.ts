@@ -45,7 +45,10 @@ describe('settings and feature flags', () => {
   it('rejects unknown keys and values of the wrong type with a clear message', async () => {
     const unknown = await runCli(shop.place, 'settings:set', 'noSuchSetting', 'true');
     expect(unknown.code).toBe(1);
-    expect(unknown.json).toEqual({ ok: false, error: { code: 'invalid_setting', message: 'Unknown setting noSuchSetting' } });
+    expect(unknown.json).toEqual({
+      ok: false,
+      error: { code: 'invalid_setting', message: 'Unknown setting noSuchSetting' },
+    });
     const wrong = await runCli(shop.place, 'settings:set', 'salesValidateVATType', 'sometimes');
     expect(wrong.json.error).toEqual({
       code: 'invalid_setting',

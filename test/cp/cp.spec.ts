@@ -17,7 +17,9 @@ describe('control panel', () => {
   it('sends a CP page without a CP session to the login page', async () => {
     const res = await request(shop.server).get('/admin/orders?status=paid').expect(302);
     expect(res.headers.location).toBe('/admin/login?next=%2Fadmin%2Forders%3Fstatus%3Dpaid');
-    const json = await request(shop.server).get('/admin/test-plugin/dashboard').set('X-Requested-With', 'XMLHttpRequest');
+    const json = await request(shop.server)
+      .get('/admin/test-plugin/dashboard')
+      .set('X-Requested-With', 'XMLHttpRequest');
     expect(json.status).toBe(302);
   });
 
@@ -65,7 +67,15 @@ describe('control panel', () => {
     });
     await clerk.get('/admin/orders').expect(200);
 
-    await runCli(shop.place, 'cp:create-user', 'plugin@example.com', '--password', 'plugin-password', '--permission', 'accessPlugin-test-plugin');
+    await runCli(
+      shop.place,
+      'cp:create-user',
+      'plugin@example.com',
+      '--password',
+      'plugin-password',
+      '--permission',
+      'accessPlugin-test-plugin',
+    );
     const granted = new ShopClient(shop.server);
     await granted.loginCp('plugin@example.com', 'plugin-password');
     await granted.get('/admin/test-plugin/dashboard').expect(200, { success: true, page: 'test-plugin dashboard' });
@@ -95,10 +105,20 @@ describe('control panel', () => {
     expect(detail.text).toContain(pending.number);
     expect(detail.text).toContain('<option value="canceled">');
 
-    const change = await client.submitForm(`/admin/orders/${pending.id}/status`, { status: 'canceled', note: 'customer called' });
+    const change = await client.submitForm(`/admin/orders/${pending.id}/status`, {
+      status: 'canceled',
+      note: 'customer called',
+    });
     expect(change.status).toBe(303);
     expect((await shop.dataSource.getRepository(Order).findOneByOrFail({ id: pending.id })).status).toBe('canceled');
-    expect(changes).toEqual([expect.objectContaining({ orderId: pending.id, from: 'pending_payment', to: 'canceled', actor: 'cp:admin@example.com' })]);
+    expect(changes).toEqual([
+      expect.objectContaining({
+        orderId: pending.id,
+        from: 'pending_payment',
+        to: 'canceled',
+        actor: 'cp:admin@example.com',
+      }),
+    ]);
     const history = await client.get(`/admin/orders/${pending.id}`).expect(200);
     expect(history.text).toContain('customer called');
 

@@ -15,8 +15,7 @@ describe(`transaction runner (${usingMysql ? 'mysql' : 'sqlite'})`, () => {
   afterAll(() => shop.close());
 
   const rows = () => shop.dataSource.getRepository(SettingRow);
-  const insert = (key: string) =>
-    runner.run(({ manager }) => manager.insert(SettingRow, { key, value: '"x"' }));
+  const insert = (key: string) => runner.run(({ manager }) => manager.insert(SettingRow, { key, value: '"x"' }));
 
   it('keeps a write made while another transaction is open and then rolls back', async () => {
     let release!: () => void;

@@ -102,9 +102,13 @@ describe('mail through the job queue', () => {
     const smtp = await startSmtpCapture();
     const shop = await startTestApp({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Shop <shop@example.com>' } });
     try {
-      await shop.app.get(TransactionRunner).run((tx) =>
-        shop.app.get(MailService).send(tx, { to: 'ada@example.com', subject: 'Your order', text: 'Thank you!' }, 'order:1'),
-      );
+      await shop.app
+        .get(TransactionRunner)
+        .run((tx) =>
+          shop.app
+            .get(MailService)
+            .send(tx, { to: 'ada@example.com', subject: 'Your order', text: 'Thank you!' }, 'order:1'),
+        );
       const message = await eventually(() => smtp.messages[0]);
       expect(message.to).toEqual(['ada@example.com']);
       expect(message.from).toBe('shop@example.com');
@@ -119,9 +123,11 @@ describe('mail through the job queue', () => {
   it('writes .eml files under data/mail without SMTP', async () => {
     const shop = await startTestApp();
     try {
-      await shop.app.get(TransactionRunner).run((tx) =>
-        shop.app.get(MailService).send(tx, { to: 'bob@example.com', subject: 'Hello Bob', text: 'Body text' }),
-      );
+      await shop.app
+        .get(TransactionRunner)
+        .run((tx) =>
+          shop.app.get(MailService).send(tx, { to: 'bob@example.com', subject: 'Hello Bob', text: 'Body text' }),
+        );
       const dir = join(shop.config.dataDir, 'mail');
       const file = await eventually(() => existsSync(dir) && readdirSync(dir)[0]);
       const eml = readFileSync(join(dir, file as string), 'utf8');

@@ -13,7 +13,14 @@ export async function insertOrder(dataSource: DataSource, status: OrderStatus = 
     lastActivityAt: Date.now(),
     orderedAt: Date.now(),
   });
-  const address = { firstName: 'Ada', lastName: 'Lovelace', street: 'Main 1', city: 'Bratislava', zipCode: '81101', country: 'SK' };
+  const address = {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    street: 'Main 1',
+    city: 'Bratislava',
+    zipCode: '81101',
+    country: 'SK',
+  };
   return dataSource.getRepository(Order).save({
     number: randomHex32(),
     reference: randomCode(8),

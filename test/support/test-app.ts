@@ -51,7 +51,9 @@ export async function createTestPlace(): Promise<TestPlace> {
     await admin.end();
     env.DATABASE_URL = `${base.protocol}//${base.username}${base.password ? `:${base.password}` : ''}@${base.host}/${name}`;
     dropDatabase = async () => {
-      const connection = await createConnection({ uri: `${base.protocol}//${base.username}:${base.password}@${base.host}/` });
+      const connection = await createConnection({
+        uri: `${base.protocol}//${base.username}:${base.password}@${base.host}/`,
+      });
       await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
       await connection.end();
     };
@@ -113,11 +115,15 @@ async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
 }
 
 /** Polls until `check` returns a truthy value (or throws after `timeoutMs`). */
-export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T> | T,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<Exclude<T, null | undefined | false | 0 | ''>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value) return value;
+    if (value) return value as Exclude<T, null | undefined | false | 0 | ''>;
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }

@@ -15,7 +15,10 @@ describe('HTTP contract', () => {
 
   it('answers an unknown route with a 404 JSON error, never a 500', async () => {
     const res = await request(shop.server).get('/shop/no-such-page').expect(404);
-    expect(res.body).toEqual({ success: false, error: { code: 'not_found', message: 'Cannot GET /shop/no-such-page' } });
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: 'not_found', message: 'Cannot GET /shop/no-such-page' },
+    });
     await request(shop.server).post('/shop/nothing/here').send({ a: 1 }).expect(404);
   });
 

@@ -1,7 +1,15 @@
 import request from 'supertest';
 import { SettingsService } from '../../src/config/settings.service';
 import { ShopClient } from '../support/shop-client';
-import { createTestPlace, eventually, startTestApp, TestApp, TestPlace, usingMysql, usingRedis } from '../support/test-app';
+import {
+  createTestPlace,
+  eventually,
+  startTestApp,
+  TestApp,
+  TestPlace,
+  usingMysql,
+  usingRedis,
+} from '../support/test-app';
 
 /** Two app instances on one database (+ Redis): what one writes, the other sees. */
 describe(`two instances on one ${usingMysql ? 'MariaDB' : 'SQLite file'}${usingRedis ? ' + Redis' : ''}`, () => {
@@ -24,7 +32,11 @@ describe(`two instances on one ${usingMysql ? 'MariaDB' : 'SQLite file'}${usingR
     const onA = new ShopClient(a.server);
     const login = await onA.loginCp();
     const cookie = String(login.headers['set-cookie']).split(';')[0];
-    const page = await request(b.server).get('/admin/orders').set('Cookie', cookie).set('Accept', 'text/html').expect(200);
+    const page = await request(b.server)
+      .get('/admin/orders')
+      .set('Cookie', cookie)
+      .set('Accept', 'text/html')
+      .expect(200);
     expect(page.text).toContain('Orders');
   });
 

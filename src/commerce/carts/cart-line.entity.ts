@@ -8,7 +8,7 @@ export class CartLine extends BaseRow {
   @Column({ type: 'integer' })
   cartId: number;
 
-  @ManyToOne(() => Cart, (cart) => cart.lines, { onDelete: 'CASCADE' })
+  @ManyToOne(() => Cart, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'cartId' })
   cart?: Cart;
 

@@ -1,6 +1,5 @@
-import { Column, Entity, Index, OneToMany } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { BaseRow, EpochMsColumn } from '../../database/base.entity';
-import { CartLine } from './cart-line.entity';
 
 export interface Address {
   firstName: string;
@@ -68,7 +67,4 @@ export class Cart extends BaseRow {
   /** Set once, in the place-order transaction; an ordered cart is never ordered again. */
   @EpochMsColumn({ nullable: true })
   orderedAt: number | null;
-
-  @OneToMany(() => CartLine, (line) => line.cart)
-  lines?: CartLine[];
 }

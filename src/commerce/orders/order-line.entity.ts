@@ -8,7 +8,7 @@ export class OrderLine extends BaseRow {
   @Column({ type: 'integer' })
   orderId: number;
 
-  @ManyToOne(() => Order, (order) => order.lines, { onDelete: 'CASCADE' })
+  @ManyToOne(() => Order, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'orderId' })
   order?: Order;
 

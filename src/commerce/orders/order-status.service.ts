@@ -46,7 +46,13 @@ export class OrderStatusService {
         throw AppError.conflict('illegal_transition', `An order in status ${order.status} cannot become ${to}.`);
       }
       await tx.manager.update(Order, { id: order.id }, { status: to });
-      await tx.manager.insert(OrderHistory, { orderId: order.id, fromStatus: order.status, toStatus: to, actor, note: note ?? null });
+      await tx.manager.insert(OrderHistory, {
+        orderId: order.id,
+        fromStatus: order.status,
+        toStatus: to,
+        actor,
+        note: note ?? null,
+      });
       const change: OrderStatusChange = { orderId: order.id, orderNumber: order.number, from: order.status, to, actor };
       for (const subscriber of this.subscribers) await subscriber(tx, change);
       tx.afterCommit(() => this.events.emit(ORDER_STATUS_CHANGE, change));

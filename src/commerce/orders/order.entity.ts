@@ -1,7 +1,6 @@
-import { Column, Entity, Index, OneToMany } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { BaseRow } from '../../database/base.entity';
 import { Address } from '../carts/cart.entity';
-import { OrderLine } from './order-line.entity';
 import { OrderStatus } from './order-status.machine';
 
 @Entity('orders')
@@ -76,7 +75,4 @@ export class Order extends BaseRow {
 
   @Column({ type: 'text', nullable: true })
   notes: string | null;
-
-  @OneToMany(() => OrderLine, (line) => line.order)
-  lines?: OrderLine[];
 }

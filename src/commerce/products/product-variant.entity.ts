@@ -8,7 +8,7 @@ export class ProductVariant extends BaseRow {
   @Column({ type: 'integer' })
   productId: number;
 
-  @ManyToOne(() => Product, (product) => product.variants, { onDelete: 'CASCADE' })
+  @ManyToOne(() => Product, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'productId' })
   product?: Product;
 

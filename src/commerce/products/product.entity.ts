@@ -1,6 +1,5 @@
-import { Column, Entity, Index, OneToMany } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { BaseRow } from '../../database/base.entity';
-import { ProductVariant } from './product-variant.entity';
 
 export interface ProductOption {
   code: string;
@@ -54,7 +53,4 @@ export class Product extends BaseRow {
 
   @Column({ type: 'simple-json' })
   options: ProductOption[];
-
-  @OneToMany(() => ProductVariant, (variant) => variant.product)
-  variants?: ProductVariant[];
 }

@@ -1,7 +1,5 @@
 import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
-import { FeatureFlagGuard } from '../guards/feature-flag.guard';
-
-export const REQUIRED_FEATURES = 'requiredFeatures';
+import { FeatureFlagGuard, REQUIRED_FEATURES } from '../guards/feature-flag.guard';
 
 /** The route exists only while every named setting flag is on; otherwise it answers like an unknown route. */
 export const RequiresFeature = (...flags: string[]) =>

@@ -37,7 +37,8 @@ export function describeError(error: unknown): { status: number; body: ErrorBody
     return { status, body: { code: CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'), message } };
   }
   // Errors raised by Express middleware (body parser: malformed JSON, body too large) carry a 4xx status.
-  const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
+  const status =
+    (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const type = (error as { type?: string }).type;
     const message = type === 'entity.parse.failed' ? 'The request body is not valid JSON.' : (error as Error).message;
@@ -74,10 +75,16 @@ export function sendError(error: unknown, req: Request, res: Response, cpTrigger
     return;
   }
   const layout = req.path.startsWith(`/${cpTrigger}/`) ? 'cp' : 'shop';
-  res.status(status).render('errors/error', { layout, status, message: body.message, title: `Error ${status}` }, (renderError, html) => {
-    if (renderError) res.status(status).type('text/plain').send(body.message);
-    else res.send(html);
-  });
+  res
+    .status(status)
+    .render(
+      'errors/error',
+      { layout, status, message: body.message, title: `Error ${status}` },
+      (renderError, html) => {
+        if (renderError) res.status(status).type('text/plain').send(body.message);
+        else res.send(html);
+      },
+    );
 }
 
 /** The Referer when it points back into this site, else the home page. */

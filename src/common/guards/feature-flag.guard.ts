@@ -2,7 +2,8 @@ import { CanActivate, ExecutionContext, Injectable, NotFoundException } from '@n
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { SettingsService } from '../../config/settings.service';
-import { REQUIRED_FEATURES } from '../decorators/requires-feature.decorator';
+
+export const REQUIRED_FEATURES = 'requiredFeatures';
 
 /**
  * Reads the flags on every request (from the settings cache), so a flag flipped in the CP or by the CLI

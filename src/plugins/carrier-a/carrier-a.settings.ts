@@ -3,12 +3,42 @@ import { SettingDefinition } from '../../config/setting-definition';
 /** Settings of the carrier A plugin (spec "Feature flags and settings", DESIGN.md §4). */
 export const CARRIER_A_SETTINGS: readonly SettingDefinition[] = [
   { key: 'carrier-a.sandbox', type: 'boolean', default: true, description: 'Use the carrier sandbox API' },
-  { key: 'carrier-a.customUrl', type: 'string', default: '', description: 'Custom API base URL (overrides sandbox and production)' },
+  {
+    key: 'carrier-a.customUrl',
+    type: 'string',
+    default: '',
+    description: 'Custom API base URL (overrides sandbox and production)',
+  },
   { key: 'carrier-a.username', type: 'string', default: '', description: 'API user (HTTP Basic)' },
   { key: 'carrier-a.password', type: 'string', default: '', secret: true, description: 'API password (HTTP Basic)' },
-  { key: 'carrier-a.defaultWeight', type: 'integer', default: 1000, description: 'Default parcel weight in grams when the order has none' },
-  { key: 'carrier-a.autoCreateStatus', type: 'string', default: '', description: 'Order status that creates a parcel automatically (empty: never)' },
-  { key: 'carrier-a.pickupPointsEnabled', type: 'boolean', default: false, description: 'Offer ParcelShop pickup points at checkout' },
-  { key: 'carrier-a.pickupPointCountry', type: 'string', default: '', description: 'Default country for pickup points (kept; checkout does not use it)' },
-  { key: 'carrier-a.labelLimit', type: 'integer', default: 0, description: 'Parcel labels automation may create (0: no limit)' },
+  {
+    key: 'carrier-a.defaultWeight',
+    type: 'integer',
+    default: 1000,
+    description: 'Default parcel weight in grams when the order has none',
+  },
+  {
+    key: 'carrier-a.autoCreateStatus',
+    type: 'string',
+    default: '',
+    description: 'Order status that creates a parcel automatically (empty: never)',
+  },
+  {
+    key: 'carrier-a.pickupPointsEnabled',
+    type: 'boolean',
+    default: false,
+    description: 'Offer ParcelShop pickup points at checkout',
+  },
+  {
+    key: 'carrier-a.pickupPointCountry',
+    type: 'string',
+    default: '',
+    description: 'Default country for pickup points (kept; checkout does not use it)',
+  },
+  {
+    key: 'carrier-a.labelLimit',
+    type: 'integer',
+    default: 0,
+    description: 'Parcel labels automation may create (0: no limit)',
+  },
 ];

@@ -1,0 +1,65 @@
+/**
+ * Architecture boundaries from STYLE.md, checked in CI:
+ * plugins depend on commerce (and shared infrastructure) only; commerce never reaches into an area;
+ * areas do not reach into each other; sandbox/ is imported only by the bootstrap and tests.
+ */
+const INFRA = '^src/(common|config|database|jobs|mail|redis|web)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'plugins-depend-on-commerce-only',
+      comment: 'A plugin may use commerce/ and shared infrastructure, nothing else of the app.',
+      severity: 'error',
+      from: { path: '^src/plugins/([^/]+)/' },
+      to: { path: '^src/', pathNot: ['^src/plugins/$1/', '^src/commerce/', INFRA] },
+    },
+    {
+      name: 'commerce-depends-on-no-area',
+      comment: 'commerce/ is the shared domain: it never imports a plugin, a shop area, the CP or flows.',
+      severity: 'error',
+      from: { path: '^src/commerce/' },
+      to: { path: '^src/(plugins|shop|cp|flow|sandbox|cli)/' },
+    },
+    {
+      name: 'shop-areas-stay-apart',
+      comment: 'Shop areas talk through commerce/, not through each other.',
+      severity: 'error',
+      from: { path: '^src/shop/([^/]+)/' },
+      to: { path: '^src/shop/', pathNot: '^src/shop/$1/' },
+    },
+    {
+      name: 'areas-not-into-plugins',
+      severity: 'error',
+      from: { path: '^src/(shop|flow|commerce|common|config|database|jobs|mail|web)/' },
+      to: { path: '^src/plugins/' },
+    },
+    {
+      name: 'sandbox-only-from-bootstrap',
+      comment: 'The stand-ins for outside services are mounted by the app module and used by tests only.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/app\\.module\\.ts$', '^src/sandbox/'] },
+      to: { path: '^src/sandbox/' },
+    },
+    {
+      name: 'sandbox-uses-no-app-code',
+      comment: 'A sandbox speaks the outside service wire format only; it does not know our internals.',
+      severity: 'error',
+      from: { path: '^src/sandbox/' },
+      to: { path: '^src/', pathNot: ['^src/sandbox/', '^src/common/'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(dist|node_modules)/' },
+  },
+};
