@@ -7,28 +7,24 @@ import { CliModule } from './cli/cli.module';
 
 /** `npm run cli -- <command>`: the same service without HTTP. Jobs run only under `jobs:work`. */
 async function main(): Promise<void> {
-  const fail = (error: unknown) => {
-    const message = error instanceof ConfigError ? error.message : describeError(error).body.message;
-    const body = error instanceof Error && !(error instanceof ConfigError) ? describeError(error).body : { message };
-    process.stderr.write(
-      `${JSON.stringify({ ok: false, error: { ...body, message: describeMessage(error, message) } })}\n`,
-    );
-    process.exitCode = 1;
-  };
   try {
     const config = loadConfig({ LOG_LEVEL: 'warn', ...process.env, JOB_WORKER: 'off', DEMO_SEED: 'false' });
     await CommandFactory.run(CliModule.register(config), {
       logger: new StderrLogger(),
-      serviceErrorHandler: fail,
+      serviceErrorHandler: printError,
     });
   } catch (error) {
-    fail(error);
+    printError(error);
   }
 }
 
-/** Internal errors keep their own message on the command line, where the operator is the audience. */
-function describeMessage(error: unknown, fallback: string): string {
-  return describeError(error).status >= 500 && error instanceof Error ? error.message : fallback;
+/** One JSON line on stderr and exit code 1. Unexpected errors keep their own message: the operator is the audience. */
+function printError(error: unknown): void {
+  const { status, body } = describeError(error);
+  const message =
+    error instanceof ConfigError || (status >= 500 && error instanceof Error) ? (error as Error).message : body.message;
+  process.stderr.write(`${JSON.stringify({ ok: false, error: { ...body, message } })}\n`);
+  process.exitCode = 1;
 }
 
 /** Warnings and errors go to stderr, keeping stdout for the command's one JSON line. */

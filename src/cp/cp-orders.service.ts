@@ -37,6 +37,12 @@ export class CpOrdersService {
     return { orders, total, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
   }
 
+  async counts(): Promise<{ orders: number; pendingPayment: number }> {
+    const orders = this.dataSource.getRepository(Order);
+    const [all, pendingPayment] = await Promise.all([orders.count(), orders.countBy({ status: 'pending_payment' })]);
+    return { orders: all, pendingPayment };
+  }
+
   async detail(id: number) {
     const order = await this.dataSource.getRepository(Order).findOneBy({ id });
     if (!order) throw AppError.notFound('Order not found');

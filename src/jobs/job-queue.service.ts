@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
-import { Tx } from '../database/transaction-runner';
-import { Job } from './job.entity';
+import { TransactionRunner, Tx } from '../database/transaction-runner';
+import { Job, JobStatus } from './job.entity';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler names its own payload type
 export type JobHandler<P = any> = (payload: P, job: Job) => Promise<void>;
@@ -23,7 +24,11 @@ export class JobQueue {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly wakeListeners: Array<() => void> = [];
 
-  constructor(@InjectConfig() private readonly config: AppConfig) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runner: TransactionRunner,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
 
   /** Modules register their handlers at start-up; a handler must tolerate running twice for one job. */
   register<P>(name: string, handler: JobHandler<P>): void {
@@ -53,6 +58,30 @@ export class JobQueue {
       .updateEntity(false)
       .execute();
     tx.afterCommit(() => this.wakeWorkers());
+  }
+
+  /** The newest jobs, optionally of one status, for the CP. */
+  recent(status?: JobStatus, limit = 100): Promise<Job[]> {
+    return this.dataSource
+      .getRepository(Job)
+      .find({ where: status ? { status } : {}, order: { id: 'DESC' }, take: limit });
+  }
+
+  countByStatus(status: JobStatus): Promise<number> {
+    return this.dataSource.getRepository(Job).countBy({ status });
+  }
+
+  /** Gives a failed job a fresh set of attempts; false when the job is not (or no longer) failed. */
+  async retryFailed(id: number): Promise<boolean> {
+    return this.runner.run(async (tx) => {
+      const result = await tx.manager.update(
+        Job,
+        { id, status: 'failed' },
+        { status: 'pending', attempts: 0, runAt: Date.now(), finishedAt: null },
+      );
+      if (result.affected) tx.afterCommit(() => this.wakeWorkers());
+      return Boolean(result.affected);
+    });
   }
 
   wakeWorkers(): void {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { CatalogService } from './catalog.service';
 import { HomeController } from './home.controller';
 
 /** Product listing, search and product pages. */
-@Module({ controllers: [HomeController] })
+@Module({ controllers: [HomeController], providers: [CatalogService] })
 export class CatalogModule {}
