@@ -17,7 +17,7 @@ export class CpAuthController {
 
   @Get('login')
   loginPage(@Query('next') next: string | undefined, @Res() res: Response): void {
-    res.render('cp/login', { layout: 'cp', title: 'Log in', csrf: true, next: this.safeNext(next), bare: true });
+    res.render('cp/login', { layout: 'cp', title: 'Log in', next: this.safeNext(next), bare: true });
   }
 
   @Post('login')

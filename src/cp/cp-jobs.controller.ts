@@ -24,7 +24,7 @@ export class CpJobsController {
   async list(@Query('status') status: string | undefined, @Res() res: Response): Promise<void> {
     const filter = JOB_STATUSES.find((value) => value === status);
     const jobs = await this.queue.recent(filter);
-    res.render('cp/jobs', { layout: 'cp', title: 'Jobs', csrf: true, jobs, status: filter, statuses: JOB_STATUSES });
+    res.render('cp/jobs', { layout: 'cp', title: 'Jobs', jobs, status: filter, statuses: JOB_STATUSES });
   }
 
   @Post(':id/retry')

@@ -61,7 +61,7 @@ export class CpOrdersController {
 
   @Get(':id')
   async detail(@Param('id', ParseIntPipe) id: number, @Res() res: Response): Promise<void> {
-    res.render('cp/order', { layout: 'cp', title: 'Order', csrf: true, ...(await this.orders.detail(id)) });
+    res.render('cp/order', { layout: 'cp', title: 'Order', ...(await this.orders.detail(id)) });
   }
 
   /** Changes the status through the order machine, which fires `order-status-change`. */

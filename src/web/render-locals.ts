@@ -4,14 +4,16 @@ import { takeFlashes } from '../common/session-data';
 
 /**
  * Gives every rendered page what the layouts need: pending flash messages and, for pages that are never
- * shared-cached (`csrf: true`), the session's CSRF token for `<meta name="csrf-token">`.
+ * shared-cached (`csrf: true`, and every CP page), the session's CSRF token for forms and
+ * `<meta name="csrf-token">`. A page carrying a token or a flash message is personal: never cached.
  */
 export function renderLocals(cpTrigger: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     const render = res.render.bind(res);
     res.render = ((view: string, locals?: Record<string, unknown>, callback?: (err: Error, html: string) => void) => {
       const page: Record<string, unknown> = { cpTrigger, flashes: takeFlashes(req), ...locals };
-      if (page.csrf && req.session) page.csrfToken = csrf.generateToken(req);
+      if ((page.csrf || page.layout === 'cp') && req.session) page.csrfToken = csrf.generateToken(req);
+      if (page.csrfToken || (page.flashes as unknown[]).length > 0) res.setHeader('Cache-Control', 'no-store');
       render(view, page, callback);
     }) as Response['render'];
     next();

@@ -39,6 +39,8 @@ describe('control panel', () => {
     const dashboard = await client.get('/admin').set('Accept', 'text/html').expect(200);
     expect(dashboard.text).toContain('Dashboard');
     expect(dashboard.text).toContain('Log out');
+    expect(dashboard.text).toMatch(/<meta name="csrf-token" content="[0-9a-f]{64}">/);
+    expect(dashboard.headers['cache-control']).toBe('no-store');
 
     const logout = await client.submitForm('/admin/logout', {});
     expect(logout.status).toBe(303);
