@@ -9,6 +9,8 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { SettingsModule } from './config/settings.module';
 import { CpModule } from './cp/cp.module';
+import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
+import { CpProductsModule } from './cp/products/cp-products.module';
 import { DatabaseModule } from './database/database.module';
 import { DemoSeedModule } from './database/seeds/demo-seed.module';
 import { FlowModule } from './flow/flow.module';
@@ -58,7 +60,11 @@ export class AppModule {
         CarrierAPluginModule,
         CarrierBPluginModule,
         CpModule,
-        RouterModule.register([{ path: config.cpTrigger, module: CpModule }]),
+        CpProductsModule,
+        CpCouponsModule,
+        RouterModule.register(
+          [CpModule, CpProductsModule, CpCouponsModule].map((module) => ({ path: config.cpTrigger, module })),
+        ),
         DemoSeedModule,
         ...(config.sandboxes ? [SandboxModule] : []),
         ...(options.extraModules ?? []),

@@ -4,7 +4,20 @@ import { PLUGINS_AFTER_LOAD } from './events';
 import { OrderStatusService } from './orders/order-status.service';
 import { PaymentMethodRegistry } from './payments/payment-method.registry';
 import { ProductImportService } from './products/product-import.service';
+import { ProductsService } from './products/products.service';
 import { ShippingMethodRegistry } from './shipping/shipping-method.registry';
+import { CurrencyService } from './stores/currency.service';
+import { StoreService } from './stores/store.service';
+
+const COMMERCE_SERVICES = [
+  PaymentMethodRegistry,
+  ShippingMethodRegistry,
+  OrderStatusService,
+  ProductImportService,
+  ProductsService,
+  CurrencyService,
+  StoreService,
+];
 
 /**
  * The shared domain: products, carts, orders, payments and shipping, and the registries plugins fill.
@@ -12,8 +25,8 @@ import { ShippingMethodRegistry } from './shipping/shipping-method.registry';
  */
 @Global()
 @Module({
-  providers: [PaymentMethodRegistry, ShippingMethodRegistry, OrderStatusService, ProductImportService],
-  exports: [PaymentMethodRegistry, ShippingMethodRegistry, OrderStatusService, ProductImportService],
+  providers: COMMERCE_SERVICES,
+  exports: COMMERCE_SERVICES,
 })
 export class CommerceModule implements OnApplicationBootstrap {
   constructor(private readonly events: EventEmitter2) {}

@@ -1,5 +1,7 @@
 import { Cart } from '../commerce/carts/cart.entity';
 import { CartLine } from '../commerce/carts/cart-line.entity';
+import { CouponUsage } from '../commerce/coupons/coupon-usage.entity';
+import { Coupon } from '../commerce/coupons/coupon.entity';
 import { Order } from '../commerce/orders/order.entity';
 import { OrderHistory } from '../commerce/orders/order-history.entity';
 import { OrderLine } from '../commerce/orders/order-line.entity';
@@ -33,4 +35,6 @@ export const ENTITIES = [
   SessionRow,
   CpUser,
   Job,
+  Coupon,
+  CouponUsage,
 ];

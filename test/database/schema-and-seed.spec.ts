@@ -46,7 +46,11 @@ describe('schema and demo seed', () => {
       expect(await second.dataSource.getRepository(Product).count()).toBe(34);
       expect(await second.dataSource.getRepository(CpUser).count()).toBe(1);
       const cli = await runCli(place, 'migrations:run');
-      expect(cli.json).toMatchObject({ ok: true, pending: false, applied: ['Initial1763800000000'] });
+      expect(cli.json).toMatchObject({
+        ok: true,
+        pending: false,
+        applied: ['Initial1763800000000', 'Coupons1795335171932', 'ProductSearch1795335200000'],
+      });
     } finally {
       await second.app.close();
       await place.dispose();

@@ -1,0 +1,44 @@
+import { CurrencyService } from '../stores/currency.service';
+import { Currency } from '../stores/currency.entity';
+import { Product } from './product.entity';
+
+/** A product as the catalog JSON and the cart suggestions show it (DESIGN.md §4 "Catalog as JSON"). */
+export interface CatalogProduct {
+  id: number;
+  sku: string;
+  name: string;
+  /** Major units of `currency`. */
+  price: number;
+  currency: string;
+  stock: number;
+  inStock: boolean;
+  url: string;
+  image: string | null;
+  configurable: boolean;
+  options: Array<{ code: string; label: string; values: string[] }>;
+}
+
+/** `price` must already be converted to `currency` (minor units). */
+export function toCatalogProduct(product: Product, price: number, currency: Currency, baseUrl: string): CatalogProduct {
+  return {
+    id: product.id,
+    sku: product.sku,
+    name: product.name,
+    price: CurrencyService.major(price, currency),
+    currency: currency.code,
+    stock: product.stock,
+    inStock: product.stock > 0,
+    url: productUrl(product, baseUrl),
+    image: product.images[0] ? absoluteUrl(product.images[0], baseUrl) : null,
+    configurable: product.type === 'configurable',
+    options: product.options.map(({ code, label, values }) => ({ code, label, values })),
+  };
+}
+
+export function productUrl(product: Pick<Product, 'slug'>, baseUrl: string): string {
+  return `${baseUrl}/shop/p/${encodeURIComponent(product.slug)}`;
+}
+
+export function absoluteUrl(path: string, baseUrl: string): string {
+  return /^https?:\/\//.test(path) ? path : `${baseUrl}${path}`;
+}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, In } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config.module';
+import { Currency } from '../stores/currency.entity';
+import { CurrencyService } from '../stores/currency.service';
+import { CatalogProduct, toCatalogProduct } from './catalog-product';
+import { ProductRelation, ProductRelationKind } from './product-relation.entity';
+import { Product } from './product.entity';
+
+export interface RelatedQuery {
+  /** Products already in the cart (never suggested back). */
+  excludeIds?: number[];
+  /** Case-insensitive name filter. */
+  name?: string;
+  limit: number;
+}
+
+/** Read side of products shared by the catalog and the cart: sellable products and their suggestions. */
+@Injectable()
+export class ProductsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly currencies: CurrencyService,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  /** A product that can be bought in this store (enabled; hidden ones are sold by direct link). */
+  sellable(id: number, storeId: number): Promise<Product | null> {
+    return this.dataSource.getRepository(Product).findOneBy({ id, storeId, enabled: true });
+  }
+
+  /**
+   * Visible products related to `productIds` by `kind`, best-placed first, without duplicates,
+   * never one of `excludeIds` and never a hidden or disabled product.
+   */
+  async related(productIds: number[], kind: ProductRelationKind, query: RelatedQuery): Promise<Product[]> {
+    if (productIds.length === 0) return [];
+    const builder = this.dataSource
+      .getRepository(Product)
+      .createQueryBuilder('p')
+      .innerJoin(ProductRelation, 'r', 'r.relatedProductId = p.id')
+      .where('r.productId IN (:...productIds)', { productIds })
+      .andWhere('r.kind = :kind', { kind })
+      .andWhere('p.visible = :yes AND p.enabled = :yes', { yes: true })
+      .groupBy('p.id')
+      .orderBy('MIN(r.position)', 'ASC')
+      .addOrderBy('p.id', 'ASC')
+      .limit(query.limit);
+    const exclude = [...new Set([...(query.excludeIds ?? []), ...productIds])];
+    builder.andWhere('p.id NOT IN (:...exclude)', { exclude });
+    if (query.name) builder.andWhere('LOWER(p.name) LIKE :name', { name: `%${escapeLike(query.name.toLowerCase())}%` });
+    const ids = (await builder.select('p.id', 'id').getRawMany<{ id: number }>()).map((row) => Number(row.id));
+    if (ids.length === 0) return [];
+    const products = await this.dataSource.getRepository(Product).findBy({ id: In(ids) });
+    return ids.map((id) => products.find((product) => product.id === id)!);
+  }
+
+  /** The catalog JSON shape, prices converted to `currency`. */
+  async present(products: Product[], currency: Currency): Promise<CatalogProduct[]> {
+    return Promise.all(
+      products.map(async (product) =>
+        toCatalogProduct(
+          product,
+          await this.currencies.fromBase(product.price, currency),
+          currency,
+          this.config.baseUrl,
+        ),
+      ),
+    );
+  }
+}
+
+/** Escapes LIKE wildcards in user input (the default escape character is the backslash on both databases). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, '\\$&');
+}

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import { DataSource } from 'typeorm';
+import { AppError } from '../../common/errors/app-error';
+import { convertMinor, toMajor } from '../../common/money';
+import { Currency } from './currency.entity';
+import { Store } from './store.entity';
+
+export const CURRENCIES_CHANGED = 'currencies-changed';
+
+/** The shop's currencies and rates, cached in memory (they change rarely; a CP save emits CURRENCIES_CHANGED). */
+@Injectable()
+export class CurrencyService {
+  private cache?: Promise<{ byCode: Map<string, Currency>; base: Currency }>;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  @OnEvent(CURRENCIES_CHANGED)
+  forget(): void {
+    this.cache = undefined;
+  }
+
+  async base(): Promise<Currency> {
+    return (await this.load()).base;
+  }
+
+  /** The enabled currency with this ISO 4217 code, or a 400 naming the ones on offer. */
+  async require(code: string): Promise<Currency> {
+    const { byCode } = await this.load();
+    const currency = byCode.get(String(code).toUpperCase());
+    if (!currency) {
+      throw AppError.invalid(
+        { currency: [`must be one of ${[...byCode.keys()].join(', ')}`] },
+        `We do not sell in ${code}.`,
+      );
+    }
+    return currency;
+  }
+
+  async all(): Promise<Currency[]> {
+    return [...(await this.load()).byCode.values()];
+  }
+
+  /** Base-currency minor units → minor units of `to`, rounded half-up once. */
+  async fromBase(minor: number, to: Currency): Promise<number> {
+    return convertMinor(minor, await this.base(), to);
+  }
+
+  /** Minor units → the decimal number shown in JSON (`12.5`). */
+  static major(minor: number, currency: Currency): number {
+    return toMajor(minor, currency.decimals);
+  }
+
+  private load() {
+    this.cache ??= (async () => {
+      const currencies = await this.dataSource.getRepository(Currency).find({ where: { enabled: true } });
+      const store = await this.dataSource.getRepository(Store).findOne({ where: { isDefault: true } });
+      const byCode = new Map(currencies.map((currency) => [currency.code, currency]));
+      const base = byCode.get(store?.baseCurrency ?? 'EUR') ?? currencies[0];
+      if (!base) throw new Error('No currency is configured');
+      return { byCode, base };
+    })().catch((error) => {
+      this.cache = undefined;
+      throw error;
+    });
+    return this.cache;
+  }
+}
