@@ -3,7 +3,7 @@
  * plugins depend on commerce (and shared infrastructure) only; commerce never reaches into an area;
  * areas do not reach into each other; sandbox/ is imported only by the bootstrap and tests.
  */
-const INFRA = '^src/(common|config|database|jobs|mail|redis|web)/';
+const INFRA = '^src/(cache|common|config|database|jobs|mail|redis|web)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -38,7 +38,7 @@ module.exports = {
     {
       name: 'areas-not-into-plugins',
       severity: 'error',
-      from: { path: '^src/(shop|flow|commerce|common|config|database|jobs|mail|web)/' },
+      from: { path: '^src/(shop|flow|commerce|cache|common|config|database|jobs|mail|web)/' },
       to: { path: '^src/plugins/' },
     },
     {

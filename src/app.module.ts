@@ -2,6 +2,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, RouterModule } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { LoggerModule } from 'nestjs-pino';
+import { AppCacheModule } from './cache/app-cache.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { CsrfGuard } from './common/guards/csrf.guard';
 import { CommerceModule } from './commerce/commerce.module';
@@ -44,6 +45,7 @@ export class AppModule {
         LoggerModule.forRoot(loggerOptions(config)),
         EventEmitterModule.forRoot(),
         RedisModule,
+        AppCacheModule,
         DatabaseModule,
         SettingsModule,
         JobsModule,

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppModule } from '../app.module';
 import { AppConfig } from '../config/app-config';
 import { CpModule } from '../cp/cp.module';
+import { CouponsCreateCommand } from './coupons-create.command';
 import { CpCreateUserCommand } from './cp-create-user.command';
 import { JobsWorkCommand } from './jobs-work.command';
 import { MigrationsRunCommand } from './migrations-run.command';
@@ -21,6 +22,7 @@ export class CliModule {
         JobsWorkCommand,
         MigrationsRunCommand,
         OrdersSetStatusCommand,
+        CouponsCreateCommand,
       ],
     };
   }

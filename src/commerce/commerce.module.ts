@@ -1,5 +1,8 @@
 import { Global, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
+import { CouponService } from './coupons/coupon.service';
+import { CartPricingService } from './carts/cart-pricing.service';
+import { CartService } from './carts/cart.service';
 import { PLUGINS_AFTER_LOAD } from './events';
 import { OrderStatusService } from './orders/order-status.service';
 import { PaymentMethodRegistry } from './payments/payment-method.registry';
@@ -17,6 +20,9 @@ const COMMERCE_SERVICES = [
   ProductsService,
   CurrencyService,
   StoreService,
+  CouponService,
+  CartService,
+  CartPricingService,
 ];
 
 /**

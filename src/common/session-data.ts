@@ -6,6 +6,13 @@ export interface FlashMessage {
   message: string;
 }
 
+export interface SessionWishlistItem {
+  productId: number;
+  variantId: number | null;
+  qty: number;
+  configuration: Record<string, string> | null;
+}
+
 export interface CpSessionUser {
   id: number;
   email: string;
@@ -16,6 +23,10 @@ export interface CpSessionUser {
 declare module 'express-session' {
   interface SessionData {
     cartId?: number;
+    /** ISO 4217 code chosen with /shop/currency/set. */
+    currency?: string;
+    /** A guest's wishlist: what they saved for later, adopted into an account on login. */
+    wishlist?: SessionWishlistItem[];
     customerId?: number;
     cpUser?: CpSessionUser;
     flash?: FlashMessage[];

@@ -31,6 +31,13 @@ export const CORE_SETTINGS: readonly SettingDefinition[] = [
     description: 'How VAT ids are checked: format only, or format and existence with the EU VAT service',
   },
   { key: 'salesDeliveryTimeEnabled', type: 'boolean', default: false, description: 'Delivery slots at checkout' },
+  { key: 'salesTaxRate', type: 'integer', default: 20, description: 'VAT rate in percent applied to cart totals' },
+  {
+    key: 'salesPricesIncludeTax',
+    type: 'boolean',
+    default: true,
+    description: 'Catalog prices include VAT (the tax part is shown in totals)',
+  },
   { key: 'flowsEnabled', type: 'boolean', default: false, description: 'Automation flows and their webhooks' },
   {
     key: 'catalogAliases',

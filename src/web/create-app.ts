@@ -8,6 +8,8 @@ import { configureApp, expressErrorHandler } from './configure-app';
 export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, options), {
     bufferLogs: true,
+    // Throw on a wiring error instead of exiting: the caller (main, CLI, a test) decides what to do.
+    abortOnError: false,
   });
   configureApp(app, config);
   app.enableShutdownHooks();

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
+import { In, ObjectLiteral } from 'typeorm';
 import { toMinor } from '../../common/money';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
-import { ProductRelation, ProductRelationKind } from './product-relation.entity';
+import { ProductRelation } from './product-relation.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product, ProductOption } from './product.entity';
 
@@ -23,78 +24,249 @@ export interface ProductImportRow {
   crossSell?: string[];
 }
 
+/** A row left out because it clashes with what the database holds; `index` is its position in the batch. */
+export interface ImportRejection {
+  index: number;
+  sku: string;
+  message: string;
+}
+
 export interface ImportSummary {
   created: number;
   updated: number;
+  rejected: ImportRejection[];
 }
 
-/** Creates or updates products by SKU, so importing the same file twice changes nothing the second time. */
+export interface ImportOptions {
+  /** Digits after the point of the store's base currency (2 unless told). */
+  decimals?: number;
+  /**
+   * Replace each row's related and cross-sell lists in the same transaction (the default). A caller that
+   * imports in several batches passes false and calls `importRelations` once every batch is in, so a list
+   * may name products of later batches.
+   */
+  relations?: boolean;
+}
+
+/** Rows per multi-row INSERT: well inside both databases' limits on bound parameters. */
+const INSERT_CHUNK = 100;
+
+interface Known {
+  products: Map<string, Pick<Product, 'id' | 'sku' | 'storeId' | 'slug'>>;
+  variants: Map<string, Pick<ProductVariant, 'id' | 'sku' | 'productId'>>;
+  /** slug → SKU of the product holding it, including slugs claimed earlier in this batch. */
+  slugOwners: Map<string, string>;
+}
+
+/**
+ * Creates or updates products by SKU, so importing the same file twice changes nothing the second time.
+ * A batch is one transaction and works in set-sized statements (one lookup per kind, multi-row inserts),
+ * so ten thousand products take seconds, not minutes.
+ */
 @Injectable()
 export class ProductImportService {
   constructor(private readonly runner: TransactionRunner) {}
 
-  /** Imports one batch in one transaction; relations may point at products of this batch or earlier ones. */
-  async importBatch(storeId: number, rows: ProductImportRow[], decimals = 2): Promise<ImportSummary> {
+  /**
+   * Imports one batch of rows already checked for shape (sku, prices, options); rows that clash with the
+   * database (a SKU of another store, a slug or variant SKU owned by another product) are left out whole.
+   */
+  async importBatch(storeId: number, rows: ProductImportRow[], options: ImportOptions = {}): Promise<ImportSummary> {
+    const decimals = options.decimals ?? 2;
+    if (rows.length === 0) return { created: 0, updated: 0, rejected: [] };
     return this.runner.run(async (tx) => {
-      const summary: ImportSummary = { created: 0, updated: 0 };
-      for (const row of rows) {
-        const created = await this.upsertProduct(tx, storeId, row, decimals);
-        summary[created ? 'created' : 'updated']++;
+      const known = await this.loadKnown(tx, rows);
+      const summary: ImportSummary = { created: 0, updated: 0, rejected: [] };
+      const inserts: Array<Partial<Product>> = [];
+      const accepted: ProductImportRow[] = [];
+      for (const [index, row] of rows.entries()) {
+        const existing = known.products.get(row.sku);
+        const clash = this.clash(row, storeId, known);
+        if (clash) {
+          summary.rejected.push({ index, sku: row.sku, message: clash });
+          continue;
+        }
+        const slug = row.slug ?? existing?.slug ?? this.freeSlug(row, known);
+        known.slugOwners.set(slug, row.sku);
+        const fields = productFields(row, storeId, slug, decimals);
+        if (existing) {
+          await tx.manager.update(Product, { id: existing.id }, fields);
+          summary.updated++;
+        } else {
+          inserts.push(fields);
+          summary.created++;
+        }
+        accepted.push(row);
       }
-      for (const row of rows) {
-        await this.replaceRelations(tx, row.sku, 'related', row.related ?? []);
-        await this.replaceRelations(tx, row.sku, 'cross_sell', row.crossSell ?? []);
-      }
+      await insertChunked(tx, Product, inserts);
+      const ids = await this.idsBySku(
+        tx,
+        accepted.map((row) => row.sku),
+      );
+      await this.upsertVariants(tx, accepted, ids, known, decimals);
+      if (options.relations ?? true) await this.replaceRelations(tx, accepted, ids);
       return summary;
     });
   }
 
-  private async upsertProduct(tx: Tx, storeId: number, row: ProductImportRow, decimals: number): Promise<boolean> {
-    const variants = row.variants ?? [];
-    const fields: Partial<Product> = {
-      storeId,
-      sku: row.sku,
-      slug: row.slug ?? slugify(row.name),
-      name: row.name,
-      description: row.description ?? '',
-      type: variants.length > 0 ? 'configurable' : 'simple',
-      price: toMinor(row.price, decimals),
-      stock: variants.length > 0 ? variants.reduce((sum, variant) => sum + variant.stock, 0) : row.stock,
-      weightGrams: row.weight ?? 0,
-      visible: row.visible ?? true,
-      images: row.images ?? [],
-      options: row.options ?? [],
+  /** Replaces the related and cross-sell lists of rows already imported; unknown SKUs in a list are skipped. */
+  async importRelations(rows: ProductImportRow[]): Promise<void> {
+    await this.runner.run(async (tx) => {
+      const ids = await this.idsBySku(
+        tx,
+        rows.map((row) => row.sku),
+      );
+      await this.replaceRelations(
+        tx,
+        rows.filter((row) => ids.has(row.sku)),
+        ids,
+      );
+    });
+  }
+
+  private async loadKnown(tx: Tx, rows: ProductImportRow[]): Promise<Known> {
+    const products = await tx.manager.find(Product, {
+      where: { sku: In(rows.map((row) => row.sku)) },
+      select: { id: true, sku: true, storeId: true, slug: true },
+    });
+    const variantSkus = rows.flatMap((row) => (row.variants ?? []).map((variant) => variant.sku));
+    const variants =
+      variantSkus.length === 0
+        ? []
+        : await tx.manager.find(ProductVariant, {
+            where: { sku: In(variantSkus) },
+            select: { id: true, sku: true, productId: true },
+          });
+    const wantedSlugs = rows.flatMap((row) => (row.slug ? [row.slug] : slugCandidates(row)));
+    const slugged = await tx.manager.find(Product, {
+      where: { slug: In(wantedSlugs) },
+      select: { sku: true, slug: true },
+    });
+    return {
+      products: new Map(products.map((product) => [product.sku, product])),
+      variants: new Map(variants.map((variant) => [variant.sku, variant])),
+      slugOwners: new Map([...slugged, ...products].map((product) => [product.slug, product.sku])),
     };
-    const existing = await tx.manager.findOne(Product, { where: { sku: row.sku }, select: { id: true } });
-    const productId = existing ? existing.id : (await tx.manager.insert(Product, fields)).identifiers[0].id;
-    if (existing) await tx.manager.update(Product, { id: existing.id }, fields);
+  }
 
-    for (const variant of variants) {
-      const values = {
-        productId,
-        sku: variant.sku,
-        options: variant.options,
-        price: variant.price === undefined ? null : toMinor(variant.price, decimals),
-        stock: variant.stock,
-      };
-      const known = await tx.manager.findOne(ProductVariant, { where: { sku: variant.sku }, select: { id: true } });
-      if (known) await tx.manager.update(ProductVariant, { id: known.id }, values);
-      else await tx.manager.insert(ProductVariant, values);
+  /** Why the row cannot be written without touching another product, or null. */
+  private clash(row: ProductImportRow, storeId: number, known: Known): string | null {
+    const existing = known.products.get(row.sku);
+    if (existing && existing.storeId !== storeId) return `SKU ${row.sku} belongs to another store`;
+    for (const variant of row.variants ?? []) {
+      const owner = known.variants.get(variant.sku);
+      if (owner && owner.productId !== existing?.id) {
+        return `variant SKU ${variant.sku} belongs to another product`;
+      }
     }
-    return !existing;
+    if (row.slug) {
+      const owner = known.slugOwners.get(row.slug);
+      if (owner !== undefined && owner !== row.sku) return `slug ${row.slug} is already used by SKU ${owner}`;
+    } else if (!existing && slugCandidates(row).every((slug) => known.slugOwners.has(slug))) {
+      return `no free slug for ${row.name}; give the row a slug`;
+    }
+    return null;
   }
 
-  private async replaceRelations(tx: Tx, sku: string, kind: ProductRelationKind, targets: string[]): Promise<void> {
-    const product = await tx.manager.findOneOrFail(Product, { where: { sku }, select: { id: true } });
-    await tx.manager.delete(ProductRelation, { productId: product.id, kind });
-    if (targets.length === 0) return;
-    const related = await tx.manager.find(Product, { where: { sku: In(targets) }, select: { id: true, sku: true } });
-    const idBySku = new Map(related.map((item) => [item.sku, item.id]));
-    const rows = targets
-      .filter((target) => idBySku.has(target) && target !== sku)
-      .map((target, position) => ({ productId: product.id, relatedProductId: idBySku.get(target)!, kind, position }));
-    if (rows.length > 0) await tx.manager.insert(ProductRelation, rows);
+  /** The name's slug, or, when another product has it, the name's slug with the SKU's. */
+  private freeSlug(row: ProductImportRow, known: Known): string {
+    return slugCandidates(row).find((slug) => !known.slugOwners.has(slug))!;
   }
+
+  private async idsBySku(tx: Tx, skus: string[]): Promise<Map<string, number>> {
+    if (skus.length === 0) return new Map();
+    const products = await tx.manager.find(Product, { where: { sku: In(skus) }, select: { id: true, sku: true } });
+    return new Map(products.map((product) => [product.sku, product.id]));
+  }
+
+  private async upsertVariants(
+    tx: Tx,
+    rows: ProductImportRow[],
+    ids: Map<string, number>,
+    known: Known,
+    decimals: number,
+  ): Promise<void> {
+    const inserts: Array<Partial<ProductVariant>> = [];
+    for (const row of rows) {
+      for (const variant of row.variants ?? []) {
+        const values = {
+          productId: ids.get(row.sku)!,
+          sku: variant.sku,
+          options: variant.options,
+          price: variant.price === undefined ? null : toMinor(variant.price, decimals),
+          stock: variant.stock,
+        };
+        const existing = known.variants.get(variant.sku);
+        if (existing) await tx.manager.update(ProductVariant, { id: existing.id }, values);
+        else inserts.push(values);
+      }
+    }
+    await insertChunked(tx, ProductVariant, inserts);
+  }
+
+  private async replaceRelations(tx: Tx, rows: ProductImportRow[], ids: Map<string, number>): Promise<void> {
+    if (rows.length === 0) return;
+    await tx.manager.delete(ProductRelation, { productId: In(rows.map((row) => ids.get(row.sku)!)) });
+    const targets = await this.idsBySku(tx, [
+      ...new Set(rows.flatMap((row) => [...(row.related ?? []), ...(row.crossSell ?? [])])),
+    ]);
+    const relations: Array<Partial<ProductRelation>> = [];
+    for (const row of rows) {
+      const productId = ids.get(row.sku)!;
+      for (const [kind, list] of [
+        ['related', row.related ?? []],
+        ['cross_sell', row.crossSell ?? []],
+      ] as const) {
+        const related = [...new Set(list)].filter((sku) => targets.has(sku) && sku !== row.sku);
+        related.forEach((sku, position) =>
+          relations.push({ productId, relatedProductId: targets.get(sku)!, kind, position }),
+        );
+      }
+    }
+    await insertChunked(tx, ProductRelation, relations);
+  }
+}
+
+function productFields(row: ProductImportRow, storeId: number, slug: string, decimals: number): Partial<Product> {
+  const variants = row.variants ?? [];
+  return {
+    storeId,
+    sku: row.sku,
+    slug,
+    name: row.name,
+    description: row.description ?? '',
+    type: variants.length > 0 ? 'configurable' : 'simple',
+    price: toMinor(row.price, decimals),
+    stock: variants.length > 0 ? variants.reduce((sum, variant) => sum + variant.stock, 0) : row.stock,
+    weightGrams: row.weight ?? 0,
+    visible: row.visible ?? true,
+    images: row.images ?? [],
+    options: row.options ?? [],
+  };
+}
+
+/** Multi-row inserts without reading generated columns back (TypeORM would re-select every row). */
+async function insertChunked<T extends ObjectLiteral>(
+  tx: Tx,
+  target: new () => T,
+  rows: Array<Partial<T>>,
+): Promise<void> {
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+    await tx.manager
+      .createQueryBuilder()
+      .insert()
+      .into(target)
+      .values(rows.slice(start, start + INSERT_CHUNK) as never)
+      .updateEntity(false)
+      .execute();
+  }
+}
+
+/** Slugs a new product may take, in order of preference: its name's, then its name's with its SKU's. */
+function slugCandidates(row: ProductImportRow): string[] {
+  const base = (slugify(row.name) || 'product').slice(0, 150).replace(/-+$/, '');
+  const suffix = slugify(row.sku) || createHash('sha1').update(row.sku).digest('hex').slice(0, 8);
+  return [base, `${base}-${suffix.slice(0, 40)}`];
 }
 
 /** "Café Filter Papers" → "cafe-filter-papers" */

@@ -7,8 +7,15 @@ export interface ProductOption {
   values: string[];
 }
 
+/**
+ * The two FULLTEXT indexes belong to the ProductSearch migration (MySQL/MariaDB; SQLite searches an FTS5
+ * table instead). They are named here with `synchronize: false`, TypeORM's "managed elsewhere" form, so
+ * the schema builder neither drops them on MySQL as unknown nor builds them on SQLite as plain indexes.
+ */
 @Entity('products')
 @Index(['storeId', 'visible', 'enabled'])
+@Index('FT_products_name', { synchronize: false })
+@Index('FT_products_search', { synchronize: false })
 export class Product extends BaseRow {
   @Column({ type: 'integer' })
   storeId: number;

@@ -25,11 +25,6 @@ export class ProductsService {
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
-  /** A product that can be bought in this store (enabled; hidden ones are sold by direct link). */
-  sellable(id: number, storeId: number): Promise<Product | null> {
-    return this.dataSource.getRepository(Product).findOneBy({ id, storeId, enabled: true });
-  }
-
   /**
    * Visible products related to `productIds` by `kind`, best-placed first, without duplicates,
    * never one of `excludeIds` and never a hidden or disabled product.
@@ -51,9 +46,15 @@ export class ProductsService {
     builder.andWhere('p.id NOT IN (:...exclude)', { exclude });
     if (query.name) builder.andWhere('LOWER(p.name) LIKE :name', { name: `%${escapeLike(query.name.toLowerCase())}%` });
     const ids = (await builder.select('p.id', 'id').getRawMany<{ id: number }>()).map((row) => Number(row.id));
+    return this.inOrder(ids);
+  }
+
+  /** Products in the order of `ids` (a ranked search, a relation list); ids without a product are left out. */
+  async inOrder(ids: number[]): Promise<Product[]> {
     if (ids.length === 0) return [];
     const products = await this.dataSource.getRepository(Product).findBy({ id: In(ids) });
-    return ids.map((id) => products.find((product) => product.id === id)!);
+    const byId = new Map(products.map((product) => [product.id, product]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   /** The catalog JSON shape, prices converted to `currency`. */

@@ -11,6 +11,8 @@ export class AppError extends Error {
     message: string,
     readonly status = 400,
     readonly fields?: FieldErrors,
+    /** Extra facts a client can act on, e.g. `{ available: 2 }` for an out-of-stock answer. */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }

@@ -1,5 +1,6 @@
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { backUrl } from '../back-url';
 import { addFlash, wantsHtml } from '../session-data';
 import { AppError, CpLoginRequired, FieldErrors } from './app-error';
 
@@ -7,6 +8,7 @@ export interface ErrorBody {
   code: string;
   message: string;
   fields?: FieldErrors;
+  [detail: string]: unknown;
 }
 
 const CODES: Record<number, string> = {
@@ -27,7 +29,10 @@ const logger = new Logger('Errors');
 /** Maps anything thrown to a status and the public error body; internals never reach the client. */
 export function describeError(error: unknown): { status: number; body: ErrorBody } {
   if (error instanceof AppError) {
-    return { status: error.status, body: { code: error.code, message: error.message, fields: error.fields } };
+    return {
+      status: error.status,
+      body: { code: error.code, message: error.message, fields: error.fields, ...error.details },
+    };
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
@@ -71,7 +76,7 @@ export function sendError(error: unknown, req: Request, res: Response, cpTrigger
   }
   if (req.method !== 'GET' && status < 500 && status !== 404) {
     addFlash(req, 'error', body.message);
-    res.redirect(303, safeBackUrl(req));
+    res.redirect(303, backUrl(req));
     return;
   }
   const layout = req.path.startsWith(`/${cpTrigger}/`) ? 'cp' : 'shop';
@@ -85,16 +90,4 @@ export function sendError(error: unknown, req: Request, res: Response, cpTrigger
         else res.send(html);
       },
     );
-}
-
-/** The Referer when it points back into this site, else the home page. */
-function safeBackUrl(req: Request): string {
-  const referer = req.get('referer');
-  if (!referer) return '/';
-  try {
-    const url = new URL(referer);
-    return url.host === req.get('host') ? `${url.pathname}${url.search}` : '/';
-  } catch {
-    return '/';
-  }
 }

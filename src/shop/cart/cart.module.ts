@@ -1,5 +1,26 @@
 import { Module } from '@nestjs/common';
+import { CartCouponController } from './cart-coupon.controller';
+import { CartFragmentCache } from './cart-fragment.cache';
+import { CartFragmentsController } from './cart-fragments.controller';
+import { CartPageController } from './cart-page.controller';
+import { CartSession } from './cart-session.service';
+import { CartShareController } from './cart-share.controller';
+import { CartSummaries } from './cart-summaries.service';
+import { CartWishlistController } from './cart-wishlist.controller';
+import { CartController } from './cart.controller';
+import { CurrencyController } from './currency.controller';
 
-/** Storefront cart: its routes live under /shop/cart/. */
-@Module({})
+/** Storefront cart: every /shop/cart endpoint of the spec, the cart page and the currency switch. */
+@Module({
+  controllers: [
+    CartController,
+    CartFragmentsController,
+    CartCouponController,
+    CartShareController,
+    CartWishlistController,
+    CartPageController,
+    CurrencyController,
+  ],
+  providers: [CartSession, CartSummaries, CartFragmentCache],
+})
 export class CartModule {}

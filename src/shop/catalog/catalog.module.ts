@@ -1,7 +1,19 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { CatalogAliasesMiddleware } from './catalog-aliases.middleware';
+import { CatalogImportCommand } from './catalog-import.command';
+import { CatalogController } from './catalog.controller';
 import { CatalogService } from './catalog.service';
 import { HomeController } from './home.controller';
+import { ProductPageController } from './product-page.controller';
+import { ProductSearchService } from './product-search.service';
 
-/** Product listing, search and product pages. */
-@Module({ controllers: [HomeController], providers: [CatalogService] })
-export class CatalogModule {}
+/** Product listing (and its language aliases), search, product pages, and the `catalog:import` command. */
+@Module({
+  controllers: [HomeController, CatalogController, ProductPageController],
+  providers: [CatalogService, ProductSearchService, CatalogImportCommand],
+})
+export class CatalogModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(CatalogAliasesMiddleware).forRoutes({ path: '*path', method: RequestMethod.GET });
+  }
+}

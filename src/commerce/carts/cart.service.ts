@@ -1,0 +1,263 @@
+import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { DataSource, In, IsNull } from 'typeorm';
+import { AppError } from '../../common/errors/app-error';
+import { randomHex32 } from '../../common/ids';
+import { writeLock } from '../../database/locking';
+import { TransactionRunner, Tx } from '../../database/transaction-runner';
+import { ProductVariant } from '../products/product-variant.entity';
+import { Product } from '../products/product.entity';
+import { CartLine } from './cart-line.entity';
+import { Cart } from './cart.entity';
+import { lineKey } from './line-key';
+
+/** Emitted after a cart's content or currency changed and committed, with `{ cartId }`. */
+export const CART_CHANGED = 'cart-changed';
+
+export interface AddToCart {
+  productId: number;
+  qty: number;
+  /** Option code → value, required for configurable products. */
+  configuration?: Record<string, string>;
+  custom?: Record<string, unknown> | null;
+}
+
+export interface AddedToCart {
+  line: CartLine;
+  product: Product;
+  variant: ProductVariant | null;
+}
+
+/** What a line's stock check needs: the line and what it points at. */
+interface Sellable {
+  product: Product;
+  variant: ProductVariant | null;
+}
+
+/**
+ * Cart contents. Every change locks the cart row first, so concurrent requests on one cart apply one
+ * after another (no lost update); on SQLite the transaction runner already serialises them.
+ */
+@Injectable()
+export class CartService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runner: TransactionRunner,
+    private readonly events: EventEmitter2,
+  ) {}
+
+  /** The cart if it exists and has not been ordered yet. */
+  async findOpen(cartId: number | undefined): Promise<Cart | null> {
+    if (!cartId) return null;
+    return this.dataSource.getRepository(Cart).findOneBy({ id: cartId, orderedAt: IsNull() });
+  }
+
+  async create(storeId: number, currency: string): Promise<Cart> {
+    return this.runner.run(({ manager }) =>
+      manager.save(manager.create(Cart, { uid: randomHex32(), storeId, currency, lastActivityAt: Date.now() })),
+    );
+  }
+
+  lines(cartId: number): Promise<CartLine[]> {
+    return this.dataSource.getRepository(CartLine).find({ where: { cartId }, order: { id: 'ASC' } });
+  }
+
+  /** Adds `qty` of a product (merging into an identical line); 409 with the available qty beyond stock. */
+  async add(cartId: number, input: AddToCart): Promise<AddedToCart> {
+    const { product, variant, configuration } = await this.resolveSellable(input);
+    const custom = input.custom && Object.keys(input.custom).length > 0 ? input.custom : null;
+    const key = lineKey(product.id, variant?.id ?? null, configuration, custom);
+    return this.change(cartId, async (tx) => {
+      const existing = await tx.manager.findOneBy(CartLine, { cartId, lineKey: key });
+      const qty = (existing?.qty ?? 0) + input.qty;
+      await this.assertInStock(tx, { product, variant }, qty, cartId, existing?.id);
+      if (existing) {
+        await tx.manager.update(CartLine, { id: existing.id }, { qty });
+        return { line: { ...existing, qty }, product, variant };
+      }
+      const line = await tx.manager.save(
+        tx.manager.create(CartLine, {
+          cartId,
+          productId: product.id,
+          variantId: variant?.id ?? null,
+          lineKey: key,
+          qty,
+          configuration,
+          custom,
+        }),
+      );
+      return { line, product, variant };
+    });
+  }
+
+  /** Sets a line's quantity (0 removes it); a line of another cart is a 404. */
+  async update(cartId: number, lineId: number, qty: number, custom?: Record<string, unknown>): Promise<void> {
+    await this.change(cartId, async (tx) => {
+      const line = await this.ownLine(tx, cartId, lineId);
+      if (qty === 0) {
+        await tx.manager.delete(CartLine, { id: line.id });
+        return;
+      }
+      await this.assertInStock(tx, await this.sellableOf(tx, line), qty, cartId, line.id);
+      // `as never`: TypeORM's deep-partial type cannot follow an open record; the column is simple-json.
+      await tx.manager.update(
+        CartLine,
+        { id: line.id },
+        custom === undefined ? { qty } : { qty, custom: custom as never },
+      );
+    });
+  }
+
+  async remove(cartId: number, lineId: number): Promise<void> {
+    await this.change(cartId, async (tx) => {
+      await tx.manager.delete(CartLine, { id: (await this.ownLine(tx, cartId, lineId)).id });
+    });
+  }
+
+  async clear(cartId: number): Promise<void> {
+    await this.change(cartId, (tx) => tx.manager.delete(CartLine, { cartId }));
+  }
+
+  async setCurrency(cartId: number, currency: string): Promise<void> {
+    await this.change(cartId, (tx) => tx.manager.update(Cart, { id: cartId }, { currency }));
+  }
+
+  async setCoupon(cartId: number, couponCode: string | null): Promise<void> {
+    await this.change(cartId, (tx) => tx.manager.update(Cart, { id: cartId }, { couponCode }));
+  }
+
+  /** The cart's share token, created on first use. */
+  async shareToken(cartId: number): Promise<string> {
+    return this.change(cartId, async (tx) => {
+      const cart = await tx.manager.findOneByOrFail(Cart, { id: cartId });
+      if (cart.shareToken) return cart.shareToken;
+      const shareToken = randomHex32();
+      await tx.manager.update(Cart, { id: cartId }, { shareToken });
+      return shareToken;
+    });
+  }
+
+  findByShareToken(token: string): Promise<Cart | null> {
+    return this.dataSource.getRepository(Cart).findOneBy({ shareToken: token });
+  }
+
+  /**
+   * Copies lines of another cart into this one, merging identical lines. Lines whose product can no
+   * longer be bought, or not in that quantity, are skipped; returns how many were taken over.
+   */
+  async copyLines(cartId: number, from: CartLine[]): Promise<number> {
+    let copied = 0;
+    for (const line of from) {
+      try {
+        await this.add(cartId, {
+          productId: line.productId,
+          qty: line.qty,
+          configuration: line.configuration ?? undefined,
+          custom: line.custom,
+        });
+        copied++;
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+      }
+    }
+    return copied;
+  }
+
+  /** Runs a change under the cart's row lock, touches the cart and announces it after commit. */
+  private change<T>(cartId: number, work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.runner.run(async (tx) => {
+      const cart = await tx.manager.findOne(Cart, {
+        where: { id: cartId, orderedAt: IsNull() },
+        select: { id: true },
+        ...writeLock(tx.manager),
+      });
+      if (!cart) throw AppError.conflict('cart_closed', 'This cart has already been ordered. Start a new one.');
+      const result = await work(tx);
+      await tx.manager.update(Cart, { id: cartId }, { lastActivityAt: Date.now() });
+      tx.afterCommit(() => this.events.emit(CART_CHANGED, { cartId }));
+      return result;
+    });
+  }
+
+  private async ownLine(tx: Tx, cartId: number, lineId: number): Promise<CartLine> {
+    const line = await tx.manager.findOneBy(CartLine, { id: lineId, cartId });
+    if (!line) throw AppError.notFound('That item is not in your cart.');
+    return line;
+  }
+
+  /** Product and variant for an add: enabled, visible, and fully configured when configurable. */
+  private async resolveSellable(
+    input: AddToCart,
+  ): Promise<Sellable & { configuration: Record<string, string> | null }> {
+    const product = await this.dataSource
+      .getRepository(Product)
+      .findOneBy({ id: input.productId, enabled: true, visible: true });
+    if (!product) throw new AppError('product_unavailable', 'This product is not available.', 404);
+    if (product.type !== 'configurable') return { product, variant: null, configuration: null };
+
+    const given = input.configuration ?? {};
+    const fields: Record<string, string[]> = {};
+    for (const option of product.options) {
+      const value = given[option.code];
+      if (value === undefined || value === '') fields[`configuration[${option.code}]`] = [`Choose a ${option.label}`];
+      else if (!option.values.includes(value)) {
+        fields[`configuration[${option.code}]`] = [`must be one of ${option.values.join(', ')}`];
+      }
+    }
+    if (Object.keys(fields).length > 0) {
+      const missing = Object.keys(fields).map((field) => field.slice('configuration['.length, -1));
+      throw AppError.invalid(fields, `Choose ${missing.join(' and ')} before adding ${product.name}.`);
+    }
+    const configuration = Object.fromEntries(product.options.map((option) => [option.code, given[option.code]]));
+    const variants = await this.dataSource.getRepository(ProductVariant).findBy({ productId: product.id });
+    const variant = variants.find((candidate) =>
+      product.options.every((option) => candidate.options[option.code] === configuration[option.code]),
+    );
+    if (!variant) throw new AppError('product_unavailable', 'This combination is not available.', 404);
+    return { product, variant, configuration };
+  }
+
+  private async sellableOf(tx: Tx, line: CartLine): Promise<Sellable> {
+    const product = await tx.manager.findOneByOrFail(Product, { id: line.productId });
+    const variant = line.variantId ? await tx.manager.findOneByOrFail(ProductVariant, { id: line.variantId }) : null;
+    return { product, variant };
+  }
+
+  /**
+   * The cart may not hold more of a product (or variant) than is in stock, counting every line of it
+   * (the same product can sit on several lines with different custom data).
+   */
+  private async assertInStock(tx: Tx, item: Sellable, qty: number, cartId: number, lineId?: number): Promise<void> {
+    const available = item.variant ? item.variant.stock : item.product.stock;
+    const where = item.variant ? { cartId, variantId: item.variant.id } : { cartId, productId: item.product.id };
+    const others = (await tx.manager.findBy(CartLine, where)).filter((line) => line.id !== lineId);
+    const wanted = qty + others.reduce((sum, line) => sum + line.qty, 0);
+    if (wanted <= available) return;
+    // What this line may hold at most, given the other lines of the same item.
+    const left = Math.max(0, available - (wanted - qty));
+    throw new AppError(
+      'out_of_stock',
+      available === 0 ? `${item.product.name} is out of stock.` : `Only ${available} of ${item.product.name} in stock.`,
+      409,
+      { qty: [left === 0 ? 'none available' : `at most ${left}`] },
+      { available: left },
+    );
+  }
+}
+
+/** Loads the products and variants of cart lines in two queries. */
+export async function loadLineItems(
+  dataSource: DataSource,
+  lines: CartLine[],
+): Promise<{ products: Map<number, Product>; variants: Map<number, ProductVariant> }> {
+  const productIds = [...new Set(lines.map((line) => line.productId))];
+  const variantIds = [...new Set(lines.flatMap((line) => (line.variantId ? [line.variantId] : [])))];
+  const [products, variants] = await Promise.all([
+    productIds.length ? dataSource.getRepository(Product).findBy({ id: In(productIds) }) : [],
+    variantIds.length ? dataSource.getRepository(ProductVariant).findBy({ id: In(variantIds) }) : [],
+  ]);
+  return {
+    products: new Map(products.map((product) => [product.id, product])),
+    variants: new Map(variants.map((variant) => [variant.id, variant])),
+  };
+}

@@ -1,0 +1,158 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { AppError } from '../../common/errors/app-error';
+import { convertMinor, roundHalfUp } from '../../common/money';
+import { formatMoney } from '../../common/money-format';
+import { writeLock } from '../../database/locking';
+import { TransactionRunner, Tx } from '../../database/transaction-runner';
+import { CurrencyService } from '../stores/currency.service';
+import { NewCoupon, normalizeCouponCode, validateNewCoupon } from './coupon-input';
+import { CouponUsage } from './coupon-usage.entity';
+import { formatMoment } from './coupon-view';
+import { Coupon } from './coupon.entity';
+
+export interface CouponContext {
+  /** Cart subtotal in minor units of the base currency. */
+  subtotal: number;
+  /** The buyer's e-mail once known; per-customer limits are checked only then. */
+  email: string | null;
+  /** Epoch ms; defaults to now. */
+  now?: number;
+}
+
+/** A currency as far as conversions need it: rate against the base currency and digits after the point. */
+export interface Rate {
+  rate: number;
+  decimals: number;
+}
+
+/** Discount codes: creation, the checks a cart runs before applying one, the math, and counting uses at place-order. */
+@Injectable()
+export class CouponService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runner: TransactionRunner,
+    private readonly currencies: CurrencyService,
+  ) {}
+
+  async create(input: NewCoupon): Promise<Coupon> {
+    const values = validateNewCoupon(input, (await this.currencies.base()).decimals);
+    try {
+      return await this.runner.run(async ({ manager }) => {
+        if (await manager.existsBy(Coupon, { code: values.code })) throw couponExists(values.code);
+        return manager.save(manager.create(Coupon, values));
+      });
+    } catch (error) {
+      // Two staff saving the same code at once on MySQL: the unique index decides, the loser gets the same 409.
+      if (isUniqueViolation(error)) throw couponExists(values.code);
+      throw error;
+    }
+  }
+
+  /** Staff switch a code off (and on again) without deleting its usage history. */
+  async setEnabled(id: number, enabled: boolean): Promise<Coupon> {
+    return this.runner.run(async ({ manager }) => {
+      const coupon = await manager.findOneBy(Coupon, { id });
+      if (!coupon) throw AppError.notFound('Coupon not found');
+      coupon.enabled = enabled;
+      return manager.save(coupon);
+    });
+  }
+
+  /** The coupon behind a code a shopper typed, if it applies to this cart now; else a 4xx saying why not. */
+  async findUsable(code: string, context: CouponContext): Promise<Coupon> {
+    const now = context.now ?? Date.now();
+    const coupon = await this.dataSource.getRepository(Coupon).findOneBy({ code: normalizeCouponCode(code) });
+    if (!coupon || !coupon.enabled) {
+      throw new AppError('coupon_unknown', `Coupon code "${String(code).trim().slice(0, 64)}" does not exist.`);
+    }
+    if (coupon.startsAt !== null && now < coupon.startsAt) {
+      throw new AppError('coupon_not_started', `This code can be used from ${formatMoment(coupon.startsAt)}.`);
+    }
+    if (coupon.endsAt !== null && now >= coupon.endsAt) {
+      throw new AppError('coupon_expired', `This code expired on ${formatMoment(coupon.endsAt)}.`);
+    }
+    if (coupon.usageLimit !== null && coupon.timesUsed >= coupon.usageLimit) throw usedUp();
+    if (context.email && coupon.perCustomerLimit !== null) {
+      const uses = await this.dataSource
+        .getRepository(CouponUsage)
+        .countBy({ couponId: coupon.id, customerKey: context.email.trim().toLowerCase() });
+      if (uses >= coupon.perCustomerLimit) throw customerLimit(coupon.perCustomerLimit);
+    }
+    if (coupon.minSubtotal !== null && context.subtotal < coupon.minSubtotal) {
+      const base = await this.currencies.base();
+      throw new AppError(
+        'coupon_min_subtotal',
+        `Add ${formatMoney(coupon.minSubtotal - context.subtotal, base)} more to your cart to use this code ` +
+          `(it needs a subtotal of ${formatMoney(coupon.minSubtotal, base)}).`,
+      );
+    }
+    return coupon;
+  }
+
+  /**
+   * The discount in minor units of `currency` for a subtotal in minor units of `currency`. A fixed
+   * coupon's base amount is converted (rounded once); the discount never exceeds the subtotal.
+   */
+  discount(coupon: Coupon, subtotal: number, currency: Rate, base: Rate): number {
+    const amount =
+      coupon.type === 'percent'
+        ? roundHalfUp((subtotal * coupon.value) / 100)
+        : convertMinor(coupon.value, base, currency);
+    return Math.max(0, Math.min(amount, subtotal));
+  }
+
+  /**
+   * Counts one order's use of a coupon, inside the place-order transaction. Limits hold under concurrency
+   * (DESIGN.md §5): the total through a guarded update, the per-customer count under the coupon's row lock.
+   * Recording the same order again changes nothing, so a retried place-order cannot count twice.
+   */
+  async recordUse(tx: Tx, couponId: number, orderId: number, email: string): Promise<void> {
+    const { manager } = tx;
+    // Uses of one coupon queue on its row lock (MySQL; SQLite runs one unit of work at a time anyway). The
+    // usage reads lock too: a plain read would see the caller's REPEATABLE READ snapshot, which may predate
+    // the uses committed while this one waited.
+    const lock = writeLock(manager);
+    const coupon = await manager.findOne(Coupon, { where: { id: couponId }, ...lock });
+    if (!coupon) throw new AppError('coupon_unknown', 'This coupon no longer exists. Remove it from your cart.');
+    if (await manager.exists(CouponUsage, { where: { couponId, orderId }, ...lock })) return;
+
+    const counted = await manager
+      .createQueryBuilder()
+      .update(Coupon)
+      .set({ timesUsed: () => 'timesUsed + 1' })
+      .where('id = :id', { id: couponId })
+      .andWhere('(usageLimit IS NULL OR timesUsed < usageLimit)')
+      .execute();
+    if (!counted.affected) throw usedUp();
+
+    const customerKey = email.trim().toLowerCase();
+    if (coupon.perCustomerLimit !== null) {
+      const uses = await manager.count(CouponUsage, { where: { couponId, customerKey }, ...lock });
+      if (uses >= coupon.perCustomerLimit) throw customerLimit(coupon.perCustomerLimit);
+    }
+    await manager.insert(CouponUsage, { couponId, orderId, customerKey });
+  }
+}
+
+function couponExists(code: string): AppError {
+  return AppError.conflict('coupon_exists', `A coupon ${code} already exists. Choose another code.`);
+}
+
+function usedUp(): AppError {
+  return AppError.conflict('coupon_used_up', 'This code has been used up.');
+}
+
+function customerLimit(limit: number): AppError {
+  const times = limit === 1 ? 'once' : `${limit} times`;
+  return AppError.conflict(
+    'coupon_customer_limit',
+    `This code can be used ${times} per customer, and you have used it already.`,
+  );
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const code = (error.driverError as { code?: string } | undefined)?.code;
+  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}

@@ -1,0 +1,52 @@
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CartService } from '../../commerce/carts/cart.service';
+import { CouponService } from '../../commerce/coupons/coupon.service';
+import { RequiresFeature } from '../../common/decorators/requires-feature.decorator';
+import { AppError } from '../../common/errors/app-error';
+import { CartSession } from './cart-session.service';
+import { answerCartChange } from './cart-response';
+import { CartSummaries } from './cart-summaries.service';
+import { CouponDto, RemoveCouponDto } from './dto/cart.dto';
+
+@ApiTags('cart')
+@Controller('shop/cart')
+export class CartCouponController {
+  constructor(
+    private readonly carts: CartService,
+    private readonly coupons: CouponService,
+    private readonly session: CartSession,
+    private readonly summaries: CartSummaries,
+  ) {}
+
+  /** Applies a coupon (or removes it with `remove=1`); exists only while `salesCouponsEnabled` is on. */
+  @Post('add-coupon')
+  @HttpCode(200)
+  @RequiresFeature('salesCouponsEnabled')
+  async add(@Body() body: CouponDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    if (body.remove === 1) return this.remove(body, req, res);
+    const cart = await this.session.current(req);
+    if (!cart) throw AppError.conflict('cart_empty', 'Add something to your cart before using a coupon.');
+    const priced = await this.summaries.priced(cart.id);
+    if (priced.lines.length === 0) {
+      throw AppError.conflict('cart_empty', 'Add something to your cart before using a coupon.');
+    }
+    const coupon = await this.coupons.findUsable(body.coupon_code, {
+      subtotal: priced.subtotalBase,
+      email: cart.email,
+    });
+    await this.carts.setCoupon(cart.id, coupon.code);
+    await answerCartChange(req, res, `Coupon ${coupon.code} applied.`, () => this.summaries.summary(cart.id));
+  }
+
+  @Post('remove-coupon')
+  @HttpCode(200)
+  async remove(@Body() body: RemoveCouponDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const cart = await this.session.current(req);
+    const code = body.coupon_code.trim().toUpperCase();
+    if (!cart || cart.couponCode !== code) throw AppError.notFound(`Coupon ${code} is not applied to your cart.`);
+    await this.carts.setCoupon(cart.id, null);
+    await answerCartChange(req, res, `Coupon ${code} removed.`, () => this.summaries.summary(cart.id));
+  }
+}

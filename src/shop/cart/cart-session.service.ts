@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { Cart } from '../../commerce/carts/cart.entity';
+import { CartService } from '../../commerce/carts/cart.service';
+import { Currency } from '../../commerce/stores/currency.entity';
+import { CurrencyService } from '../../commerce/stores/currency.service';
+import { StoreService } from '../../commerce/stores/store.service';
+
+/** The shopper's cart and currency, kept in the session (`cartId`, `currency`). */
+@Injectable()
+export class CartSession {
+  constructor(
+    private readonly carts: CartService,
+    private readonly stores: StoreService,
+    private readonly currencies: CurrencyService,
+  ) {}
+
+  /** The session's open cart, or null: reading never creates one. */
+  current(req: Request): Promise<Cart | null> {
+    return this.carts.findOpen(req.session.cartId);
+  }
+
+  async currentOrCreate(req: Request): Promise<Cart> {
+    const existing = await this.current(req);
+    if (existing) return existing;
+    const [store, currency] = await Promise.all([this.stores.default(), this.currency(req)]);
+    const cart = await this.carts.create(store.id, currency.code);
+    req.session.cartId = cart.id;
+    return cart;
+  }
+
+  /** The currency the shopper chose, or the base currency. */
+  async currency(req: Request): Promise<Currency> {
+    const chosen = req.session.currency;
+    return chosen ? this.currencies.require(chosen).catch(() => this.currencies.base()) : this.currencies.base();
+  }
+}

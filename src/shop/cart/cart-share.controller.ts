@@ -1,0 +1,82 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CartService } from '../../commerce/carts/cart.service';
+import { AppError } from '../../common/errors/app-error';
+import { addFlash } from '../../common/session-data';
+import { AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config.module';
+import { TransactionRunner } from '../../database/transaction-runner';
+import { MailService } from '../../mail/mail.service';
+import { CartSession } from './cart-session.service';
+import { ShareEmailsDto } from './dto/cart.dto';
+
+/** Shareable cart links: a 32-hex token that lets anyone copy the cart's lines into their own cart. */
+@ApiTags('cart')
+@Controller('shop/cart')
+export class CartShareController {
+  constructor(
+    private readonly carts: CartService,
+    private readonly session: CartSession,
+    private readonly runner: TransactionRunner,
+    private readonly mail: MailService,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  @Post('share-create')
+  @HttpCode(200)
+  async create(@Req() req: Request): Promise<{ success: true; token: string; url: string }> {
+    const token = await this.tokenOfCurrentCart(req);
+    return { success: true, token, url: this.shareUrl(token) };
+  }
+
+  /** Mails the link to up to 10 recipients, through the job queue. */
+  @Post('share-send-emails')
+  @HttpCode(200)
+  async sendEmails(@Body() body: ShareEmailsDto, @Req() req: Request): Promise<{ success: true; sent: number }> {
+    const url = this.shareUrl(await this.tokenOfCurrentCart(req));
+    const recipients = [...new Set(body.recipients.map((email) => email.trim().toLowerCase()))];
+    const note = body.message ? `\n\nThey wrote:\n${body.message}\n` : '';
+    await this.runner.run(async (tx) => {
+      for (const to of recipients) {
+        await this.mail.send(tx, {
+          to,
+          subject: 'A shopping cart was shared with you',
+          text: `Someone put together a cart for you. Open it here:\n${url}${note}`,
+        });
+      }
+    });
+    return { success: true, sent: recipients.length };
+  }
+
+  /** Copies the shared lines into the visitor's cart and shows the cart page. */
+  @Get('share/:token')
+  async open(@Param('token') token: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const shared = /^[0-9a-f]{32}$/.test(token) ? await this.carts.findByShareToken(token) : null;
+    if (!shared) throw AppError.notFound('This shared cart link is not valid.');
+    const cart = await this.session.currentOrCreate(req);
+    const lines = cart.id === shared.id ? [] : await this.carts.lines(shared.id);
+    const copied = await this.carts.copyLines(cart.id, lines);
+    const skipped = lines.length - copied;
+    addFlash(
+      req,
+      skipped ? 'info' : 'success',
+      skipped
+        ? `${copied} shared item(s) added; ${skipped} could not be added (no longer available).`
+        : `${copied} shared item(s) added to your cart.`,
+    );
+    res.redirect(302, '/shop/cart');
+  }
+
+  private async tokenOfCurrentCart(req: Request): Promise<string> {
+    const cart = await this.session.current(req);
+    const lines = cart ? await this.carts.lines(cart.id) : [];
+    if (!cart || lines.length === 0)
+      throw AppError.conflict('cart_empty', 'Add something to your cart before sharing it.');
+    return this.carts.shareToken(cart.id);
+  }
+
+  private shareUrl(token: string): string {
+    return `${this.config.baseUrl}/shop/cart/share/${token}`;
+  }
+}

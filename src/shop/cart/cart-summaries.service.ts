@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { CartPricingService, CartSummary, PricedCart } from '../../commerce/carts/cart-pricing.service';
+import { Cart } from '../../commerce/carts/cart.entity';
+import { AddedToCart, CartService } from '../../commerce/carts/cart.service';
+import { absoluteUrl, productUrl } from '../../commerce/products/catalog-product';
+import { CurrencyService } from '../../commerce/stores/currency.service';
+import { AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config.module';
+
+/** Spec "Product added to cart": what the AJAX add answers about the product. */
+export interface AddedProduct {
+  id: number;
+  name: string;
+  sku: string;
+  qty: number;
+  price: number;
+  value: number;
+  image: string;
+  url: string;
+}
+
+/** Prices a session's cart for JSON answers and pages. */
+@Injectable()
+export class CartSummaries {
+  constructor(
+    private readonly carts: CartService,
+    private readonly pricing: CartPricingService,
+    private readonly currencies: CurrencyService,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  /** The priced cart, or an empty one in the base currency when there is no cart yet. */
+  async priced(cartId: number | undefined, currencyCode?: string): Promise<PricedCart> {
+    const cart = await this.carts.findOpen(cartId);
+    if (cart) return this.pricing.price(cart, await this.carts.lines(cart.id));
+    const currency = currencyCode ?? (await this.currencies.base()).code;
+    return this.pricing.price({ currency, couponCode: null, email: null } as Cart, []);
+  }
+
+  async summary(cartId: number | undefined, currencyCode?: string): Promise<CartSummary> {
+    return this.pricing.summarize(await this.priced(cartId, currencyCode));
+  }
+
+  /** `price` is the unit price in the cart currency, `value` price × the quantity just added. */
+  async addedProduct(cart: Cart, added: AddedToCart, qty: number): Promise<AddedProduct> {
+    const currency = await this.currencies.require(cart.currency).catch(() => this.currencies.base());
+    const unit = await this.currencies.fromBase(added.variant?.price ?? added.product.price, currency);
+    const image = added.product.images[0];
+    return {
+      id: added.product.id,
+      name: added.product.name,
+      sku: added.variant?.sku ?? added.product.sku,
+      qty,
+      price: CurrencyService.major(unit, currency),
+      value: CurrencyService.major(unit * qty, currency),
+      image: image ? absoluteUrl(image, this.config.baseUrl) : '',
+      url: productUrl(added.product, this.config.baseUrl),
+    };
+  }
+}

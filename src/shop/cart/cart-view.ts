@@ -1,0 +1,30 @@
+import { PricedCart } from '../../commerce/carts/cart-pricing.service';
+import { formatMoney } from '../../common/money-format';
+
+/** What the cart templates show: every amount already formatted for the store's locale. */
+export function cartView(priced: PricedCart, locale: string) {
+  const money = (minor: number) => formatMoney(minor, priced.currency, locale);
+  return {
+    empty: priced.lines.length === 0,
+    currency: priced.currency.code,
+    itemCount: priced.itemCount,
+    items: priced.lines.map((item) => ({
+      id: item.line.id,
+      name: item.name,
+      sku: item.sku,
+      qty: item.line.qty,
+      url: item.url,
+      image: item.image,
+      options: Object.entries(item.line.configuration ?? {}).map(([code, value]) => ({ code, value })),
+      price: money(item.price),
+      total: money(item.total),
+    })),
+    subtotal: money(priced.subtotal),
+    discount: priced.discount > 0 ? money(priced.discount) : null,
+    shipping: money(priced.shipping),
+    tax: money(priced.tax),
+    total: money(priced.total),
+    couponCode: priced.couponCode,
+    couponError: priced.couponError,
+  };
+}

@@ -1,0 +1,86 @@
+import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CartService } from '../../commerce/carts/cart.service';
+import { AppError } from '../../common/errors/app-error';
+import { addFlash, isAjax } from '../../common/session-data';
+import { SettingsService } from '../../config/settings.service';
+import { CartSession } from './cart-session.service';
+import { answerCartChange, redirectBack } from './cart-response';
+import { CartSummaries } from './cart-summaries.service';
+import { AddToCartDto, UpdateCartItemDto } from './dto/cart.dto';
+
+/** Custom line data is kept on the line and copied to the order: small, by design. */
+const MAX_CUSTOM_JSON = 2000;
+
+@ApiTags('cart')
+@Controller('shop/cart')
+export class CartController {
+  constructor(
+    private readonly carts: CartService,
+    private readonly session: CartSession,
+    private readonly summaries: CartSummaries,
+    private readonly settings: SettingsService,
+  ) {}
+
+  /** AJAX mode answers `{ success, message, showPopup, product }`; otherwise a flash and a redirect back. */
+  @Post('add')
+  @HttpCode(200)
+  async add(@Body() body: AddToCartDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    if (body.custom && JSON.stringify(body.custom).length > MAX_CUSTOM_JSON) {
+      throw AppError.invalid({ custom: [`must be at most ${MAX_CUSTOM_JSON} characters as JSON`] });
+    }
+    const cart = await this.session.currentOrCreate(req);
+    const added = await this.carts.add(cart.id, {
+      productId: body.product,
+      qty: body.qty,
+      configuration: body.configuration,
+      custom: body.custom,
+    });
+    const message = `${added.product.name} was added to your cart.`;
+    if (isAjax(req) && this.settings.isOn('salesCheckoutEnableAjax')) {
+      res.json({
+        success: true,
+        message,
+        showPopup: true,
+        product: await this.summaries.addedProduct(cart, added, body.qty),
+      });
+      return;
+    }
+    addFlash(req, 'success', message);
+    redirectBack(req, res);
+  }
+
+  @Post('update-item')
+  @HttpCode(200)
+  async updateItem(@Body() body: UpdateCartItemDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const cart = await this.requireCart(req);
+    await this.carts.update(cart.id, body.id, body.qty, body.custom);
+    await answerCartChange(req, res, body.qty === 0 ? 'The item was removed.' : 'Your cart was updated.', () =>
+      this.summaries.summary(cart.id),
+    );
+  }
+
+  @Post('remove-item/:id')
+  @HttpCode(200)
+  async removeItem(@Param('id', ParseIntPipe) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const cart = await this.requireCart(req);
+    await this.carts.remove(cart.id, id);
+    await answerCartChange(req, res, 'The item was removed.', () => this.summaries.summary(cart.id));
+  }
+
+  @Post('clear')
+  @HttpCode(200)
+  async clear(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const cart = await this.session.current(req);
+    if (cart) await this.carts.clear(cart.id);
+    await answerCartChange(req, res, 'Your cart is empty.', () => this.summaries.summary(cart?.id));
+  }
+
+  /** A line id only means something in the session's own cart: without one, any id is unknown. */
+  private async requireCart(req: Request) {
+    const cart = await this.session.current(req);
+    if (!cart) throw AppError.notFound('That item is not in your cart.');
+    return cart;
+  }
+}

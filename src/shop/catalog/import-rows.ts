@@ -1,0 +1,228 @@
+import { ProductImportRow } from '../../commerce/products/product-import.service';
+import { ProductOption } from '../../commerce/products/product.entity';
+
+/** A row of the import file that is skipped; `line` is its 1-based position in the array. */
+export interface RowError {
+  line: number;
+  sku: string | null;
+  message: string;
+}
+
+export interface CheckedRows {
+  valid: Array<{ line: number; row: ProductImportRow }>;
+  errors: RowError[];
+}
+
+/** Largest value the integer columns hold on MySQL (signed INT). */
+const MAX_INT = 2_147_483_647;
+/** MySQL TEXT holds 65,535 bytes. */
+const MAX_DESCRIPTION_BYTES = 65_535;
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+type Raw = Record<string, unknown>;
+
+/**
+ * Checks every row of an import file (DESIGN.md §4 format) on its own and against the rows before it,
+ * so a bad row is reported with all its problems and skipped whole, never imported in part.
+ */
+export function checkImportRows(rows: unknown[], decimals: number): CheckedRows {
+  const result: CheckedRows = { valid: [], errors: [] };
+  const lineOfSku = new Map<string, number>();
+  const lineOfVariantSku = new Map<string, number>();
+  const lineOfSlug = new Map<string, number>();
+  rows.forEach((raw, index) => {
+    const line = index + 1;
+    const problems: string[] = [];
+    const row = isObject(raw) ? readRow(raw, decimals, problems) : null;
+    if (!isObject(raw)) problems.push('must be an object');
+    if (row) {
+      const seen = lineOfSku.get(row.sku);
+      if (seen) problems.push(`duplicate SKU ${row.sku}, first given on line ${seen}`);
+      if (row.slug && lineOfSlug.has(row.slug)) {
+        problems.push(`slug ${row.slug} is also given on line ${lineOfSlug.get(row.slug)}`);
+      }
+      for (const variant of row.variants ?? []) {
+        const other = lineOfVariantSku.get(variant.sku);
+        if (other) problems.push(`variant SKU ${variant.sku} is also given on line ${other}`);
+      }
+    }
+    if (problems.length > 0 || !row) {
+      const sku = isObject(raw) && typeof raw.sku === 'string' ? raw.sku : null;
+      result.errors.push({ line, sku, message: problems.join('; ') });
+      return;
+    }
+    lineOfSku.set(row.sku, line);
+    if (row.slug) lineOfSlug.set(row.slug, line);
+    for (const variant of row.variants ?? []) lineOfVariantSku.set(variant.sku, line);
+    result.valid.push({ line, row });
+  });
+  return result;
+}
+
+/** The row as the importer takes it, or null with `problems` filled in. Unknown keys are ignored. */
+function readRow(raw: Raw, decimals: number, problems: string[]): ProductImportRow | null {
+  const before = problems.length;
+  const sku = readSku(raw.sku, 'sku', problems);
+  const name = typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim() : null;
+  if (name === null || name.length > 255) problems.push('name is required (up to 255 characters)');
+  if (raw.slug !== undefined && !(typeof raw.slug === 'string' && SLUG.test(raw.slug) && raw.slug.length <= 191)) {
+    problems.push('slug must be lowercase letters and digits joined by single hyphens (up to 191 characters)');
+  }
+  const price = readPrice(raw.price, 'price', decimals, problems);
+  const stock = readCount(raw.stock, 'stock', problems);
+  if (raw.visible !== undefined && typeof raw.visible !== 'boolean') problems.push('visible must be true or false');
+  if (raw.weight !== undefined) readCount(raw.weight, 'weight', problems);
+  if (
+    raw.description !== undefined &&
+    !(typeof raw.description === 'string' && Buffer.byteLength(raw.description) <= MAX_DESCRIPTION_BYTES)
+  ) {
+    problems.push(`description must be text of at most ${MAX_DESCRIPTION_BYTES} bytes`);
+  }
+  const images = readStrings(raw.images, 'images', 2048, problems);
+  const related = readStrings(raw.related, 'related', 64, problems);
+  const crossSell = readStrings(raw.crossSell, 'crossSell', 64, problems);
+  const options = readOptions(raw.options, problems);
+  const variants = readVariants(raw.variants, options, sku, decimals, problems);
+  if (problems.length > before) return null;
+  return {
+    sku: sku!,
+    name: name!,
+    slug: raw.slug as string | undefined,
+    price: price!,
+    stock: stock!,
+    visible: raw.visible as boolean | undefined,
+    weight: raw.weight as number | undefined,
+    description: raw.description as string | undefined,
+    images,
+    options,
+    variants,
+    related,
+    crossSell,
+  };
+}
+
+function readSku(value: unknown, field: string, problems: string[]): string | null {
+  if (typeof value === 'string' && value.length > 0 && value.length <= 64 && value.trim() === value) return value;
+  problems.push(`${field} is required (1 to 64 characters, no surrounding spaces)`);
+  return null;
+}
+
+/** A major-unit amount the base currency can hold exactly: 12.5 or 12.49, not 12.499 or -1. */
+function readPrice(value: unknown, field: string, decimals: number, problems: string[]): number | null {
+  const scaled = typeof value === 'number' ? value * 10 ** decimals : NaN;
+  if (Number.isFinite(scaled) && scaled >= 0 && scaled <= MAX_INT && Math.abs(scaled - Math.round(scaled)) < 1e-6) {
+    return value as number;
+  }
+  problems.push(`${field} must be a number ≥ 0 with at most ${decimals} decimals`);
+  return null;
+}
+
+function readCount(value: unknown, field: string, problems: string[]): number | null {
+  if (Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_INT) return value as number;
+  problems.push(`${field} must be a whole number ≥ 0`);
+  return null;
+}
+
+function readStrings(value: unknown, field: string, maxLength: number, problems: string[]): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string' && item && item.length <= maxLength)) {
+    return value as string[];
+  }
+  problems.push(`${field} must be a list of texts (up to ${maxLength} characters each)`);
+  return undefined;
+}
+
+function readOptions(value: unknown, problems: string[]): ProductOption[] | undefined {
+  if (value === undefined) return undefined;
+  const options: ProductOption[] = [];
+  if (!Array.isArray(value)) {
+    problems.push('options must be a list of { code, label, values }');
+    return undefined;
+  }
+  for (const [index, option] of value.entries()) {
+    const where = `options[${index}]`;
+    if (!isObject(option) || typeof option.code !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(option.code)) {
+      problems.push(`${where}.code must be letters, digits, - or _ (up to 64)`);
+      continue;
+    }
+    if (options.some((known) => known.code === option.code)) problems.push(`option ${option.code} is given twice`);
+    if (option.label !== undefined && typeof option.label !== 'string') problems.push(`${where}.label must be text`);
+    const values = option.values;
+    if (
+      !Array.isArray(values) ||
+      values.length === 0 ||
+      !values.every((item) => typeof item === 'string' && item) ||
+      new Set(values).size !== values.length
+    ) {
+      problems.push(`${where}.values must be a non-empty list of different texts`);
+      continue;
+    }
+    options.push({ code: option.code, label: (option.label as string | undefined) || option.code, values });
+  }
+  return options;
+}
+
+/** Variants need options and every variant names one allowed value of each option, each combination once. */
+function readVariants(
+  value: unknown,
+  options: ProductOption[] | undefined,
+  productSku: string | null,
+  decimals: number,
+  problems: string[],
+): ProductImportRow['variants'] {
+  const hasOptions = (options?.length ?? 0) > 0;
+  if (value === undefined || (Array.isArray(value) && value.length === 0)) {
+    if (hasOptions) problems.push('options need variants: a product with options is sold through its variants');
+    return undefined;
+  }
+  if (!Array.isArray(value)) {
+    problems.push('variants must be a list of { sku, options, price?, stock }');
+    return undefined;
+  }
+  if (!hasOptions) {
+    problems.push('variants need options: give the options they choose from');
+    return undefined;
+  }
+  const variants: NonNullable<ProductImportRow['variants']> = [];
+  const skus = new Set<string>();
+  const combinations = new Set<string>();
+  for (const [index, variant] of value.entries()) {
+    const where = `variants[${index}]`;
+    if (!isObject(variant)) {
+      problems.push(`${where} must be an object`);
+      continue;
+    }
+    const before = problems.length;
+    const sku = readSku(variant.sku, `${where}.sku`, problems);
+    if (sku !== null && (sku === productSku || skus.has(sku))) problems.push(`${where}.sku ${sku} is used twice`);
+    const price =
+      variant.price === undefined ? undefined : readPrice(variant.price, `${where}.price`, decimals, problems);
+    const stock = readCount(variant.stock, `${where}.stock`, problems);
+    const chosen = variant.options;
+    const codes = options!.map((option) => option.code);
+    if (
+      !isObject(chosen) ||
+      Object.keys(chosen).length !== codes.length ||
+      !options!.every((option) => option.values.includes(chosen[option.code] as string))
+    ) {
+      problems.push(`${where}.options must pick one value of each option (${codes.join(', ')})`);
+    } else {
+      const key = JSON.stringify(codes.map((code) => chosen[code]));
+      if (combinations.has(key)) problems.push(`${where}.options repeat another variant's combination`);
+      combinations.add(key);
+    }
+    if (problems.length > before) continue;
+    skus.add(sku!);
+    variants.push({
+      sku: sku!,
+      options: chosen as Record<string, string>,
+      ...(price === undefined ? {} : { price: price! }),
+      stock: stock!,
+    });
+  }
+  return variants;
+}
+
+function isObject(value: unknown): value is Raw {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,134 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import request from 'supertest';
+import { CouponService } from '../../src/commerce/coupons/coupon.service';
+import { Product } from '../../src/commerce/products/product.entity';
+import { SettingsService } from '../../src/config/settings.service';
+import { productBySku } from '../support/catalog';
+import { ShopClient } from '../support/shop-client';
+import { eventually, startTestApp, TestApp } from '../support/test-app';
+
+const AJAX = { 'X-Requested-With': 'XMLHttpRequest' };
+
+describe('cart sharing and coupons', () => {
+  let shop: TestApp;
+  let tent: Product;
+  beforeAll(async () => {
+    shop = await startTestApp();
+    tent = await productBySku(shop.dataSource, 'DEMO-TENT-2P');
+    const coupons = shop.app.get(CouponService);
+    await coupons.create({ code: 'TENPERCENT', type: 'percent', value: 10 });
+    await coupons.create({ code: 'FIVEOFF', type: 'fixed', value: 5 });
+    await coupons.create({ code: 'BIGSPENDER', type: 'percent', value: 20, minSubtotal: 1000 });
+    await coupons.create({ code: 'OLD', type: 'percent', value: 50, endsAt: new Date(Date.now() - 86_400_000) });
+  });
+  afterAll(() => shop.close());
+
+  async function cartWithTent(qty = 1): Promise<ShopClient> {
+    const client = new ShopClient(shop.server);
+    const token = await client.csrfToken();
+    await client.agent
+      .post('/shop/cart/add')
+      .set('X-CSRF-Token', token)
+      .set(AJAX)
+      .send({ product: tent.id, qty })
+      .expect(200);
+    return client;
+  }
+
+  it('applies a percentage and a fixed coupon to the totals, in the cart currency', async () => {
+    const client = await cartWithTent(2); // 658.00
+    const percent = await client.post('/shop/cart/add-coupon', { coupon_code: 'tenpercent' });
+    expect(percent.status).toBe(200);
+    expect(percent.body.cart).toMatchObject({ couponCode: 'TENPERCENT', subtotal: 658, discount: 65.8, total: 592.2 });
+    expect((await client.get('/shop/cart/get-totals')).text).toContain('TENPERCENT');
+
+    const fixed = await client.post('/shop/cart/add-coupon', { coupon_code: 'FIVEOFF', siteMode: 'Site' });
+    expect(fixed.body.cart).toMatchObject({ couponCode: 'FIVEOFF', discount: 5, total: 653 });
+    const czk = await client.post('/shop/currency/set', { currency: 'CZK' });
+    expect(czk.body.cart).toMatchObject({ discount: 126.5, subtotal: 16647.4, total: 16520.9 });
+
+    const removed = await client.post('/shop/cart/add-coupon', { coupon_code: 'FIVEOFF', remove: 1 });
+    expect(removed.body.cart).toMatchObject({ couponCode: null, discount: 0 });
+  });
+
+  it('answers a bad, expired or not-yet-qualifying code with a clear 4xx', async () => {
+    const client = await cartWithTent();
+    const unknown = await client.post('/shop/cart/add-coupon', { coupon_code: 'NOPE' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ code: 'coupon_unknown', message: expect.stringContaining('NOPE') });
+    const old = await client.post('/shop/cart/add-coupon', { coupon_code: 'OLD' });
+    expect(old.body.error.code).toBe('coupon_expired');
+    const minimum = await client.post('/shop/cart/add-coupon', { coupon_code: 'BIGSPENDER' });
+    expect(minimum.body.error.code).toBe('coupon_min_subtotal');
+    expect((await client.post('/shop/cart/add-coupon', {})).status).toBe(400);
+    expect((await client.post('/shop/cart/add-coupon', { coupon_code: 'X', siteMode: 'Admin' })).status).toBe(400);
+    const notApplied = await client.post('/shop/cart/remove-coupon', { coupon_code: 'TENPERCENT' });
+    expect(notApplied.status).toBe(404);
+    const empty = new ShopClient(shop.server);
+    expect((await empty.post('/shop/cart/add-coupon', { coupon_code: 'TENPERCENT' })).status).toBe(409);
+  });
+
+  it('removes a coupon with remove-coupon', async () => {
+    const client = await cartWithTent();
+    await client.post('/shop/cart/add-coupon', { coupon_code: 'TENPERCENT' });
+    const res = await client.post('/shop/cart/remove-coupon', { coupon_code: 'tenpercent' });
+    expect(res.body).toMatchObject({ success: true, cart: { couponCode: null, discount: 0 } });
+  });
+
+  it('registers add-coupon only while salesCouponsEnabled is on', async () => {
+    const client = await cartWithTent();
+    const settings = shop.app.get(SettingsService);
+    await settings.save({ salesCouponsEnabled: false });
+    try {
+      const off = await client.post('/shop/cart/add-coupon', { coupon_code: 'TENPERCENT' });
+      expect(off.status).toBe(404);
+      expect(off.body.error).toEqual({ code: 'not_found', message: 'Cannot POST /shop/cart/add-coupon' });
+    } finally {
+      await settings.save({ salesCouponsEnabled: true });
+    }
+    expect((await client.post('/shop/cart/add-coupon', { coupon_code: 'TENPERCENT' })).status).toBe(200);
+  });
+
+  it('shares a cart by link and e-mail; the link copies the lines into another cart', async () => {
+    const owner = await cartWithTent(2);
+    const created = await owner.post('/shop/cart/share-create');
+    expect(created.status).toBe(200);
+    expect(created.body).toEqual({
+      success: true,
+      token: expect.stringMatching(/^[0-9a-f]{32}$/),
+      url: `http://localhost:3000/shop/cart/share/${created.body.token}`,
+    });
+    expect((await owner.post('/shop/cart/share-create')).body.token).toBe(created.body.token);
+
+    const friend = new ShopClient(shop.server);
+    const opened = await friend.get(`/shop/cart/share/${created.body.token}`).expect(302);
+    expect(opened.headers.location).toBe('/shop/cart');
+    const cartPage = await friend.get('/shop/cart').set('Accept', 'text/html').expect(200);
+    expect(cartPage.text).toContain('1 shared item(s) added to your cart.');
+    expect(cartPage.text).toContain('Ridgeline 2-Person Tent');
+
+    await request(shop.server)
+      .get(`/shop/cart/share/${'0'.repeat(32)}`)
+      .expect(404);
+    await request(shop.server).get('/shop/cart/share/not-a-token').set('Accept', 'text/html').expect(404);
+
+    const mailed = await owner.post('/shop/cart/share-send-emails', {
+      recipients: ['ada@example.com', 'ADA@example.com', 'bob@example.com'],
+      message: 'For the trip',
+    });
+    expect(mailed.body).toEqual({ success: true, sent: 2 });
+    const dir = join(shop.config.dataDir, 'mail');
+    const files = await eventually(() => existsSync(dir) && readdirSync(dir).length >= 2 && readdirSync(dir));
+    const mails = (files as string[]).map((file) => readFileSync(join(dir, file), 'utf8'));
+    expect(mails.some((mail) => mail.includes('To: ada@example.com') && mail.includes(created.body.token))).toBe(true);
+    expect(mails.every((mail) => mail.includes('For the trip'))).toBe(true);
+
+    const tooMany = await owner.post('/shop/cart/share-send-emails', {
+      recipients: Array.from({ length: 11 }, (_, i) => `r${i}@example.com`),
+    });
+    expect(tooMany.status).toBe(400);
+    expect((await owner.post('/shop/cart/share-send-emails', { recipients: ['not-an-email'] })).status).toBe(400);
+    expect((await new ShopClient(shop.server).post('/shop/cart/share-create')).status).toBe(409);
+  });
+});
