@@ -8,21 +8,13 @@ import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.mac
 import { OrderStatusService } from '../commerce/orders/order-status.service';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
+import { CpListQuery } from './cp-list.query';
 import { CpOrdersService } from './cp-orders.service';
 
-class OrderListQuery {
+class OrderListQuery extends CpListQuery {
   @IsOptional()
   @IsIn(ORDER_STATUSES)
   status?: OrderStatus;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
-  q?: string;
-
-  @IsOptional()
-  @IsString()
-  page?: string;
 }
 
 class ChangeStatusDto {
@@ -47,7 +39,7 @@ export class CpOrdersController {
 
   @Get()
   async list(@Query() query: OrderListQuery, @Res() res: Response): Promise<void> {
-    const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
+    const page = query.pageNumber;
     const result = await this.orders.list({ status: query.status, q: query.q, page });
     res.render('cp/orders', {
       layout: 'cp',

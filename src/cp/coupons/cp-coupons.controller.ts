@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CouponService } from '../../commerce/coupons/coupon.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
+import { CpListQuery } from '../cp-list.query';
 import { CpGuard } from '../../common/guards/cp.guard';
 import { addFlash } from '../../common/session-data';
 import { AppConfig } from '../../config/app-config';
@@ -23,8 +24,8 @@ export class CpCouponsController {
   ) {}
 
   @Get()
-  async index(@Query('page') pageParam: string | undefined, @Res() res: Response): Promise<void> {
-    const page = Math.max(1, Number.parseInt(pageParam ?? '1', 10) || 1);
+  async index(@Query() query: CpListQuery, @Res() res: Response): Promise<void> {
+    const page = query.pageNumber;
     res.render('cp/coupons', { layout: 'cp', title: 'Coupons', ...(await this.list.list(page)), page });
   }
 

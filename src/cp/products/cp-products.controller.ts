@@ -1,24 +1,13 @@
 import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
 import type { Request, Response } from 'express';
 import { CpGuard } from '../../common/guards/cp.guard';
 import { addFlash } from '../../common/session-data';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
+import { CpListQuery } from '../cp-list.query';
 import { CpProductFormDto } from './cp-product-form.dto';
 import { CpProductsService } from './cp-products.service';
-
-class ProductListQuery {
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
-  q?: string;
-
-  @IsOptional()
-  @IsString()
-  page?: string;
-}
 
 /** Products as staff see them: list and search, and an edit form for price, stock and visibility. */
 @ApiExcludeController()
@@ -31,8 +20,8 @@ export class CpProductsController {
   ) {}
 
   @Get()
-  async list(@Query() query: ProductListQuery, @Res() res: Response): Promise<void> {
-    const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
+  async list(@Query() query: CpListQuery, @Res() res: Response): Promise<void> {
+    const page = query.pageNumber;
     const result = await this.products.list({ q: query.q, page });
     res.render('cp/products', { layout: 'cp', title: 'Products', ...result, page, filter: query });
   }
