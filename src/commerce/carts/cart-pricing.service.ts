@@ -93,7 +93,7 @@ export class CartPricingService {
    * discount comes off the subtotal; VAT is included in (or added to) what remains plus shipping.
    */
   async price(cart: Cart, lines: CartLine[], options: PricingOptions = {}): Promise<PricedCart> {
-    const currency = await this.currencies.require(cart.currency).catch(() => this.currencies.base());
+    const currency = await this.currencies.chosenOrBase(cart.currency);
     const base = await this.currencies.base();
     const { products, variants } = await loadLineItems(this.dataSource, lines);
     const priced: PricedLine[] = [];

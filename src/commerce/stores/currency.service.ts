@@ -37,6 +37,15 @@ export class CurrencyService {
     return currency;
   }
 
+  /**
+   * The currency a shopper or cart chose, or the base currency when none was chosen or the chosen one is
+   * no longer sold: a stale session or cart must not break a page.
+   */
+  async chosenOrBase(code: string | null | undefined): Promise<Currency> {
+    const { byCode, base } = await this.load();
+    return (code && byCode.get(code.toUpperCase())) || base;
+  }
+
   async all(): Promise<Currency[]> {
     return [...(await this.load()).byCode.values()];
   }

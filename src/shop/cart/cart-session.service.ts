@@ -30,8 +30,7 @@ export class CartSession {
   }
 
   /** The currency the shopper chose, or the base currency. */
-  async currency(req: Request): Promise<Currency> {
-    const chosen = req.session.currency;
-    return chosen ? this.currencies.require(chosen).catch(() => this.currencies.base()) : this.currencies.base();
+  currency(req: Request): Promise<Currency> {
+    return this.currencies.chosenOrBase(req.session.currency);
   }
 }

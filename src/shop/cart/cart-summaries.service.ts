@@ -43,7 +43,7 @@ export class CartSummaries {
 
   /** `price` is the unit price in the cart currency, `value` price × the quantity just added. */
   async addedProduct(cart: Cart, added: AddedToCart, qty: number): Promise<AddedProduct> {
-    const currency = await this.currencies.require(cart.currency).catch(() => this.currencies.base());
+    const currency = await this.currencies.chosenOrBase(cart.currency);
     const unit = await this.currencies.fromBase(added.variant?.price ?? added.product.price, currency);
     const image = added.product.images[0];
     return {

@@ -112,13 +112,9 @@ export class CatalogService {
     }));
   }
 
-  /**
-   * The currency chosen in the session (`/shop/currency/set`), or the base currency when none was chosen
-   * or the chosen one is no longer sold: a stale session must not break the catalog.
-   */
-  async currency(code?: string): Promise<Currency> {
-    if (!code) return this.currencies.base();
-    return this.currencies.require(code).catch(() => this.currencies.base());
+  /** The currency chosen in the session (`/shop/currency/set`), else the base currency. */
+  currency(code?: string): Promise<Currency> {
+    return this.currencies.chosenOrBase(code);
   }
 
   async listing(query: CatalogListingQuery, currencyCode?: string): Promise<CatalogPage> {
