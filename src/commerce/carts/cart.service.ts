@@ -3,7 +3,6 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource, In, IsNull } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { randomHex32 } from '../../common/ids';
-import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { ProductVariant } from '../products/product-variant.entity';
 import { Product } from '../products/product.entity';
@@ -68,9 +67,10 @@ export class CartService {
     const custom = input.custom && Object.keys(input.custom).length > 0 ? input.custom : null;
     const key = lineKey(product.id, variant?.id ?? null, configuration, custom);
     return this.change(cartId, async (tx) => {
-      const existing = await tx.manager.findOneBy(CartLine, { cartId, lineKey: key });
+      const sameItem = await this.linesOfItem(tx, cartId, { product, variant });
+      const existing = sameItem.find((line) => line.lineKey === key);
       const qty = (existing?.qty ?? 0) + input.qty;
-      await this.assertInStock(tx, { product, variant }, qty, cartId, existing?.id);
+      this.assertInStock({ product, variant }, qty, sameItem, existing?.id);
       if (existing) {
         await tx.manager.update(CartLine, { id: existing.id }, { qty });
         return { line: { ...existing, qty }, product, variant };
@@ -98,7 +98,8 @@ export class CartService {
         await tx.manager.delete(CartLine, { id: line.id });
         return;
       }
-      await this.assertInStock(tx, await this.sellableOf(tx, line), qty, cartId, line.id);
+      const item = await this.sellableOf(tx, line);
+      this.assertInStock(item, qty, await this.linesOfItem(tx, cartId, item), line.id);
       // `as never`: TypeORM's deep-partial type cannot follow an open record; the column is simple-json.
       await tx.manager.update(
         CartLine,
@@ -163,17 +164,20 @@ export class CartService {
     return copied;
   }
 
-  /** Runs a change under the cart's row lock, touches the cart and announces it after commit. */
+  /**
+   * Runs a change under the cart's row lock and announces it after commit. Touching the cart first takes
+   * the lock (an UPDATE locks the row on MySQL) and tells in one statement whether it is still open.
+   */
   private change<T>(cartId: number, work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.runner.run(async (tx) => {
-      const cart = await tx.manager.findOne(Cart, {
-        where: { id: cartId, orderedAt: IsNull() },
-        select: { id: true },
-        ...writeLock(tx.manager),
-      });
-      if (!cart) throw AppError.conflict('cart_closed', 'This cart has already been ordered. Start a new one.');
+      const touched = await tx.manager.update(
+        Cart,
+        { id: cartId, orderedAt: IsNull() },
+        { lastActivityAt: Date.now() },
+      );
+      if (!touched.affected)
+        throw AppError.conflict('cart_closed', 'This cart has already been ordered. Start a new one.');
       const result = await work(tx);
-      await tx.manager.update(Cart, { id: cartId }, { lastActivityAt: Date.now() });
       tx.afterCommit(() => this.events.emit(CART_CHANGED, { cartId }));
       return result;
     });
@@ -223,18 +227,21 @@ export class CartService {
     return { product, variant };
   }
 
-  /**
-   * The cart may not hold more of a product (or variant) than is in stock, counting every line of it
-   * (the same product can sit on several lines with different custom data).
-   */
-  private async assertInStock(tx: Tx, item: Sellable, qty: number, cartId: number, lineId?: number): Promise<void> {
+  /** Every line of the cart holding this product (or variant): the same item can sit on several lines. */
+  private linesOfItem(tx: Tx, cartId: number, item: Sellable): Promise<CartLine[]> {
+    return tx.manager.findBy(
+      CartLine,
+      item.variant ? { cartId, variantId: item.variant.id } : { cartId, productId: item.product.id },
+    );
+  }
+
+  /** The cart may not hold more of an item than is in stock, counting its other lines too. */
+  private assertInStock(item: Sellable, qty: number, sameItem: CartLine[], lineId?: number): void {
     const available = item.variant ? item.variant.stock : item.product.stock;
-    const where = item.variant ? { cartId, variantId: item.variant.id } : { cartId, productId: item.product.id };
-    const others = (await tx.manager.findBy(CartLine, where)).filter((line) => line.id !== lineId);
-    const wanted = qty + others.reduce((sum, line) => sum + line.qty, 0);
-    if (wanted <= available) return;
+    const others = sameItem.filter((line) => line.id !== lineId).reduce((sum, line) => sum + line.qty, 0);
+    if (qty + others <= available) return;
     // What this line may hold at most, given the other lines of the same item.
-    const left = Math.max(0, available - (wanted - qty));
+    const left = Math.max(0, available - others);
     throw new AppError(
       'out_of_stock',
       available === 0 ? `${item.product.name} is out of stock.` : `Only ${available} of ${item.product.name} in stock.`,
