@@ -1,24 +1,27 @@
 import { Injectable } from '@nestjs/common';
-import { OnEvent } from '@nestjs/event-emitter';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
+import { expiringCache } from '../../common/expiring-cache';
 import { convertMinor, toMajor } from '../../common/money';
 import { Currency } from './currency.entity';
 import { Store } from './store.entity';
 
-export const CURRENCIES_CHANGED = 'currencies-changed';
+/** How long rates are kept in memory: a rate edited in the database reaches every instance within this. */
+const CACHE_MS = 60_000;
 
-/** The shop's currencies and rates, cached in memory (they change rarely; a CP save emits CURRENCIES_CHANGED). */
+/** The shop's currencies and rates, cached in memory. */
 @Injectable()
 export class CurrencyService {
-  private cache?: Promise<{ byCode: Map<string, Currency>; base: Currency }>;
+  private readonly load = expiringCache(CACHE_MS, async () => {
+    const currencies = await this.dataSource.getRepository(Currency).find({ where: { enabled: true } });
+    const store = await this.dataSource.getRepository(Store).findOne({ where: { isDefault: true } });
+    const byCode = new Map(currencies.map((currency) => [currency.code, currency]));
+    const base = byCode.get(store?.baseCurrency ?? 'EUR') ?? currencies[0];
+    if (!base) throw new Error('No currency is configured');
+    return { byCode, base };
+  });
 
   constructor(private readonly dataSource: DataSource) {}
-
-  @OnEvent(CURRENCIES_CHANGED)
-  forget(): void {
-    this.cache = undefined;
-  }
 
   async base(): Promise<Currency> {
     return (await this.load()).base;
@@ -58,20 +61,5 @@ export class CurrencyService {
   /** Minor units → the decimal number shown in JSON (`12.5`). */
   static major(minor: number, currency: Currency): number {
     return toMajor(minor, currency.decimals);
-  }
-
-  private load() {
-    this.cache ??= (async () => {
-      const currencies = await this.dataSource.getRepository(Currency).find({ where: { enabled: true } });
-      const store = await this.dataSource.getRepository(Store).findOne({ where: { isDefault: true } });
-      const byCode = new Map(currencies.map((currency) => [currency.code, currency]));
-      const base = byCode.get(store?.baseCurrency ?? 'EUR') ?? currencies[0];
-      if (!base) throw new Error('No currency is configured');
-      return { byCode, base };
-    })().catch((error) => {
-      this.cache = undefined;
-      throw error;
-    });
-    return this.cache;
   }
 }

@@ -1,20 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
+import { expiringCache } from '../../common/expiring-cache';
 import { Store } from './store.entity';
 
-/** Store views, cached: they are configuration, read on every catalog and cart request. */
+/** Store views, cached for a minute: configuration read on every catalog and cart request. */
 @Injectable()
 export class StoreService {
-  private cache?: Promise<Store[]>;
+  private readonly load = expiringCache(60_000, async () => {
+    const stores = await this.dataSource.getRepository(Store).find({ order: { id: 'ASC' } });
+    if (stores.length === 0) throw new Error('No store is configured');
+    return stores;
+  });
 
   constructor(private readonly dataSource: DataSource) {}
 
   async default(): Promise<Store> {
     const stores = await this.load();
-    const store = stores.find((candidate) => candidate.isDefault) ?? stores[0];
-    if (!store) throw new Error('No store is configured');
-    return store;
+    return stores.find((candidate) => candidate.isDefault) ?? stores[0];
   }
 
   /** The store view with this handle (`store` query parameter), the default one when none is given. */
@@ -24,16 +27,5 @@ export class StoreService {
     if (!store)
       throw AppError.invalid({ store: ['is not a store view of this shop'] }, `Unknown store view ${handle}.`);
     return store;
-  }
-
-  private load(): Promise<Store[]> {
-    this.cache ??= this.dataSource
-      .getRepository(Store)
-      .find({ order: { id: 'ASC' } })
-      .then((stores) => {
-        if (stores.length === 0) this.cache = undefined; // not seeded yet: ask again next time
-        return stores;
-      });
-    return this.cache;
   }
 }
