@@ -8,6 +8,7 @@ import { Store } from '../../commerce/stores/store.entity';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
+import { CpUser } from '../../cp/cp-user.entity';
 import { CpUsersService } from '../../cp/cp-users.service';
 import { TransactionRunner } from '../transaction-runner';
 import demoCatalog from './demo-catalog.json';
@@ -64,6 +65,11 @@ export class DemoSeedService implements OnApplicationBootstrap {
       ]);
     });
     await this.settings.save(DEMO_SETTINGS);
+    // Staff may have created CP users with the CLI before the first start; then no admin is added.
+    if ((await this.dataSource.getRepository(CpUser).count()) > 0) {
+      this.logger.log(`Demo shop created: ${summary.created} products; existing CP users kept.`);
+      return;
+    }
     const password = this.config.cpAdminPassword ?? (this.config.production ? randomHex32() : DEMO_CP_PASSWORD);
     await this.cpUsers.create({ email: this.config.cpAdminEmail, password, name: 'Admin', admin: true });
     this.logger.log(
