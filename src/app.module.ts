@@ -4,6 +4,7 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { LoggerModule } from 'nestjs-pino';
 import { AppCacheModule } from './cache/app-cache.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { ThrottlingModule } from './common/throttling/throttling.module';
 import { CsrfGuard } from './common/guards/csrf.guard';
 import { CommerceModule } from './commerce/commerce.module';
 import { AppConfig } from './config/app-config';
@@ -46,6 +47,7 @@ export class AppModule {
         EventEmitterModule.forRoot(),
         RedisModule,
         AppCacheModule,
+        ThrottlingModule,
         DatabaseModule,
         SettingsModule,
         JobsModule,

@@ -29,6 +29,10 @@ export interface AppConfig {
   cpAdminPassword: string | null;
   /** Mount the local stand-ins for outside services under /_sandbox (never in production). */
   sandboxes: boolean;
+  /** Where this instance reaches its own sandboxes: loopback, whatever BASE_URL a proxy shows. */
+  sandboxBaseUrl: string;
+  /** Longest wait for any outside service (gateway, carriers, VAT service) before giving up. */
+  outboundTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -82,6 +86,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     cpAdminEmail: env.CP_ADMIN_EMAIL || 'admin@example.com',
     cpAdminPassword: env.CP_ADMIN_PASSWORD || null,
     sandboxes: !production && boolean(env, 'SANDBOXES', true),
+    sandboxBaseUrl: `http://127.0.0.1:${port}/_sandbox`,
+    outboundTimeoutMs: integer(env, 'OUTBOUND_TIMEOUT_MS', 10_000, 50, 120_000),
   };
 }
 

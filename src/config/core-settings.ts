@@ -1,4 +1,22 @@
+import { isCountryCode } from '../common/countries';
 import { SettingDefinition } from './setting-definition';
+
+function countryList(value: unknown): string | undefined {
+  if (!Array.isArray(value) || !value.every(isCountryCode))
+    return 'must be a JSON list of ISO country codes, e.g. ["SK","CZ"]';
+}
+
+function timeZone(value: unknown): string | undefined {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: String(value) });
+  } catch {
+    return 'must be an IANA time zone such as Europe/Bratislava';
+  }
+}
+
+function nonNegative(value: unknown): string | undefined {
+  if ((value as number) < 0) return 'must not be negative';
+}
 
 /** Shop-wide settings and feature flags (spec "Feature flags and settings", DESIGN.md §4). */
 export const CORE_SETTINGS: readonly SettingDefinition[] = [
@@ -30,7 +48,49 @@ export const CORE_SETTINGS: readonly SettingDefinition[] = [
     choices: ['none', 'format', 'format_existence'],
     description: 'How VAT ids are checked: format only, or format and existence with the EU VAT service',
   },
+  {
+    key: 'salesVatServiceUrl',
+    type: 'string',
+    default: '',
+    description: 'EU VAT service (VIES REST) base URL; empty: the local sandbox, or the EU service in production',
+  },
   { key: 'salesDeliveryTimeEnabled', type: 'boolean', default: false, description: 'Delivery slots at checkout' },
+  {
+    key: 'salesTimezone',
+    type: 'string',
+    default: 'Europe/Bratislava',
+    check: timeZone,
+    description: "The shop's time zone: which delivery slots have already begun",
+  },
+  {
+    key: 'salesAllowedCountries',
+    type: 'json',
+    default: [],
+    check: countryList,
+    description: 'ISO codes of the countries the shop sells to (empty list: every country)',
+  },
+  {
+    key: 'salesCashOnDeliveryEnabled',
+    type: 'boolean',
+    default: false,
+    description: 'Offer cash on delivery (never with pickup-point shipping)',
+  },
+  {
+    key: 'salesCashOnDeliveryFee',
+    type: 'integer',
+    default: 0,
+    check: nonNegative,
+    description: 'Cash-on-delivery fee in minor units of the base currency',
+  },
+  {
+    key: 'salesBankTransferEnabled',
+    type: 'boolean',
+    default: false,
+    description: 'Offer payment by bank transfer in advance (the order waits in pending_payment)',
+  },
+  { key: 'salesBankTransferHolder', type: 'string', default: '', description: 'Bank transfer: account holder' },
+  { key: 'salesBankTransferIban', type: 'string', default: '', description: 'Bank transfer: IBAN' },
+  { key: 'salesBankTransferBic', type: 'string', default: '', description: 'Bank transfer: BIC / SWIFT' },
   { key: 'salesTaxRate', type: 'integer', default: 20, description: 'VAT rate in percent applied to cart totals' },
   {
     key: 'salesPricesIncludeTax',

@@ -11,6 +11,8 @@ export interface SettingDefinition {
   choices?: readonly string[];
   /** Shown masked in the CP and never logged. */
   secret?: boolean;
+  /** Further rules for the parsed value: a message saying what is wrong, or undefined when it is fine. */
+  check?: (value: unknown) => string | undefined;
 }
 
 /** A value that does not fit its setting, or an unknown key: a 400 for the CP, a clear line for the CLI. */
@@ -20,8 +22,15 @@ export class SettingValueError extends AppError {
   }
 }
 
-/** Parses a value given as text (CLI, form field) or as JSON into the setting's type. */
+/** Parses a value given as text (CLI, form field) or as JSON into the setting's type, then checks it. */
 export function coerceSetting(definition: SettingDefinition, input: unknown): unknown {
+  const value = parseSetting(definition, input);
+  const problem = definition.check?.(value);
+  if (problem) throw new SettingValueError(`${definition.key} ${problem}`);
+  return value;
+}
+
+function parseSetting(definition: SettingDefinition, input: unknown): unknown {
   const { key, type, choices } = definition;
   const text = typeof input === 'string' ? input.trim() : input;
   switch (type) {

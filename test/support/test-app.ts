@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamicModule, Type } from '@nestjs/common';
@@ -77,6 +78,11 @@ export interface StartOptions {
   place?: TestPlace;
   env?: Record<string, string>;
   extraModules?: Array<Type | DynamicModule>;
+  /**
+   * Listen on a free loopback port, for tests where the app calls itself: its sandboxes (VAT service,
+   * bank gateway, carriers) are reached over real HTTP, as in production.
+   */
+  listen?: boolean;
 }
 
 /** Boots the whole service as `npm start` would (migrations, seed, plugins), without listening on a port. */
@@ -86,8 +92,17 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
   let config: AppConfig;
   let app: NestExpressApplication;
   try {
-    config = loadConfig({ JOB_POLL_MS: '50', JOB_BACKOFF_MS: '100', ...place.env, ...options.env });
+    const port = options.listen ? String(await freePort()) : '3000';
+    config = loadConfig({
+      JOB_POLL_MS: '50',
+      JOB_BACKOFF_MS: '100',
+      OUTBOUND_TIMEOUT_MS: '1000',
+      PORT: port,
+      ...place.env,
+      ...options.env,
+    });
     app = await createApp(config, { extraModules: options.extraModules });
+    if (options.listen) await app.listen(config.port, '127.0.0.1');
   } catch (error) {
     if (ownsPlace) await place.dispose();
     throw error;
@@ -103,6 +118,16 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
       if (ownsPlace) await place.dispose();
     },
   };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
 }
 
 async function deleteRedisKeys(url: string, prefix: string): Promise<void> {

@@ -1,0 +1,41 @@
+import { ExecutionContext, Global, Injectable, Module } from '@nestjs/common';
+import { ThrottlerGuard, ThrottlerLimitDetail, ThrottlerModule } from '@nestjs/throttler';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { REDIS, RedisClient } from '../../redis/redis.module';
+import { AppError } from '../errors/app-error';
+import { RedisThrottlerStorage } from './redis-throttler.storage';
+
+/**
+ * Rate limits for routes that invite guessing (guest order view, login, webhook): `@UseGuards(ShopThrottlerGuard)`
+ * with `@Throttle({ default: { limit, ttl } })`. Counts live in Redis when configured, so the limit holds
+ * across instances; in process otherwise.
+ */
+@Injectable()
+export class ShopThrottlerGuard extends ThrottlerGuard {
+  protected override async throwThrottlingException(
+    _context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
+    const seconds = Math.max(1, detail.timeToBlockExpire);
+    throw new AppError('too_many_requests', `Too many requests. Try again in ${seconds} seconds.`, 429, undefined, {
+      retryAfter: seconds,
+    });
+  }
+}
+
+@Global()
+@Module({
+  imports: [
+    ThrottlerModule.forRootAsync({
+      inject: [APP_CONFIG, REDIS],
+      useFactory: (config: AppConfig, redis: RedisClient) => ({
+        throttlers: [{ name: 'default', ttl: 60_000, limit: 60 }],
+        storage: redis ? new RedisThrottlerStorage(redis, config.redisPrefix) : undefined,
+      }),
+    }),
+  ],
+  providers: [ShopThrottlerGuard],
+  exports: [ShopThrottlerGuard, ThrottlerModule],
+})
+export class ThrottlingModule {}
