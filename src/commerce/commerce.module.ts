@@ -1,13 +1,23 @@
 import { Global, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { CouponService } from './coupons/coupon.service';
 import { CartPricingService } from './carts/cart-pricing.service';
 import { CartService } from './carts/cart.service';
+import { PlaceOrderService } from './checkout/place-order.service';
+import { QuoteService } from './checkout/quote.service';
+import { CouponService } from './coupons/coupon.service';
+import { DeliverySlotsService } from './delivery/delivery-slots.service';
 import { PLUGINS_AFTER_LOAD } from './events';
+import { OrderCancellation } from './orders/order-cancellation.service';
+import { OrderConfirmationMail } from './orders/order-confirmation.mail';
 import { OrderStatusService } from './orders/order-status.service';
+import { OrdersService } from './orders/orders.service';
+import { CorePaymentGateway } from './payments/core-payment.gateway';
 import { PaymentMethodRegistry } from './payments/payment-method.registry';
+import { PaymentService } from './payments/payment.service';
 import { ProductImportService } from './products/product-import.service';
 import { ProductsService } from './products/products.service';
+import { StockService } from './products/stock.service';
+import { CoreShippingProvider } from './shipping/core-shipping.provider';
 import { ShippingMethodRegistry } from './shipping/shipping-method.registry';
 import { CurrencyService } from './stores/currency.service';
 import { StoreService } from './stores/store.service';
@@ -16,13 +26,20 @@ const COMMERCE_SERVICES = [
   PaymentMethodRegistry,
   ShippingMethodRegistry,
   OrderStatusService,
+  OrdersService,
   ProductImportService,
   ProductsService,
+  StockService,
   CurrencyService,
   StoreService,
   CouponService,
   CartService,
   CartPricingService,
+  DeliverySlotsService,
+  QuoteService,
+  PlaceOrderService,
+  PaymentService,
+  OrderConfirmationMail,
 ];
 
 /**
@@ -31,7 +48,7 @@ const COMMERCE_SERVICES = [
  */
 @Global()
 @Module({
-  providers: COMMERCE_SERVICES,
+  providers: [...COMMERCE_SERVICES, CoreShippingProvider, CorePaymentGateway, OrderCancellation],
   exports: COMMERCE_SERVICES,
 })
 export class CommerceModule implements OnApplicationBootstrap {

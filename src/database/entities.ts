@@ -1,5 +1,7 @@
 import { Cart } from '../commerce/carts/cart.entity';
 import { CartLine } from '../commerce/carts/cart-line.entity';
+import { DeliverySlotBooking } from '../commerce/delivery/delivery-slot-booking.entity';
+import { DeliverySlot } from '../commerce/delivery/delivery-slot.entity';
 import { CouponUsage } from '../commerce/coupons/coupon-usage.entity';
 import { Coupon } from '../commerce/coupons/coupon.entity';
 import { Order } from '../commerce/orders/order.entity';
@@ -37,4 +39,6 @@ export const ENTITIES = [
   Job,
   Coupon,
   CouponUsage,
+  DeliverySlot,
+  DeliverySlotBooking,
 ];

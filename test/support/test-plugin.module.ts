@@ -1,8 +1,18 @@
 import { Controller, Get, Module, OnModuleInit, UseGuards } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PLUGINS_AFTER_LOAD } from '../../src/commerce/events';
+import {
+  PaymentGateway,
+  PaymentMethodDescriptor,
+  PaymentOutcome,
+  PaymentRequest,
+  PaymentReturn,
+  PaymentStart,
+} from '../../src/commerce/payments/payment-gateway';
 import { PaymentMethodRegistry } from '../../src/commerce/payments/payment-method.registry';
-import { ShippingMethodRegistry } from '../../src/commerce/shipping/shipping-method.registry';
+import { ShippingMethod } from '../../src/commerce/shipping/shipping-method.entity';
+import { ShippingMethodRegistry, ShippingProvider } from '../../src/commerce/shipping/shipping-method.registry';
+import { ShippingContext, tableRate } from '../../src/commerce/shipping/shipping-quote';
 import { CpPermission } from '../../src/common/decorators/cp-permission.decorator';
 import { RequiresFeature } from '../../src/common/decorators/requires-feature.decorator';
 import { CpGuard } from '../../src/common/guards/cp.guard';
@@ -30,6 +40,63 @@ class TestPluginCpController {
 
 export const loadEvents: string[] = [];
 
+/** Switches of the test gateway: make its start fail like a gateway that is down. */
+export const testGateway = { down: false, starts: 0 };
+
+const testPayMethod: PaymentMethodDescriptor = {
+  name: 'Test pay',
+  handle: 'test-pay',
+  code: 'test-pay',
+  type: 'online',
+  description: 'pays in tests',
+  instructions: '',
+  price: 0,
+  enabled: true,
+  url: null,
+  logo: null,
+};
+
+/**
+ * A redirecting gateway as a plugin would register it: the shopper is sent to a "bank page" and comes
+ * back to the return URL with `result=ok|review|cancel|fail` (anything else: status unknown).
+ */
+const testPayGateway: PaymentGateway = {
+  handle: 'test-pay',
+  getDetails: () => [
+    testPayMethod,
+    { ...testPayMethod, name: 'Disabled test pay', handle: 'test-pay-off', code: 'test-pay-off', enabled: false },
+  ],
+  startPayment: async (_code: string, request: PaymentRequest): Promise<PaymentStart> => {
+    testGateway.starts++;
+    if (testGateway.down) throw new Error('gateway unreachable');
+    const reference = `tp-${request.transaction.reference}`;
+    return {
+      kind: 'redirect',
+      url: `https://bank.test/pay?payment=${reference}&back=${encodeURIComponent(request.returnUrl)}`,
+      reference,
+      extra: { ip: request.customerIp },
+    };
+  },
+  postValidate: async ({ params, transaction }: PaymentReturn): Promise<PaymentOutcome> => {
+    const note = `test-pay said ${params.result}`;
+    if (params.payment !== transaction.reference)
+      return { status: 'pending_payment', paid: 0, failed: true, note: 'unknown payment' };
+    if (params.result === 'ok') return { status: 'paid', paid: transaction.amount, note };
+    if (params.result === 'review') return { status: 'payment_review', paid: 0, note };
+    if (params.result === 'cancel') return { status: 'canceled', paid: 0, note };
+    if (params.result === 'fail') return { status: 'pending_payment', paid: 0, failed: true, note };
+    return { status: 'pending_payment', paid: 0, note };
+  },
+};
+
+/** A carrier whose methods deliver to pickup points (rows of type `test-carrier`). */
+const testCarrier: ShippingProvider = {
+  type: 'test-carrier',
+  name: 'Test carrier',
+  quote: (methods: ShippingMethod[], context: ShippingContext) =>
+    methods.flatMap((method) => tableRate(method, context, { pickupPoints: true }) ?? []),
+};
+
 /** Registers like a real plugin: subscribes in onModuleInit, registers when plugins-after-load fires. */
 @Module({ controllers: [GatedController, TestPluginCpController] })
 export class TestPluginModule implements OnModuleInit {
@@ -42,36 +109,8 @@ export class TestPluginModule implements OnModuleInit {
   onModuleInit(): void {
     this.events.on(PLUGINS_AFTER_LOAD, () => {
       loadEvents.push(PLUGINS_AFTER_LOAD);
-      this.payments.register({
-        handle: 'test-pay',
-        getDetails: () => [
-          {
-            name: 'Test pay',
-            handle: 'test-pay',
-            code: 'test-pay',
-            type: 'online',
-            description: 'pays in tests',
-            instructions: '',
-            price: 0,
-            enabled: true,
-            url: null,
-            logo: null,
-          },
-          {
-            name: 'Disabled test pay',
-            handle: 'test-pay-off',
-            code: 'test-pay-off',
-            type: 'online',
-            description: '',
-            instructions: '',
-            price: 0,
-            enabled: false,
-            url: null,
-            logo: null,
-          },
-        ],
-      });
-      this.shipping.register({ type: 'test-carrier', name: 'Test carrier' });
+      this.payments.register(testPayGateway);
+      this.shipping.register(testCarrier);
     });
   }
 }

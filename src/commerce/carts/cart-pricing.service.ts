@@ -27,8 +27,8 @@ export interface PricedLine {
   weightGrams: number;
 }
 
-/** Totals in minor units of `currency`; the one place they are computed (cart, checkout, orders). */
-export interface PricedCart {
+/** The lines of a cart priced in its currency, with the coupon discount: what shipping rates depend on. */
+export interface PricedLines {
   currency: Currency;
   lines: PricedLine[];
   itemCount: number;
@@ -36,13 +36,21 @@ export interface PricedCart {
   /** The subtotal in the base currency: what coupon minimums and free-shipping thresholds compare. */
   subtotalBase: number;
   discount: number;
-  shipping: number;
-  tax: number;
-  total: number;
   couponCode: string | null;
   /** Why an applied coupon no longer gives a discount (expired meanwhile, subtotal too low, …). */
   couponError: string | null;
   weightGrams: number;
+}
+
+/** Totals in minor units of `currency`; the one place they are computed (cart, checkout, orders). */
+export interface PricedCart extends PricedLines {
+  shipping: number;
+  /** Surcharge of the chosen payment method (cash on delivery). */
+  paymentFee: number;
+  tax: number;
+  total: number;
+  /** A valid VAT id of another EU country: the net price, no VAT. */
+  reverseCharge: boolean;
 }
 
 /** The cart as JSON (DESIGN.md §4 CartSummary): decimals in the cart currency. */
@@ -64,18 +72,21 @@ export interface CartSummary {
   subtotal: number;
   discount: number;
   shipping: number;
+  paymentFee: number;
   tax: number;
   total: number;
+  reverseCharge: boolean;
   currency: string;
   couponCode: string | null;
   couponError: string | null;
 }
 
-export interface PricingOptions {
-  /** Shipping in minor units of the cart currency, once checkout knows the method. */
+/** What checkout adds to a cart's lines, in minor units of the cart currency. */
+export interface PricingExtras {
   shipping?: number;
+  paymentFee?: number;
   /** Reverse charge (a valid EU VAT id of another country): no VAT. */
-  taxExempt?: boolean;
+  reverseCharge?: boolean;
 }
 
 @Injectable()
@@ -88,11 +99,16 @@ export class CartPricingService {
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
+  /** The cart priced with what checkout chose (shipping, payment fee, reverse charge). */
+  async price(cart: Cart, lines: CartLine[], extras: PricingExtras = {}): Promise<PricedCart> {
+    return this.total(await this.priceLines(cart, lines), extras);
+  }
+
   /**
    * Unit prices are converted and rounded once per unit, so unit × qty = line total exactly; the
-   * discount comes off the subtotal; VAT is included in (or added to) what remains plus shipping.
+   * discount comes off the subtotal.
    */
-  async price(cart: Cart, lines: CartLine[], options: PricingOptions = {}): Promise<PricedCart> {
+  async priceLines(cart: Cart, lines: CartLine[]): Promise<PricedLines> {
     const currency = await this.currencies.chosenOrBase(cart.currency);
     const base = await this.currencies.base();
     const { products, variants } = await loadLineItems(this.dataSource, lines);
@@ -118,11 +134,6 @@ export class CartPricingService {
     const subtotal = priced.reduce((sum, line) => sum + line.total, 0);
     const subtotalBase = priced.reduce((sum, line) => sum + line.basePrice * line.line.qty, 0);
     const { discount, couponError } = await this.discount(cart, subtotal, subtotalBase, currency, base);
-    const shipping = options.shipping ?? 0;
-    const taxable = subtotal - discount + shipping;
-    const rate = options.taxExempt ? 0 : this.settings.get<number>('salesTaxRate');
-    const includeTax = this.settings.get<boolean>('salesPricesIncludeTax');
-    const tax = includeTax ? roundHalfUp((taxable * rate) / (100 + rate)) : roundHalfUp((taxable * rate) / 100);
     return {
       currency,
       lines: priced,
@@ -130,12 +141,32 @@ export class CartPricingService {
       subtotal,
       subtotalBase,
       discount,
-      shipping,
-      tax,
-      total: includeTax ? taxable : taxable + tax,
       couponCode: cart.couponCode,
       couponError,
       weightGrams: priced.reduce((sum, line) => sum + line.weightGrams, 0),
+    };
+  }
+
+  /**
+   * VAT is included in (or added to) what remains after the discount, plus shipping and the payment fee.
+   * Under reverse charge the buyer pays the net amount: included VAT comes off, none is added.
+   */
+  total(lines: PricedLines, extras: PricingExtras = {}): PricedCart {
+    const shipping = extras.shipping ?? 0;
+    const paymentFee = extras.paymentFee ?? 0;
+    const taxable = lines.subtotal - lines.discount + shipping + paymentFee;
+    const rate = this.settings.get<number>('salesTaxRate');
+    const includeTax = this.settings.get<boolean>('salesPricesIncludeTax');
+    const tax = includeTax ? roundHalfUp((taxable * rate) / (100 + rate)) : roundHalfUp((taxable * rate) / 100);
+    const reverseCharge = extras.reverseCharge ?? false;
+    const net = includeTax ? taxable - tax : taxable;
+    return {
+      ...lines,
+      shipping,
+      paymentFee,
+      tax: reverseCharge ? 0 : tax,
+      total: reverseCharge ? net : net + tax,
+      reverseCharge,
     };
   }
 
@@ -159,8 +190,10 @@ export class CartPricingService {
       subtotal: major(priced.subtotal),
       discount: major(priced.discount),
       shipping: major(priced.shipping),
+      paymentFee: major(priced.paymentFee),
       tax: major(priced.tax),
       total: major(priced.total),
+      reverseCharge: priced.reverseCharge,
       currency: priced.currency.code,
       couponCode: priced.couponCode,
       couponError: priced.couponError,

@@ -47,6 +47,9 @@ export class Cart extends BaseRow {
   @Column({ type: 'varchar', length: 64, nullable: true })
   vatId: string | null;
 
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  companyName: string | null;
+
   /** `type:handle:id` of the chosen shipping method. */
   @Column({ type: 'varchar', length: 191, nullable: true })
   shippingMethod: string | null;
@@ -58,11 +61,22 @@ export class Cart extends BaseRow {
   @Column({ type: 'simple-json', nullable: true })
   pickupPoint: Record<string, unknown> | null;
 
+  @Column({ type: 'integer', nullable: true })
+  deliverySlotId: number | null;
+
+  /** `YYYY-MM-DD` in the shop's time zone. */
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  deliveryDate: string | null;
+
   @Column({ type: 'varchar', length: 32, unique: true, nullable: true })
   shareToken: string | null;
 
   @EpochMsColumn()
   lastActivityAt: number;
+
+  /** Raised by every change: place-order converts the cart only in the version it priced. */
+  @Column({ type: 'integer', default: 0 })
+  version: number;
 
   /** Set once, in the place-order transaction; an ordered cart is never ordered again. */
   @EpochMsColumn({ nullable: true })

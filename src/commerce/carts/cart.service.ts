@@ -21,6 +21,24 @@ export interface AddToCart {
   custom?: Record<string, unknown> | null;
 }
 
+/** What checkout keeps on the cart (the quote): contact, addresses, notes and the chosen methods. */
+export type QuoteDetails = Partial<
+  Pick<
+    Cart,
+    | 'email'
+    | 'billingAddress'
+    | 'shippingAddress'
+    | 'notes'
+    | 'vatId'
+    | 'companyName'
+    | 'shippingMethod'
+    | 'pickupPoint'
+    | 'deliverySlotId'
+    | 'deliveryDate'
+    | 'paymentMethod'
+  >
+>;
+
 export interface AddedToCart {
   line: CartLine;
   product: Product;
@@ -127,6 +145,12 @@ export class CartService {
     await this.change(cartId, (tx) => tx.manager.update(Cart, { id: cartId }, { couponCode }));
   }
 
+  /** Saves checkout details on the cart, under its lock and as a new version (place-order re-prices then). */
+  async saveQuote(cartId: number, details: QuoteDetails): Promise<void> {
+    // `as never`: TypeORM's deep-partial type cannot follow the open records of the simple-json columns.
+    await this.change(cartId, (tx) => tx.manager.update(Cart, { id: cartId }, details as never));
+  }
+
   /** The cart's share token, created on first use. */
   async shareToken(cartId: number): Promise<string> {
     return this.change(cartId, async (tx) => {
@@ -173,7 +197,7 @@ export class CartService {
       const touched = await tx.manager.update(
         Cart,
         { id: cartId, orderedAt: IsNull() },
-        { lastActivityAt: Date.now() },
+        { lastActivityAt: Date.now(), version: () => 'version + 1' },
       );
       if (!touched.affected)
         throw AppError.conflict('cart_closed', 'This cart has already been ordered. Start a new one.');

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { convertMinor, roundHalfUp } from '../../common/money';
 import { formatMoney } from '../../common/money-format';
+import { isUniqueViolation } from '../../database/errors';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { CurrencyService } from '../stores/currency.service';
@@ -149,10 +150,4 @@ function customerLimit(limit: number): AppError {
     'coupon_customer_limit',
     `This code can be used ${times} per customer, and you have used it already.`,
   );
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  if (!(error instanceof QueryFailedError)) return false;
-  const code = (error.driverError as { code?: string } | undefined)?.code;
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }

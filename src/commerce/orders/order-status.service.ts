@@ -59,4 +59,11 @@ export class OrderStatusService {
       return change;
     });
   }
+
+  /** A note in the order's history without a status change (a failed payment attempt, a parcel number). */
+  async comment(orderId: number, note: string, actor: string): Promise<void> {
+    await this.runner.run(({ manager }) =>
+      manager.insert(OrderHistory, { orderId, fromStatus: null, toStatus: null, note, actor }),
+    );
+  }
 }

@@ -46,6 +46,10 @@ export class Order extends BaseRow {
   @Column({ type: 'integer', default: 0 })
   shippingTotal: number;
 
+  /** Surcharge of the payment method (e.g. cash on delivery). */
+  @Column({ type: 'integer', default: 0 })
+  paymentFee: number;
+
   @Column({ type: 'integer', default: 0 })
   tax: number;
 
@@ -61,11 +65,19 @@ export class Order extends BaseRow {
   @Column({ type: 'simple-json', nullable: true })
   shippingAddress: Address | null;
 
+  /** `type:handle:id` of the shipping method, and its name as the shopper saw it. */
   @Column({ type: 'varchar', length: 191 })
   shippingMethod: string;
 
+  @Column({ type: 'varchar', length: 191, default: '' })
+  shippingName: string;
+
+  /** Dispatch code of the payment method (`cod`, `bankpay-qr`, …), and its name as the shopper saw it. */
   @Column({ type: 'varchar', length: 64 })
   paymentMethod: string;
+
+  @Column({ type: 'varchar', length: 191, default: '' })
+  paymentName: string;
 
   @Column({ type: 'simple-json', nullable: true })
   pickupPoint: Record<string, unknown> | null;
@@ -75,4 +87,23 @@ export class Order extends BaseRow {
 
   @Column({ type: 'text', nullable: true })
   notes: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  vatId: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  companyName: string | null;
+
+  /** A valid VAT id of another EU country: no VAT charged, the buyer accounts for it. */
+  @Column({ type: 'boolean', default: false })
+  reverseCharge: boolean;
+
+  @Column({ type: 'integer', nullable: true })
+  deliverySlotId: number | null;
+
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  deliveryDate: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  deliverySlotLabel: string | null;
 }

@@ -1,28 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { PaymentContext, PaymentGateway, PaymentMethodDescriptor } from './payment-gateway';
 
-/** A payment method as checkout lists it (spec "Payment method descriptor"). */
-export interface PaymentMethodDescriptor {
-  name: string;
-  /** Hyphenated handle, e.g. `bank-pay-qr`. */
-  handle: string;
-  /** Dispatch code used by place-order, e.g. `bankpay-qr`. */
-  code: string;
-  type: 'online' | 'offline';
-  description: string;
-  instructions: string;
-  /** Surcharge in minor units of the base currency. */
-  price: number;
-  enabled: boolean;
-  url: string | null;
-  logo: string | null;
-}
-
-/** A payment gateway as plugins provide it; checkout talks to gateways only through this registry. */
-export interface PaymentGateway {
-  /** Plugin handle, e.g. `bankpay`; `core` for the built-in methods. */
-  readonly handle: string;
-  getDetails(): PaymentMethodDescriptor[];
-}
+export type RegisteredPaymentMethod = PaymentMethodDescriptor & { id: number; gateway: string };
 
 @Injectable()
 export class PaymentMethodRegistry {
@@ -36,17 +15,42 @@ export class PaymentMethodRegistry {
     return [...this.gateways.values()];
   }
 
-  /** Enabled methods of every gateway, in registration order. */
-  methods(): Array<PaymentMethodDescriptor & { gateway: string }> {
+  /**
+   * Enabled methods of every gateway, in registration order. A method's `id` is its place among all
+   * methods the gateways describe (enabled or not), so it stays put while a neighbour is switched off.
+   */
+  methods(): RegisteredPaymentMethod[] {
+    let position = 0;
     return this.all().flatMap((gateway) =>
-      gateway
-        .getDetails()
-        .filter((method) => method.enabled)
-        .map((method) => ({ ...method, gateway: gateway.handle })),
+      gateway.getDetails().flatMap((method) => {
+        position++;
+        return method.enabled ? [{ ...method, id: position, gateway: gateway.handle }] : [];
+      }),
     );
   }
 
-  /** The gateway that handles a dispatch code, or undefined. */
+  /** The enabled methods that may pay for this checkout. */
+  available(context: PaymentContext): RegisteredPaymentMethod[] {
+    return this.methods().filter(
+      (method) => this.gateways.get(method.gateway)!.isAvailable?.(method.code, context) ?? true,
+    );
+  }
+
+  /** The enabled method with this dispatch code, or undefined. */
+  method(code: string): RegisteredPaymentMethod | undefined {
+    return this.methods().find((method) => method.code === code);
+  }
+
+  /** The method with this dispatch code as its gateway describes it, enabled or not. */
+  describe(code: string): PaymentMethodDescriptor | undefined {
+    for (const gateway of this.all()) {
+      const method = gateway.getDetails().find((candidate) => candidate.code === code);
+      if (method) return method;
+    }
+    return undefined;
+  }
+
+  /** The gateway that handles a dispatch code, enabled or not (a retry may follow a settings change). */
   gatewayFor(code: string): PaymentGateway | undefined {
     return this.all().find((gateway) => gateway.getDetails().some((method) => method.code === code));
   }

@@ -23,8 +23,12 @@ export class PaymentTransaction extends BaseRow {
   @Column({ type: 'varchar', length: 191 })
   reference: string;
 
+  /** What was asked for, and what the gateway reported as paid once it settled (minor units). */
   @Column({ type: 'integer' })
   amount: number;
+
+  @Column({ type: 'integer', nullable: true })
+  paidAmount: number | null;
 
   @Column({ type: 'varchar', length: 3 })
   currency: string;

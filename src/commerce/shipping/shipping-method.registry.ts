@@ -1,15 +1,32 @@
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { expiringCache } from '../../common/expiring-cache';
+import { ShippingMethod } from './shipping-method.entity';
+import { ShippingContext, ShippingQuote } from './shipping-quote';
 
 /** A provider of shipping methods: `core` built-ins, or a carrier plugin such as `carrier-a`. */
 export interface ShippingProvider {
-  /** The `type` part of `type:handle:id` identifiers. */
+  /** The `type` part of `type:handle:id` identifiers, and of its rows in `shipping_methods`. */
   readonly type: string;
   readonly name: string;
+  /** Quotes for those of its enabled methods that can ship this cart, in one call. */
+  quote(methods: ShippingMethod[], context: ShippingContext): ShippingQuote[] | Promise<ShippingQuote[]>;
 }
 
+/** Staff edit methods rarely; every instance sees an edit within this. */
+const CACHE_MS = 60_000;
+
+/** Checkout reads shipping methods only through here; providers register on `plugins-after-load`. */
 @Injectable()
 export class ShippingMethodRegistry {
   private readonly providers = new Map<string, ShippingProvider>();
+  private readonly methods = expiringCache(CACHE_MS, () =>
+    this.dataSource
+      .getRepository(ShippingMethod)
+      .find({ where: { enabled: true }, order: { sortOrder: 'ASC', id: 'ASC' } }),
+  );
+
+  constructor(private readonly dataSource: DataSource) {}
 
   register(provider: ShippingProvider): void {
     this.providers.set(provider.type, provider);
@@ -21,5 +38,22 @@ export class ShippingMethodRegistry {
 
   get(type: string): ShippingProvider | undefined {
     return this.providers.get(type);
+  }
+
+  /** Every method that can ship this cart, in the staff's order. Rows of a provider not loaded are left out. */
+  async quotes(context: ShippingContext): Promise<ShippingQuote[]> {
+    const methods = await this.methods();
+    const byType = new Map<string, ShippingMethod[]>();
+    for (const method of methods) byType.set(method.type, [...(byType.get(method.type) ?? []), method]);
+    const quotes = await Promise.all(
+      [...byType].map(([type, rows]) => this.providers.get(type)?.quote(rows, context) ?? []),
+    );
+    const position = new Map(methods.map((method, index) => [method.id, index]));
+    return quotes.flat().sort((a, b) => position.get(a.method.id)! - position.get(b.method.id)!);
+  }
+
+  /** The quote for one `type:handle:id`, or null when that method cannot ship this cart. */
+  async quote(value: string, context: ShippingContext): Promise<ShippingQuote | null> {
+    return (await this.quotes(context)).find((quote) => quote.value === value) ?? null;
   }
 }

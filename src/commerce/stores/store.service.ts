@@ -20,6 +20,11 @@ export class StoreService {
     return stores.find((candidate) => candidate.isDefault) ?? stores[0];
   }
 
+  /** The store view a cart or order belongs to (the default one if it was removed since). */
+  async byId(id: number): Promise<Store> {
+    return (await this.load()).find((candidate) => candidate.id === id) ?? this.default();
+  }
+
   /** The store view with this handle (`store` query parameter), the default one when none is given. */
   async resolve(handle?: string): Promise<Store> {
     if (!handle) return this.default();

@@ -1,0 +1,254 @@
+import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { DataSource, IsNull } from 'typeorm';
+import { AppError, FieldErrors } from '../../common/errors/app-error';
+import { randomCode, randomHex32 } from '../../common/ids';
+import { toMajor, toMinor } from '../../common/money';
+import { isUniqueViolation } from '../../database/errors';
+import { TransactionRunner, Tx } from '../../database/transaction-runner';
+import { Cart } from '../carts/cart.entity';
+import { Coupon } from '../coupons/coupon.entity';
+import { CouponService } from '../coupons/coupon.service';
+import { DeliverySlot } from '../delivery/delivery-slot.entity';
+import { DeliverySlotsService } from '../delivery/delivery-slots.service';
+import { ORDER_PLACED } from '../events';
+import { OrderHistory } from '../orders/order-history.entity';
+import { OrderLine } from '../orders/order-line.entity';
+import { Order } from '../orders/order.entity';
+import { PaymentTransaction } from '../payments/payment-transaction.entity';
+import { StockService } from '../products/stock.service';
+import { Quote, QuoteService } from './quote.service';
+
+export interface PlaceOrderInput {
+  /** The session's cart; a request without one can still find its order by idempotency key. */
+  cartId: number | undefined;
+  /** The `Idempotency-Key` header: the same key always answers with the same order. */
+  idempotencyKey?: string;
+  customerId?: number | null;
+  /** The total the shopper saw, in major units: a different total now is a 409, not a surprise. */
+  expectedTotal?: number;
+}
+
+export interface PlacedOrder {
+  order: Order;
+  /** False when this cart or key had been ordered already and the earlier order is returned. */
+  created: boolean;
+}
+
+/** The cart moved on between pricing and ordering; placing again answers with its order if it was one. */
+class CartMovedOn extends Error {}
+
+/**
+ * Turns a cart into an order (DESIGN.md §5). The cart is priced outside the transaction; the transaction
+ * then only writes, each write guarded so that the invariants hold under any concurrency: the cart converts
+ * once and only in the version that was priced, stock and slot capacity never go below zero, coupon limits
+ * hold. Placing the same cart (or key) again returns the first order.
+ */
+@Injectable()
+export class PlaceOrderService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runner: TransactionRunner,
+    private readonly quotes: QuoteService,
+    private readonly stock: StockService,
+    private readonly coupons: CouponService,
+    private readonly slots: DeliverySlotsService,
+    private readonly events: EventEmitter2,
+  ) {}
+
+  async place(input: PlaceOrderInput): Promise<PlacedOrder> {
+    const earlier = await this.existing(input);
+    if (earlier) return { order: earlier, created: false };
+    const cart = input.cartId ? await this.dataSource.getRepository(Cart).findOneBy({ id: input.cartId }) : null;
+    if (!cart) throw emptyCart();
+    const quote = await this.quotes.quote(cart);
+    const slot = await this.validate(quote, input.expectedTotal);
+    try {
+      const order = await this.runner.run((tx) => this.write(tx, quote, slot, input));
+      return { order, created: true };
+    } catch (error) {
+      if (!(error instanceof CartMovedOn) && !isUniqueViolation(error)) throw error;
+      const order = await this.existing(input);
+      if (order) return { order, created: false };
+      if (error instanceof CartMovedOn) {
+        throw AppError.conflict(
+          'cart_changed',
+          'Your cart changed while you were checking out. Review it and place the order again.',
+        );
+      }
+      throw error;
+    }
+  }
+
+  private async existing({ idempotencyKey, cartId }: PlaceOrderInput): Promise<Order | null> {
+    const orders = this.dataSource.getRepository(Order);
+    return (
+      (idempotencyKey && (await orders.findOneBy({ idempotencyKey }))) || (cartId ? orders.findOneBy({ cartId }) : null)
+    );
+  }
+
+  /** Everything a shopper can still fix, checked before the transaction; answers with what to fix. */
+  private async validate(quote: Quote, expectedTotal: number | undefined): Promise<DeliverySlot | null> {
+    const { cart, priced, shipping, payment, country } = quote;
+    if (priced.lines.length === 0) throw emptyCart();
+    const missing: FieldErrors = {};
+    if (!cart.email) missing.email = ['is required'];
+    if (!cart.billingAddress) missing.billingAddress = ['is required'];
+    if (!cart.shippingMethod) missing.shippingMethod = ['choose a shipping method'];
+    if (!cart.paymentMethod) missing.paymentMethod = ['choose a payment method'];
+    if (Object.keys(missing).length > 0) {
+      throw new AppError(
+        'checkout_incomplete',
+        'Fill in your details and choose shipping and payment first.',
+        409,
+        missing,
+      );
+    }
+    if (!country || !this.quotes.sellsTo(country)) {
+      throw AppError.conflict('country_not_served', `We do not deliver to ${country}. Choose another address.`);
+    }
+    if (!shipping) {
+      throw unavailable(
+        'shipping_method_unavailable',
+        'shippingMethod',
+        'The shipping method you chose cannot deliver this order. Choose another one.',
+      );
+    }
+    if (shipping.pickupPoints && !cart.pickupPoint) {
+      throw unavailable('pickup_point_required', 'pickupPoint', `Choose a pickup point for ${shipping.method.name}.`);
+    }
+    if (!payment) {
+      throw unavailable(
+        'payment_method_unavailable',
+        'paymentMethod',
+        'The payment method you chose is not available for this order. Choose another one.',
+      );
+    }
+    if (cart.couponCode && priced.couponError) throw AppError.conflict('coupon_invalid', priced.couponError);
+    if (expectedTotal !== undefined && toMinor(expectedTotal, priced.currency.decimals) !== priced.total) {
+      throw new AppError(
+        'price_changed',
+        'Prices changed since you saw your total. Review your order and place it again.',
+        409,
+        undefined,
+        {
+          total: toMajor(priced.total, priced.currency.decimals),
+        },
+      );
+    }
+    return cart.deliverySlotId && cart.deliveryDate
+      ? this.slots.requireAvailable(cart.deliverySlotId, cart.deliveryDate)
+      : null;
+  }
+
+  private async write(tx: Tx, quote: Quote, slot: DeliverySlot | null, input: PlaceOrderInput): Promise<Order> {
+    const { cart, priced, shipping, payment } = quote;
+    const converted = await tx.manager.update(
+      Cart,
+      { id: cart.id, orderedAt: IsNull(), version: cart.version },
+      { orderedAt: Date.now() },
+    );
+    if (!converted.affected) throw new CartMovedOn();
+    await this.stock.take(
+      tx,
+      priced.lines.map(({ line, name }) => ({
+        productId: line.productId,
+        variantId: line.variantId,
+        qty: line.qty,
+        name,
+      })),
+    );
+    if (slot) await this.slots.take(tx, slot, cart.deliveryDate!);
+
+    const order = await tx.manager.save(
+      tx.manager.create(Order, {
+        number: randomHex32(),
+        reference: await this.freshReference(tx),
+        storeId: cart.storeId,
+        cartId: cart.id,
+        idempotencyKey: input.idempotencyKey ?? null,
+        customerId: input.customerId ?? cart.customerId,
+        email: cart.email!,
+        status: 'pending_payment',
+        currency: priced.currency.code,
+        subtotal: priced.subtotal,
+        discount: priced.discount,
+        shippingTotal: priced.shipping,
+        paymentFee: priced.paymentFee,
+        tax: priced.tax,
+        total: toMajor(priced.total, priced.currency.decimals),
+        weightGrams: priced.weightGrams,
+        billingAddress: cart.billingAddress!,
+        shippingAddress: cart.shippingAddress ?? cart.billingAddress,
+        shippingMethod: shipping!.value,
+        shippingName: shipping!.method.name,
+        paymentMethod: payment!.code,
+        paymentName: payment!.name,
+        pickupPoint: shipping!.pickupPoints ? cart.pickupPoint : null,
+        couponCode: priced.discount > 0 ? priced.couponCode : null,
+        notes: cart.notes,
+        vatId: cart.vatId,
+        companyName: cart.companyName,
+        reverseCharge: priced.reverseCharge,
+        deliverySlotId: slot?.id ?? null,
+        deliveryDate: slot ? cart.deliveryDate : null,
+        deliverySlotLabel: slot?.label ?? null,
+      }),
+    );
+    await tx.manager.insert(
+      OrderLine,
+      priced.lines.map(({ line, sku, name, price, total }) => ({
+        orderId: order.id,
+        productId: line.productId,
+        variantId: line.variantId,
+        sku,
+        name,
+        qty: line.qty,
+        price,
+        total,
+        configuration: line.configuration,
+        custom: line.custom as never,
+      })),
+    );
+    await tx.manager.insert(OrderHistory, {
+      orderId: order.id,
+      fromStatus: null,
+      toStatus: 'pending_payment',
+      actor: 'customer',
+      note: 'Order placed',
+    });
+    await tx.manager.insert(PaymentTransaction, {
+      orderId: order.id,
+      gateway: payment!.gateway,
+      code: payment!.code,
+      reference: `${order.number}-1`,
+      amount: order.total,
+      currency: order.currency,
+      status: 'pending',
+      extra: {},
+    });
+    if (order.couponCode) {
+      const coupon = await tx.manager.findOneBy(Coupon, { code: order.couponCode });
+      if (!coupon) throw AppError.conflict('coupon_invalid', 'This coupon no longer exists. Remove it from your cart.');
+      await this.coupons.recordUse(tx, coupon.id, order.id, order.email);
+    }
+    tx.afterCommit(() => this.events.emit(ORDER_PLACED, { orderId: order.id, orderNumber: order.number }));
+    return order;
+  }
+
+  /** A short reference people can read out; drawn again in the (one in 10^11) case it is taken. */
+  private async freshReference(tx: Tx): Promise<string> {
+    for (;;) {
+      const reference = randomCode(8);
+      if (!(await tx.manager.existsBy(Order, { reference }))) return reference;
+    }
+  }
+}
+
+function emptyCart(): AppError {
+  return AppError.conflict('cart_empty', 'Your cart is empty. Add something before checking out.');
+}
+
+function unavailable(code: string, field: string, message: string): AppError {
+  return new AppError(code, message, 409, { [field]: [message] });
+}

@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { SettingsService } from '../../config/settings.service';
+import { CartLine } from '../carts/cart-line.entity';
+import { CartPricingService, PricedCart } from '../carts/cart-pricing.service';
+import { Cart } from '../carts/cart.entity';
+import { CartService } from '../carts/cart.service';
+import { PaymentMethodRegistry, RegisteredPaymentMethod } from '../payments/payment-method.registry';
+import { ShippingMethodRegistry } from '../shipping/shipping-method.registry';
+import { ShippingContext, ShippingQuote } from '../shipping/shipping-quote';
+import { CurrencyService } from '../stores/currency.service';
+
+/** A cart as checkout sees it: priced with the methods chosen, where those can still be used. */
+export interface Quote {
+  cart: Cart;
+  lines: CartLine[];
+  priced: PricedCart;
+  /** Where the order ships: the shipping address's country, else the billing address's. */
+  country: string | null;
+  /** The chosen shipping method, while it can ship this cart to `country`. */
+  shipping: ShippingQuote | null;
+  /** The chosen payment method, while it may pay for this checkout. */
+  payment: RegisteredPaymentMethod | null;
+}
+
+/** Prices a cart for checkout: its lines, the shipping rate, the payment fee and VAT. */
+@Injectable()
+export class QuoteService {
+  constructor(
+    private readonly carts: CartService,
+    private readonly pricing: CartPricingService,
+    private readonly currencies: CurrencyService,
+    private readonly shipping: ShippingMethodRegistry,
+    private readonly payments: PaymentMethodRegistry,
+    private readonly settings: SettingsService,
+  ) {}
+
+  async quote(cart: Cart): Promise<Quote> {
+    const lines = await this.carts.lines(cart.id);
+    const pricedLines = await this.pricing.priceLines(cart, lines);
+    const country = destination(cart);
+    const context: ShippingContext | null = country
+      ? { country, subtotalBase: pricedLines.subtotalBase, weightGrams: pricedLines.weightGrams }
+      : null;
+    const shipping = cart.shippingMethod && context ? await this.shipping.quote(cart.shippingMethod, context) : null;
+    const payment = cart.paymentMethod
+      ? (this.payments.available({ country, shipping }).find((method) => method.code === cart.paymentMethod) ?? null)
+      : null;
+    const priced = this.pricing.total(pricedLines, {
+      shipping: shipping ? await this.currencies.fromBase(shipping.price, pricedLines.currency) : 0,
+      paymentFee: payment ? await this.currencies.fromBase(payment.price, pricedLines.currency) : 0,
+    });
+    return { cart, lines, priced, country, shipping, payment };
+  }
+
+  /** Shipping quotes for a destination, priced for this cart (or an empty one). */
+  async shippingQuotes(country: string, cart: Cart | null): Promise<ShippingQuote[]> {
+    if (!this.sellsTo(country)) return [];
+    const priced = await this.pricing.priceLines(cart ?? emptyCart(), cart ? await this.carts.lines(cart.id) : []);
+    return this.shipping.quotes({ country, subtotalBase: priced.subtotalBase, weightGrams: priced.weightGrams });
+  }
+
+  /** Whether the shop sells to this country (`salesAllowedCountries`; an empty list allows every country). */
+  sellsTo(country: string): boolean {
+    const allowed = this.settings.get<string[]>('salesAllowedCountries');
+    return allowed.length === 0 || allowed.includes(country);
+  }
+}
+
+export function destination(cart: Pick<Cart, 'shippingAddress' | 'billingAddress'>): string | null {
+  return (cart.shippingAddress ?? cart.billingAddress)?.country ?? null;
+}
+
+function emptyCart(): Cart {
+  return { currency: '', couponCode: null, email: null } as Cart;
+}

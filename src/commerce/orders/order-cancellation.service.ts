@@ -1,0 +1,37 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Tx } from '../../database/transaction-runner';
+import { DeliverySlotsService } from '../delivery/delivery-slots.service';
+import { StockService } from '../products/stock.service';
+import { OrderLine } from './order-line.entity';
+import { OrderStatusService } from './order-status.service';
+import { Order } from './order.entity';
+
+/**
+ * A canceled order gives back what it took: its goods return to stock and its delivery slot frees up, in
+ * the transaction that cancels it. Canceled is final, so this happens once per order.
+ */
+@Injectable()
+export class OrderCancellation implements OnModuleInit {
+  constructor(
+    private readonly statuses: OrderStatusService,
+    private readonly stock: StockService,
+    private readonly slots: DeliverySlotsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.statuses.subscribe(async (tx, change) => {
+      if (change.to === 'canceled') await this.giveBack(tx, change.orderId);
+    });
+  }
+
+  private async giveBack(tx: Tx, orderId: number): Promise<void> {
+    const order = await tx.manager.findOneByOrFail(Order, { id: orderId });
+    const lines = await tx.manager.findBy(OrderLine, { orderId });
+    await this.stock.restore(
+      tx,
+      lines.map((line) => ({ productId: line.productId, variantId: line.variantId, qty: line.qty, name: line.name })),
+    );
+    if (order.deliverySlotId && order.deliveryDate)
+      await this.slots.release(tx, order.deliverySlotId, order.deliveryDate);
+  }
+}

@@ -1,0 +1,88 @@
+import { Order } from '../orders/order.entity';
+import { OrderLine } from '../orders/order-line.entity';
+import { ShippingQuote } from '../shipping/shipping-quote';
+import { PaymentTransaction } from './payment-transaction.entity';
+
+/** A payment method as checkout lists it (spec "Payment method descriptor"). */
+export interface PaymentMethodDescriptor {
+  name: string;
+  /** Hyphenated handle, e.g. `bank-pay-qr`. */
+  handle: string;
+  /** Dispatch code used by place-order, e.g. `bankpay-qr`. */
+  code: string;
+  type: 'online' | 'offline';
+  description: string;
+  instructions: string;
+  /** Surcharge in minor units of the base currency. */
+  price: number;
+  enabled: boolean;
+  url: string | null;
+  logo: string | null;
+}
+
+/** What decides whether a method may pay for a checkout. */
+export interface PaymentContext {
+  /** Destination country, once known. */
+  country: string | null;
+  /** The chosen shipping method, once chosen. */
+  shipping: ShippingQuote | null;
+}
+
+/** A placed order to collect payment for; `transaction` is this attempt's row. */
+export interface PaymentRequest {
+  order: Order;
+  lines: OrderLine[];
+  transaction: PaymentTransaction;
+  /** Where the gateway sends the shopper back (our process-payment URL for this order). */
+  returnUrl: string;
+  customerIp: string;
+}
+
+/** Where an order's payment ends up; `pending_payment` leaves the order waiting. */
+export interface PaymentOutcome {
+  status: 'paid' | 'payment_review' | 'processing' | 'canceled' | 'pending_payment';
+  /** Amount the gateway reports as paid, minor units of the order currency (0 when nothing was paid). */
+  paid: number;
+  /** For the order history and the logs: what the gateway said. */
+  note: string;
+  /** This attempt failed but the order may be paid again (a declined card, a gateway error). */
+  failed?: boolean;
+  /** The gateway's id for the attempt, when it is learned only now. */
+  reference?: string;
+}
+
+/** How a payment attempt begins: the shopper goes to the gateway, or the outcome is known at once. */
+export type PaymentStart =
+  | { kind: 'redirect'; url: string; reference: string; extra?: Record<string, unknown> }
+  | { kind: 'settled'; outcome: PaymentOutcome };
+
+/** The shopper's return from a gateway: the query and body parameters it carried. */
+export interface PaymentReturn {
+  order: Order;
+  transaction: PaymentTransaction;
+  params: Record<string, string>;
+}
+
+/** A line of payment instructions shown on the success page and in the confirmation e-mail. */
+export interface PaymentInstruction {
+  label: string;
+  value: string;
+}
+
+/**
+ * A payment gateway as plugins provide it (spec: getDetails / placeOrder / postValidate); checkout talks to
+ * gateways only through the PaymentMethodRegistry. Gateways never write orders: commerce settles.
+ */
+export interface PaymentGateway {
+  /** Plugin handle, e.g. `bankpay`; `core` for the built-in methods. */
+  readonly handle: string;
+  getDetails(): PaymentMethodDescriptor[];
+  /** Whether method `code` may pay for this checkout; every enabled method may when absent. */
+  isAvailable?(code: string, context: PaymentContext): boolean;
+  /** Starts paying a placed order. A thrown error or a gateway failure must come back as a failed outcome. */
+  startPayment(code: string, request: PaymentRequest): Promise<PaymentStart>;
+  /** Validates the shopper's return from the gateway (offline methods have none). */
+  postValidate?(input: PaymentReturn): Promise<PaymentOutcome>;
+  /** What the shopper must do to pay, e.g. bank details for a transfer. */
+  instructionsFor?(order: Order): Promise<PaymentInstruction[]>;
+}

@@ -1,0 +1,207 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config.module';
+import { writeLock } from '../../database/locking';
+import { TransactionRunner } from '../../database/transaction-runner';
+import { OrderConfirmationMail } from '../orders/order-confirmation.mail';
+import { OrderLine } from '../orders/order-line.entity';
+import { canTransition } from '../orders/order-status.machine';
+import { OrderStatusService } from '../orders/order-status.service';
+import { Order } from '../orders/order.entity';
+import { PaymentOutcome, PaymentStart } from './payment-gateway';
+import { PaymentMethodRegistry } from './payment-method.registry';
+import { PaymentTransaction, PaymentTransactionStatus } from './payment-transaction.entity';
+
+/** Where the shopper goes next: to the gateway, or to our success or failed page. */
+export type PaymentStep = { kind: 'redirect'; url: string } | { kind: 'success' } | { kind: 'failed' };
+
+/** Who reports an outcome: the attempt's start (offline methods), the shopper's return, or a status poll. */
+export type OutcomeOrigin = 'start' | 'return' | 'poll';
+
+/** A transaction in one of these states is settled: nothing changes it again. */
+const SETTLED = new Set<PaymentTransactionStatus>(['success', 'failed', 'canceled']);
+
+/** A pending attempt's gateway page is offered again for this long before a retry starts a new one. */
+const REUSE_REDIRECT_MS = 15 * 60 * 1000;
+
+/**
+ * Payment attempts of orders and the one settlement path (STYLE.md "One settlement path"): the outcome of a
+ * start, a gateway return or a status poll is applied under the transaction's row lock, once; whoever
+ * comes second changes nothing.
+ */
+@Injectable()
+export class PaymentService {
+  private readonly logger = new Logger(PaymentService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runner: TransactionRunner,
+    private readonly registry: PaymentMethodRegistry,
+    private readonly statuses: OrderStatusService,
+    private readonly confirmation: OrderConfirmationMail,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  /** Begins the first attempt of a just-placed order. */
+  async start(order: Order, customerIp: string): Promise<PaymentStep> {
+    return this.begin(order, (await this.latestAttempt(order.id))!, customerIp);
+  }
+
+  /** Pays an order again (the guest pay link); null when it is not awaiting an online payment. */
+  async retry(order: Order, customerIp: string): Promise<PaymentStep | null> {
+    if (order.status !== 'pending_payment' || this.registry.describe(order.paymentMethod)?.type !== 'online')
+      return null;
+    const latest = await this.latestAttempt(order.id);
+    const redirectUrl = latest?.status === 'pending' ? latest.extra.redirectUrl : undefined;
+    if (typeof redirectUrl === 'string' && Date.now() - latest!.dateCreated.getTime() < REUSE_REDIRECT_MS) {
+      return { kind: 'redirect', url: redirectUrl };
+    }
+    const attempts = await this.dataSource.getRepository(PaymentTransaction).countBy({ orderId: order.id });
+    const transaction = await this.runner.run(({ manager }) =>
+      manager.save(
+        manager.create(PaymentTransaction, {
+          orderId: order.id,
+          gateway: this.registry.gatewayFor(order.paymentMethod)?.handle ?? 'core',
+          code: order.paymentMethod,
+          reference: `${order.number}-${attempts + 1}`,
+          amount: order.total,
+          currency: order.currency,
+          status: 'pending',
+          extra: {},
+        }),
+      ),
+    );
+    return this.begin(order, transaction, customerIp);
+  }
+
+  /** The shopper back from the gateway: the gateway validates the return, we settle it (once). */
+  async handleReturn(order: Order, params: Record<string, string>): Promise<PaymentStep> {
+    const transaction = await this.latestAttempt(order.id);
+    const gateway = transaction && this.registry.gatewayFor(transaction.code);
+    if (transaction && gateway?.postValidate && !SETTLED.has(transaction.status)) {
+      let outcome: PaymentOutcome;
+      try {
+        outcome = await gateway.postValidate({ order, transaction, params });
+      } catch (error) {
+        this.logger.error(`payment return of order ${order.reference} failed: ${(error as Error).message}`);
+        outcome = { status: 'pending_payment', paid: 0, note: 'The payment return could not be checked' };
+      }
+      await this.settle(transaction.id, outcome, 'return');
+    }
+    const step = await this.nextStep(order.id);
+    return step.kind === 'redirect' ? { kind: 'success' } : step;
+  }
+
+  /**
+   * Applies an outcome to an attempt and its order, at most once per attempt: the attempt's row lock
+   * orders concurrent returns, and a settled attempt is never changed again.
+   */
+  async settle(transactionId: number, outcome: PaymentOutcome, origin: OutcomeOrigin): Promise<boolean> {
+    return this.runner.run(async (tx) => {
+      const { manager } = tx;
+      const transaction = await manager.findOne(PaymentTransaction, {
+        where: { id: transactionId },
+        ...writeLock(manager),
+      });
+      if (!transaction || SETTLED.has(transaction.status)) return false;
+      const status = transactionStatus(outcome);
+      if (status === transaction.status && origin !== 'start') return false;
+      await manager.update(
+        PaymentTransaction,
+        { id: transaction.id },
+        {
+          status,
+          paidAmount: outcome.paid > 0 ? outcome.paid : transaction.paidAmount,
+          reference: outcome.reference ?? transaction.reference,
+        },
+      );
+      const order = await manager.findOneByOrFail(Order, { id: transaction.orderId });
+      const actor = `gateway:${transaction.gateway}`;
+      const target = outcome.failed ? order.status : outcome.status;
+      if (target !== order.status && canTransition(order.status, target)) {
+        await this.statuses.change(order.id, target, actor, outcome.note);
+      } else {
+        // e.g. a payment arriving for an order staff canceled meanwhile: recorded for staff to refund.
+        if (target !== order.status)
+          this.logger.warn(`order ${order.reference} is ${order.status}; payment says ${target}`);
+        await this.statuses.comment(order.id, outcome.note, actor);
+      }
+      if (confirms(outcome, origin)) await this.confirmation.queue(tx, order);
+      return true;
+    });
+  }
+
+  /** Where a shopper goes for an order as it stands: back to a pending gateway page, success or failed. */
+  async nextStep(orderId: number): Promise<PaymentStep> {
+    const [order, latest] = await Promise.all([
+      this.dataSource.getRepository(Order).findOneByOrFail({ id: orderId }),
+      this.latestAttempt(orderId),
+    ]);
+    if (order.status === 'canceled' || (order.status === 'pending_payment' && latest?.status === 'failed')) {
+      return { kind: 'failed' };
+    }
+    const redirectUrl = order.status === 'pending_payment' && latest?.status === 'pending' && latest.extra.redirectUrl;
+    return typeof redirectUrl === 'string' ? { kind: 'redirect', url: redirectUrl } : { kind: 'success' };
+  }
+
+  latestAttempt(orderId: number): Promise<PaymentTransaction | null> {
+    return this.dataSource.getRepository(PaymentTransaction).findOne({ where: { orderId }, order: { id: 'DESC' } });
+  }
+
+  /** The process-payment address a gateway sends the shopper back to. */
+  returnUrl(order: Order): string {
+    return `${this.config.baseUrl}/shop/checkout/process-payment?order=${order.number}`;
+  }
+
+  private async begin(order: Order, transaction: PaymentTransaction, customerIp: string): Promise<PaymentStep> {
+    let start: PaymentStart;
+    try {
+      const gateway = this.registry.gatewayFor(transaction.code);
+      if (!gateway) throw new Error(`no gateway handles ${transaction.code}`);
+      const lines = await this.dataSource
+        .getRepository(OrderLine)
+        .find({ where: { orderId: order.id }, order: { id: 'ASC' } });
+      start = await gateway.startPayment(transaction.code, {
+        order,
+        lines,
+        transaction,
+        returnUrl: this.returnUrl(order),
+        customerIp,
+      });
+    } catch (error) {
+      this.logger.error(`payment of order ${order.reference} could not start: ${(error as Error).message}`);
+      start = {
+        kind: 'settled',
+        outcome: { status: 'pending_payment', paid: 0, failed: true, note: 'The payment could not be started' },
+      };
+    }
+    if (start.kind === 'redirect') {
+      const { url, reference, extra } = start;
+      await this.runner.run(({ manager }) =>
+        manager.update(
+          PaymentTransaction,
+          { id: transaction.id },
+          { reference, extra: { ...transaction.extra, ...extra, redirectUrl: url } },
+        ),
+      );
+      return { kind: 'redirect', url };
+    }
+    await this.settle(transaction.id, start.outcome, 'start');
+    return this.nextStep(order.id);
+  }
+}
+
+function transactionStatus(outcome: PaymentOutcome): PaymentTransactionStatus {
+  if (outcome.failed) return 'failed';
+  if (outcome.status === 'paid') return 'success';
+  if (outcome.status === 'payment_review') return 'review';
+  if (outcome.status === 'canceled') return 'canceled';
+  return 'pending';
+}
+
+/** The order counts as placed for the shopper: offline methods at once, online ones once paid or in review. */
+function confirms(outcome: PaymentOutcome, origin: OutcomeOrigin): boolean {
+  if (outcome.failed || outcome.status === 'canceled') return false;
+  return origin === 'start' || ['paid', 'payment_review', 'processing'].includes(outcome.status);
+}

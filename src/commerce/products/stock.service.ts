@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../../common/errors/app-error';
+import { Tx } from '../../database/transaction-runner';
+import { ProductVariant } from './product-variant.entity';
+import { Product } from './product.entity';
+
+/** A quantity of one product (or one of its variants) leaving or returning to stock. */
+export interface StockMove {
+  productId: number;
+  variantId: number | null;
+  qty: number;
+  name: string;
+}
+
+/**
+ * Stock changes inside an order's transaction. Every decrement is a guarded update (`stock >= qty`), so no
+ * number of concurrent orders can sell more than there is. Rows are touched in one global order (product
+ * by product, its variants before itself) so two orders never wait on each other's locks.
+ */
+@Injectable()
+export class StockService {
+  /** Takes the goods of an order out of stock; a 409 naming the product when there is not enough. */
+  async take(tx: Tx, moves: StockMove[]): Promise<void> {
+    for (const { product, variants, qty } of byProduct(moves)) {
+      for (const [variantId, variantQty] of variants) {
+        const taken = await tx.manager
+          .createQueryBuilder()
+          .update(ProductVariant)
+          .set({ stock: () => 'stock - :qty' })
+          .where('id = :variantId AND stock >= :qty', { variantId, qty: variantQty })
+          .execute();
+        if (!taken.affected) {
+          const left = await tx.manager.findOneBy(ProductVariant, { id: variantId });
+          throw outOfStock(product, left?.stock ?? 0);
+        }
+      }
+      if (variants.size > 0) {
+        // A configurable product's stock is the sum of its variants': follow them, never below zero.
+        await tx.manager
+          .createQueryBuilder()
+          .update(Product)
+          .set({ stock: () => 'CASE WHEN stock >= :qty THEN stock - :qty ELSE 0 END' })
+          .where('id = :id', { id: product.productId, qty })
+          .execute();
+        continue;
+      }
+      const taken = await tx.manager
+        .createQueryBuilder()
+        .update(Product)
+        .set({ stock: () => 'stock - :qty' })
+        .where('id = :id AND stock >= :qty', { id: product.productId, qty })
+        .execute();
+      if (!taken.affected) {
+        const left = await tx.manager.findOneBy(Product, { id: product.productId });
+        throw outOfStock(product, left?.stock ?? 0);
+      }
+    }
+  }
+
+  /** Puts the goods of a canceled order back. */
+  async restore(tx: Tx, moves: StockMove[]): Promise<void> {
+    for (const { product, variants, qty } of byProduct(moves)) {
+      for (const [variantId, variantQty] of variants) {
+        await tx.manager.increment(ProductVariant, { id: variantId }, 'stock', variantQty);
+      }
+      await tx.manager.increment(Product, { id: product.productId }, 'stock', qty);
+    }
+  }
+}
+
+/** Moves grouped per product in ascending id, each with its variants' quantities in ascending id. */
+function byProduct(moves: StockMove[]): Array<{ product: StockMove; variants: Map<number, number>; qty: number }> {
+  const groups = new Map<number, { product: StockMove; variants: Map<number, number>; qty: number }>();
+  for (const move of moves) {
+    const group = groups.get(move.productId) ?? { product: move, variants: new Map<number, number>(), qty: 0 };
+    group.qty += move.qty;
+    if (move.variantId !== null)
+      group.variants.set(move.variantId, (group.variants.get(move.variantId) ?? 0) + move.qty);
+    groups.set(move.productId, group);
+  }
+  return [...groups.values()]
+    .sort((a, b) => a.product.productId - b.product.productId)
+    .map((group) => ({ ...group, variants: new Map([...group.variants].sort(([a], [b]) => a - b)) }));
+}
+
+function outOfStock(move: StockMove, available: number): AppError {
+  return new AppError(
+    'out_of_stock',
+    available === 0 ? `${move.name} is out of stock.` : `Only ${available} of ${move.name} left in stock.`,
+    409,
+    undefined,
+    { productId: move.productId, available },
+  );
+}
