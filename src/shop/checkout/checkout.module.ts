@@ -1,5 +1,21 @@
 import { Module } from '@nestjs/common';
+import { CheckoutOptionsController } from './checkout-options.controller';
+import { CheckoutPagesController } from './checkout-pages.controller';
+import { CheckoutController } from './checkout.controller';
+import { CheckoutService } from './checkout.service';
+import { GuestOrderController } from './guest-order.controller';
+import { OrderPageService } from './order-page.service';
+import { PlaceOrderController } from './place-order.controller';
 
-/** Storefront checkout: its routes live under /shop/checkout/. */
-@Module({})
+/** Storefront checkout (`/shop/checkout/*`) and the guest order pages (`/shop/order/*`). */
+@Module({
+  controllers: [
+    CheckoutController,
+    CheckoutOptionsController,
+    PlaceOrderController,
+    CheckoutPagesController,
+    GuestOrderController,
+  ],
+  providers: [CheckoutService, OrderPageService],
+})
 export class CheckoutModule {}

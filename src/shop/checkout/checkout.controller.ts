@@ -1,0 +1,103 @@
+import { Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CartPricingService, CartSummary } from '../../commerce/carts/cart-pricing.service';
+import { QuoteService } from '../../commerce/checkout/quote.service';
+import { COUNTRY_CODES, countryName } from '../../common/countries';
+import { addFlash, wantsHtml } from '../../common/session-data';
+import { backUrl } from '../../common/back-url';
+import { SettingsService } from '../../config/settings.service';
+import { CheckoutService } from './checkout.service';
+import { SaveCheckoutDto, SavePaymentMethodDto, SaveShippingMethodDto } from './dto/checkout.dto';
+
+/** The quote a checkout page builds up: its starting values and the three saves (DESIGN.md §4). */
+@ApiTags('checkout')
+@Controller('shop/checkout')
+export class CheckoutController {
+  constructor(
+    private readonly checkout: CheckoutService,
+    private readonly quotes: QuoteService,
+    private readonly pricing: CartPricingService,
+    private readonly settings: SettingsService,
+  ) {}
+
+  @Get('get-init-values')
+  @Header('Cache-Control', 'private, no-store')
+  async initValues(@Req() req: Request) {
+    const cart = await this.checkout.cart(req);
+    const currency = await this.checkout.currency(req, cart);
+    const priced = cart
+      ? (await this.quotes.quote(cart)).priced
+      : await this.pricing.price({ currency: currency.code, couponCode: null, email: null } as never, []);
+    const allowed = this.settings.get<string[]>('salesAllowedCountries');
+    const vatValidation = this.settings.isOn('salesValidateVAT')
+      ? this.settings.get<string>('salesValidateVATType')
+      : 'none';
+    return {
+      success: true,
+      // Customer accounts arrive with their own area; until a customer is logged in, checkout is a guest's.
+      customer: null,
+      email: cart?.email ?? null,
+      billingAddress: cart?.billingAddress ?? null,
+      shippingAddress: cart?.shippingAddress ?? null,
+      sameAsBilling: !cart?.shippingAddress,
+      notes: cart?.notes ?? null,
+      vatId: cart?.vatId ?? null,
+      companyName: cart?.companyName ?? null,
+      savedAddresses: [],
+      shippingMethod: cart?.shippingMethod ?? null,
+      pickupPoint: cart?.pickupPoint ?? null,
+      deliverySlot: cart?.deliverySlotId ? { id: cart.deliverySlotId, date: cart.deliveryDate } : null,
+      paymentMethod: cart?.paymentMethod ?? null,
+      currency: currency.code,
+      cart: this.pricing.summarize(priced),
+      settings: {
+        vatValidation,
+        deliverySlots: this.settings.isOn('salesDeliveryTimeEnabled'),
+        countries: (allowed.length ? allowed : COUNTRY_CODES).map((code) => ({ code, name: countryName(code) })),
+      },
+    };
+  }
+
+  @Post('save')
+  @HttpCode(200)
+  async save(@Body() body: SaveCheckoutDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const cart = await this.checkout.requireCart(req);
+    await this.checkout.save(cart, body);
+    await this.answer(req, res, 'Your details were saved.', cart.id);
+  }
+
+  @Post('save-shipping-method')
+  @HttpCode(200)
+  async saveShippingMethod(
+    @Body() body: SaveShippingMethodDto,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const cart = await this.checkout.requireCart(req);
+    await this.checkout.saveShippingMethod(cart, body);
+    await this.answer(req, res, 'Shipping method chosen.', cart.id);
+  }
+
+  @Post('save-payment-method')
+  @HttpCode(200)
+  async savePaymentMethod(
+    @Body() body: SavePaymentMethodDto,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const cart = await this.checkout.requireCart(req);
+    await this.checkout.savePaymentMethod(cart, body);
+    await this.answer(req, res, 'Payment method chosen.', cart.id);
+  }
+
+  /** JSON `{ success, cart }` for scripts; a flash and a redirect back for a plain form post. */
+  private async answer(req: Request, res: Response, message: string, cartId: number): Promise<void> {
+    if (wantsHtml(req)) {
+      addFlash(req, 'success', message);
+      return res.redirect(303, backUrl(req, '/shop/checkout'));
+    }
+    const cart: CartSummary = await this.checkout.summary(cartId);
+    res.json({ success: true, cart });
+  }
+}

@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { CartPricingService, CartSummary } from '../../commerce/carts/cart-pricing.service';
+import { Cart } from '../../commerce/carts/cart.entity';
+import { CartService } from '../../commerce/carts/cart.service';
+import { QuoteService } from '../../commerce/checkout/quote.service';
+import { DeliverySlotsService } from '../../commerce/delivery/delivery-slots.service';
+import { PaymentMethodRegistry } from '../../commerce/payments/payment-method.registry';
+import { ShippingMethodRegistry } from '../../commerce/shipping/shipping-method.registry';
+import { parseShippingMethodId } from '../../commerce/shipping/shipping-quote';
+import { Currency } from '../../commerce/stores/currency.entity';
+import { CurrencyService } from '../../commerce/stores/currency.service';
+import { countryName } from '../../common/countries';
+import { AppError } from '../../common/errors/app-error';
+import { SettingsService } from '../../config/settings.service';
+import { SaveCheckoutDto, SavePaymentMethodDto, SaveShippingMethodDto } from './dto/checkout.dto';
+
+/** Pickup-point data from a carrier widget is kept on the order: small, by design. */
+const MAX_PICKUP_POINT_JSON = 4000;
+
+/** The session's quote: what checkout saves on the cart, each choice checked against what is on offer. */
+@Injectable()
+export class CheckoutService {
+  constructor(
+    private readonly carts: CartService,
+    private readonly quotes: QuoteService,
+    private readonly pricing: CartPricingService,
+    private readonly currencies: CurrencyService,
+    private readonly shipping: ShippingMethodRegistry,
+    private readonly payments: PaymentMethodRegistry,
+    private readonly slots: DeliverySlotsService,
+    private readonly settings: SettingsService,
+  ) {}
+
+  /** The session's open cart, or null. */
+  cart(req: Request): Promise<Cart | null> {
+    return this.carts.findOpen(req.session.cartId);
+  }
+
+  async requireCart(req: Request): Promise<Cart> {
+    const cart = await this.cart(req);
+    if (!cart) throw AppError.conflict('cart_empty', 'Your cart is empty. Add something before checking out.');
+    return cart;
+  }
+
+  /** Prices are shown in the cart's currency, else the one the shopper chose. */
+  async currency(req: Request, cart: Cart | null): Promise<Currency> {
+    return this.currencies.chosenOrBase(cart?.currency ?? req.session.currency);
+  }
+
+  async summary(cartId: number): Promise<CartSummary> {
+    const cart = (await this.carts.findOpen(cartId))!;
+    return this.pricing.summarize((await this.quotes.quote(cart)).priced);
+  }
+
+  async save(cart: Cart, body: SaveCheckoutDto): Promise<void> {
+    const shippingAddress = body.sameAsBilling || !body.shippingAddress ? null : { ...body.shippingAddress };
+    const country = (shippingAddress ?? body.billingAddress).country;
+    if (!this.quotes.sellsTo(country)) {
+      const field = shippingAddress ? 'shippingAddress.country' : 'billingAddress.country';
+      throw AppError.invalid(
+        { [field]: ['is a country we do not deliver to'] },
+        `We do not deliver to ${countryName(country)}.`,
+      );
+    }
+    await this.carts.saveQuote(cart.id, {
+      email: body.email,
+      billingAddress: { ...body.billingAddress },
+      shippingAddress,
+      notes: body.notes ?? null,
+      vatId: body.vatId ?? null,
+      companyName: body.companyName ?? null,
+    });
+  }
+
+  async saveShippingMethod(cart: Cart, body: SaveShippingMethodDto): Promise<void> {
+    if (!parseShippingMethodId(body.shippingMethod)) {
+      throw AppError.invalid({ shippingMethod: ['must be a shipping method identifier type:handle:id'] });
+    }
+    const { country, priced } = await this.quotes.quote(cart);
+    if (!country)
+      throw AppError.conflict('address_required', 'Enter your address first, so we can offer shipping methods.');
+    const quote = await this.shipping.quote(body.shippingMethod, {
+      country,
+      subtotalBase: priced.subtotalBase,
+      weightGrams: priced.weightGrams,
+    });
+    if (!quote) {
+      throw new AppError(
+        'shipping_method_unavailable',
+        `This shipping method does not deliver this order to ${countryName(country)}.`,
+        409,
+        {
+          shippingMethod: ['is not available for this order'],
+        },
+      );
+    }
+    const pickupPoint = quote.pickupPoints ? this.pickupPoint(body.pickupPoint, quote.method.name) : null;
+    const slot = await this.deliverySlot(body);
+    await this.carts.saveQuote(cart.id, { shippingMethod: quote.value, pickupPoint, ...slot });
+  }
+
+  async savePaymentMethod(cart: Cart, body: SavePaymentMethodDto): Promise<void> {
+    const method = this.payments.methods().find((candidate) => candidate.code === body.paymentMethod);
+    if (!method) throw AppError.invalid({ paymentMethod: ['is not a payment method of this shop'] });
+    const { country, shipping } = await this.quotes.quote(cart);
+    if (!this.payments.available({ country, shipping }).some((candidate) => candidate.code === method.code)) {
+      throw new AppError(
+        'payment_method_unavailable',
+        `${method.name} is not available${shipping ? ` with ${shipping.method.name}` : ''}. Choose another payment method.`,
+        409,
+        { paymentMethod: ['is not available for this order'] },
+      );
+    }
+    await this.carts.saveQuote(cart.id, { paymentMethod: method.code });
+  }
+
+  private pickupPoint(point: Record<string, unknown> | undefined, methodName: string): Record<string, unknown> {
+    if (!point || Object.keys(point).length === 0) {
+      throw AppError.invalid({ pickupPoint: ['is required'] }, `Choose a pickup point for ${methodName}.`);
+    }
+    if (JSON.stringify(point).length > MAX_PICKUP_POINT_JSON) {
+      throw AppError.invalid({ pickupPoint: [`must be at most ${MAX_PICKUP_POINT_JSON} characters as JSON`] });
+    }
+    return point;
+  }
+
+  private async deliverySlot(
+    body: SaveShippingMethodDto,
+  ): Promise<{ deliverySlotId: number | null; deliveryDate: string | null }> {
+    if (body.deliverySlotId === undefined && body.deliveryDate === undefined)
+      return { deliverySlotId: null, deliveryDate: null };
+    if (!this.settings.isOn('salesDeliveryTimeEnabled')) {
+      throw AppError.invalid(
+        { deliverySlotId: ['delivery slots are not offered'] },
+        'This shop does not offer delivery slots.',
+      );
+    }
+    if (body.deliverySlotId === undefined || body.deliveryDate === undefined) {
+      throw AppError.invalid(
+        {
+          [body.deliverySlotId === undefined ? 'deliverySlotId' : 'deliveryDate']: ['is required with a delivery slot'],
+        },
+        'Choose a delivery date and slot together.',
+      );
+    }
+    this.slots.assertBookableDate(body.deliveryDate);
+    await this.slots.requireAvailable(body.deliverySlotId, body.deliveryDate);
+    return { deliverySlotId: body.deliverySlotId, deliveryDate: body.deliveryDate };
+  }
+}

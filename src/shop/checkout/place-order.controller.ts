@@ -1,0 +1,96 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { PlaceOrderService } from '../../commerce/checkout/place-order.service';
+import { OrdersService } from '../../commerce/orders/orders.service';
+import { PaymentService, PaymentStep } from '../../commerce/payments/payment.service';
+import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
+import { AppError } from '../../common/errors/app-error';
+import { wantsHtml } from '../../common/session-data';
+import { PlaceOrderDto } from './dto/checkout.dto';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,100}$/;
+
+/** Where each payment step sends the shopper. */
+export function stepUrl(step: PaymentStep): string {
+  if (step.kind === 'redirect') return step.url;
+  return step.kind === 'success' ? '/shop/checkout/success' : '/shop/checkout/failed';
+}
+
+/** Placing the order and the shopper's return from the payment gateway. */
+@ApiTags('checkout')
+@Controller('shop/checkout')
+export class PlaceOrderController {
+  constructor(
+    private readonly placeOrder: PlaceOrderService,
+    private readonly orders: OrdersService,
+    private readonly payments: PaymentService,
+  ) {}
+
+  /**
+   * AJAX and API clients get `{ success, orderNumber, redirect }`, a form post a 302 to `redirect`. The same
+   * cart, or the same `Idempotency-Key`, always answers with the same order.
+   */
+  @Post('place-order')
+  @HttpCode(200)
+  async place(
+    @Body() body: PlaceOrderDto,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw AppError.invalid({ 'Idempotency-Key': ['must be 1 to 100 visible ASCII characters'] });
+    }
+    const { order, created } = await this.placeOrder.place({
+      cartId: req.session.cartId,
+      idempotencyKey,
+      customerId: req.session.customerId ?? null,
+      expectedTotal: body.expectedTotal,
+    });
+    const step = created ? await this.payments.start(order, req.ip ?? '') : await this.payments.nextStep(order.id);
+    req.session.lastOrderNumber = order.number;
+    const redirect = stepUrl(step);
+    if (wantsHtml(req)) return res.redirect(302, redirect);
+    res.json({ success: true, orderNumber: order.number, redirect });
+  }
+
+  /** The gateway's redirect back (GET): the order comes from `order` / `order_number`, else this browser's last order. */
+  @Get('process-payment')
+  async returnFromGateway(
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const number = query.order ?? query.order_number ?? req.session.lastOrderNumber;
+    await this.process(number, query, req, res);
+  }
+
+  /** The gateway's return as a cross-site form post: no session cookie comes along, so the number is in the path. */
+  @Post('process-payment/:orderNumber')
+  @SkipCsrf()
+  async postFromGateway(
+    @Param('orderNumber') orderNumber: string,
+    @Query() query: Record<string, unknown>,
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    await this.process(orderNumber, { ...query, ...body }, req, res);
+  }
+
+  private async process(number: unknown, params: Record<string, unknown>, req: Request, res: Response): Promise<void> {
+    const order = await this.orders.byNumber(number);
+    if (!order) throw AppError.notFound('We could not find that order.');
+    const step = await this.payments.handleReturn(order, textParams(params));
+    req.session.lastOrderNumber = order.number;
+    res.redirect(303, stepUrl(step));
+  }
+}
+
+/** The gateway's parameters as text; anything nested is not a gateway parameter. */
+function textParams(params: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(params).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+}
