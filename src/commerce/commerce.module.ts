@@ -11,6 +11,8 @@ import { ProductsService } from './products/products.service';
 import { ShippingMethodRegistry } from './shipping/shipping-method.registry';
 import { CurrencyService } from './stores/currency.service';
 import { StoreService } from './stores/store.service';
+import { VatValidationService } from './tax/vat-validation.service';
+import { ViesClient } from './tax/vies.client';
 
 const COMMERCE_SERVICES = [
   PaymentMethodRegistry,
@@ -23,6 +25,8 @@ const COMMERCE_SERVICES = [
   CouponService,
   CartService,
   CartPricingService,
+  ViesClient,
+  VatValidationService,
 ];
 
 /**
