@@ -21,6 +21,8 @@ import { CoreShippingProvider } from './shipping/core-shipping.provider';
 import { ShippingMethodRegistry } from './shipping/shipping-method.registry';
 import { CurrencyService } from './stores/currency.service';
 import { StoreService } from './stores/store.service';
+import { VatValidationService } from './tax/vat-validation.service';
+import { ViesClient } from './tax/vies.client';
 
 const COMMERCE_SERVICES = [
   PaymentMethodRegistry,
@@ -40,6 +42,8 @@ const COMMERCE_SERVICES = [
   PlaceOrderService,
   PaymentService,
   OrderConfirmationMail,
+  ViesClient,
+  VatValidationService,
 ];
 
 /**

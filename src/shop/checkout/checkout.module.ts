@@ -6,12 +6,14 @@ import { CheckoutService } from './checkout.service';
 import { GuestOrderController } from './guest-order.controller';
 import { OrderPageService } from './order-page.service';
 import { PlaceOrderController } from './place-order.controller';
+import { VatController } from './vat.controller';
 
 /** Storefront checkout (`/shop/checkout/*`) and the guest order pages (`/shop/order/*`). */
 @Module({
   controllers: [
     CheckoutController,
     CheckoutOptionsController,
+    VatController,
     PlaceOrderController,
     CheckoutPagesController,
     GuestOrderController,

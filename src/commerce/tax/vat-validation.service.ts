@@ -1,0 +1,90 @@
+import { CACHE_MANAGER } from '@nestjs/cache-manager';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Cache } from 'cache-manager';
+import { EU_COUNTRIES } from '../../common/countries';
+import { SettingsService } from '../../config/settings.service';
+import { countryOfVatId, hasVatFormat, normaliseVatId, splitVatId, vatPrefixOf } from './vat-id';
+import { ViesAnswer, ViesClient } from './vies.client';
+
+/** A registration changes rarely; VIES itself is slow and rate-limited, so a day of reuse is safe. */
+const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
+
+export type VatCheckStatus =
+  'valid' | 'invalid_format' | 'not_registered' | 'country_mismatch' | 'not_eu' | 'unavailable';
+
+export interface VatCheckResult {
+  status: VatCheckStatus;
+  /** Normalised, with its VIES prefix when one could be told (`EL123456789`). */
+  vatId: string;
+  /** As registered in VIES; null when not asked, unknown or undisclosed. */
+  name: string | null;
+  address: string | null;
+}
+
+export interface VatCheckOptions {
+  /** Also ask VIES whether the number is registered (`format_existence`). */
+  existence: boolean;
+}
+
+type DefinitiveAnswer = Exclude<ViesAnswer, { status: 'unavailable' }>;
+
+/** Checks EU VAT ids (format, then registration in VIES) and decides on reverse charge. */
+@Injectable()
+export class VatValidationService {
+  constructor(
+    private readonly vies: ViesClient,
+    private readonly settings: SettingsService,
+    @Inject(CACHE_MANAGER) private readonly cache: Cache,
+  ) {}
+
+  /** Checks `vatId` as an id of `country` (ISO alpha-2); VIES is asked only for a well-formed id. */
+  async validate(vatId: string, country: string, options: VatCheckOptions): Promise<VatCheckResult> {
+    const id = normaliseVatId(vatId);
+    const code = country.toUpperCase();
+    const own = vatPrefixOf(code);
+    if (!own) return result('not_eu', id);
+    const { prefix, number } = splitVatId(id, code);
+    const normalised = prefix + number;
+    if (prefix !== own) {
+      // A GB id belongs to Great Britain, which left VIES; only Northern Ireland's XI ids can be checked.
+      return result(prefix === 'GB' ? 'not_eu' : 'country_mismatch', normalised);
+    }
+    if (!hasVatFormat(prefix, number)) return result('invalid_format', normalised);
+    if (!options.existence) return result('valid', normalised);
+
+    const answer = await this.registration(prefix, number);
+    if (answer.status === 'registered') {
+      return { status: 'valid', vatId: normalised, name: answer.name, address: answer.address };
+    }
+    return result(answer.status, normalised);
+  }
+
+  /**
+   * Whether a sale to the holder of `vatId` is reverse-charged: VAT checks on, the id valid under the
+   * configured check (registered for `format_existence`; unavailable counts as not) and from another
+   * EU country than the shop's. The id must carry its prefix, which is how its country is known.
+   */
+  async reverseCharge(vatId: string | null, shopCountry: string): Promise<boolean> {
+    if (!vatId || !this.settings.isOn('salesValidateVAT')) return false;
+    const type = this.settings.get<string>('salesValidateVATType');
+    if (type !== 'format' && type !== 'format_existence') return false;
+    const country = countryOfVatId(normaliseVatId(vatId));
+    if (!country || !EU_COUNTRIES.includes(country) || country === shopCountry.toUpperCase()) return false;
+    const checked = await this.validate(vatId, country, { existence: type === 'format_existence' });
+    return checked.status === 'valid';
+  }
+
+  private async registration(prefix: string, number: string): Promise<ViesAnswer> {
+    const key = `vat:${prefix}${number}`;
+    const cached = await this.cache.get<DefinitiveAnswer>(key);
+    if (cached) return cached;
+    const answer = await this.vies.check(prefix, number);
+    // "Could not check" is about that moment, not the number: the next attempt must ask again.
+    if (answer.status !== 'unavailable') await this.cache.set(key, answer, CACHE_TTL_MS);
+    return answer;
+  }
+}
+
+function result(status: VatCheckStatus, vatId: string): VatCheckResult {
+  return { status, vatId, name: null, address: null };
+}

@@ -1,0 +1,75 @@
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { EU_COUNTRIES } from '../../common/countries';
+import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
+
+/** VIES country codes: the EU's, with Greece as EL, plus XI for Northern Ireland. */
+const PREFIXES = new Set([...EU_COUNTRIES.map((code) => (code === 'GR' ? 'EL' : code)), 'XI']);
+const VAT_NUMBER = /^[0-9A-Z+*]{2,12}$/;
+/** Longer than any test's client timeout, so `…997` provokes a timeout. */
+const SLOW_MS = 3000;
+
+interface ViesRequest {
+  countryCode?: unknown;
+  vatNumber?: unknown;
+}
+
+/**
+ * The EU VAT service (VIES REST `check-vat-number`, external-apis.md §5). The number's last three digits
+ * pick the outcome, so tests and a shop owner trying the demo can provoke each one:
+ * `000` not registered, `999` MS_UNAVAILABLE, `998` HTTP 503, `997` answers after 3 s, `996` an HTML page;
+ * anything else is registered.
+ */
+@ApiExcludeController()
+@SkipCsrf()
+@Controller('_sandbox/vies')
+export class ViesSandboxController {
+  @Post('check-vat-number')
+  @HttpCode(200)
+  check(@Body() body: ViesRequest | undefined, @Req() req: Request, @Res() res: Response): void {
+    const { countryCode, vatNumber } = body ?? {};
+    if (
+      typeof countryCode !== 'string' ||
+      !PREFIXES.has(countryCode) ||
+      typeof vatNumber !== 'string' ||
+      !VAT_NUMBER.test(vatNumber)
+    ) {
+      res.status(400).json(failure('INVALID_INPUT'));
+      return;
+    }
+    const registered = {
+      countryCode,
+      vatNumber,
+      requestDate: new Date().toISOString(),
+      valid: true,
+      name: `SANDBOX COMPANY ${countryCode}${vatNumber}`,
+      address: 'Main Street 1, 811 01 Bratislava',
+    };
+    switch (vatNumber.slice(-3)) {
+      case '000':
+        res.json({ ...registered, valid: false, name: '---', address: '---' });
+        return;
+      case '999':
+        res.json(failure('MS_UNAVAILABLE'));
+        return;
+      case '998':
+        res.status(503).end();
+        return;
+      case '997':
+        setTimeout(() => {
+          if (!req.socket.destroyed) res.json(registered);
+        }, SLOW_MS).unref();
+        return;
+      case '996':
+        res.type('html').send('<!doctype html><html><body><h1>Service temporarily unavailable</h1></body></html>');
+        return;
+      default:
+        res.json(registered);
+    }
+  }
+}
+
+function failure(error: string) {
+  return { actionSucceed: false, errorWrappers: [{ error }] };
+}

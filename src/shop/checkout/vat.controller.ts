@@ -1,0 +1,56 @@
+import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { VatCheckResult, VatValidationService } from '../../commerce/tax/vat-validation.service';
+import { countryName } from '../../common/countries';
+import { ValidateVatDto } from './dto/validate-vat.dto';
+import { VatCheckEnabledGuard } from './vat-check-enabled.guard';
+
+const UNAVAILABLE = 'The EU VAT service is not available right now, please try again later.';
+
+@ApiTags('checkout')
+@Controller('shop/checkout')
+export class VatController {
+  constructor(private readonly vat: VatValidationService) {}
+
+  /** Checks a VAT id's format and its registration in the EU VAT service (spec "VAT validation result"). */
+  @Post('validate-vat')
+  @HttpCode(200)
+  @UseGuards(VatCheckEnabledGuard)
+  async validate(@Body() body: ValidateVatDto, @Res() res: Response): Promise<void> {
+    const result = await this.vat.validate(body.vatId, body.country, { existence: true });
+    const { status, json } = answer(result, body.country);
+    res.status(status).json(json);
+  }
+}
+
+function answer(result: VatCheckResult, country: string): { status: number; json: object } {
+  const { vatId } = result;
+  const invalid = (message: string) => ({ status: 200, json: { success: true, valid: false, message, vatId } });
+  switch (result.status) {
+    case 'valid':
+      return {
+        status: 200,
+        json: { success: true, valid: true, message: null, vatId, name: result.name, address: result.address },
+      };
+    case 'invalid_format':
+      return invalid('Invalid VAT ID format.');
+    case 'not_registered':
+      return invalid('Invalid VAT ID: not registered in the EU VAT system.');
+    case 'country_mismatch':
+      return invalid(`This VAT ID is not from ${countryName(country)}.`);
+    case 'not_eu':
+      return invalid('VAT IDs can only be checked for EU countries.');
+    case 'unavailable':
+      // The spec's result body plus the error object every failed JSON answer carries (DESIGN.md §4).
+      return {
+        status: 502,
+        json: {
+          success: false,
+          valid: false,
+          message: UNAVAILABLE,
+          error: { code: 'vat_service_unavailable', message: UNAVAILABLE },
+        },
+      };
+  }
+}
