@@ -7,6 +7,13 @@ export interface CapturedMail {
   raw: string;
 }
 
+/** The message's text as a reader sees it: quoted-printable soft line breaks joined, escapes decoded. */
+export function mailText(mail: CapturedMail): string {
+  const body = mail.raw.slice(mail.raw.indexOf('\r\n\r\n') + 4);
+  const escaped = body.replace(/=\r\n/g, '').replace(/%/g, '%25');
+  return decodeURIComponent(escaped.replace(/=([0-9A-F]{2})/g, '%$1'));
+}
+
 /** A real SMTP listener on loopback that keeps every message it is given. */
 export async function startSmtpCapture(): Promise<{ url: string; messages: CapturedMail[]; close(): Promise<void> }> {
   const messages: CapturedMail[] = [];

@@ -39,6 +39,8 @@ export interface PricedLines {
   couponCode: string | null;
   /** Why an applied coupon no longer gives a discount (expired meanwhile, subtotal too low, …). */
   couponError: string | null;
+  /** The stable code of that reason, e.g. `coupon_used_up`. */
+  couponErrorCode: string | null;
   weightGrams: number;
 }
 
@@ -133,7 +135,13 @@ export class CartPricingService {
     }
     const subtotal = priced.reduce((sum, line) => sum + line.total, 0);
     const subtotalBase = priced.reduce((sum, line) => sum + line.basePrice * line.line.qty, 0);
-    const { discount, couponError } = await this.discount(cart, subtotal, subtotalBase, currency, base);
+    const { discount, couponError, couponErrorCode } = await this.discount(
+      cart,
+      subtotal,
+      subtotalBase,
+      currency,
+      base,
+    );
     return {
       currency,
       lines: priced,
@@ -143,6 +151,7 @@ export class CartPricingService {
       discount,
       couponCode: cart.couponCode,
       couponError,
+      couponErrorCode,
       weightGrams: priced.reduce((sum, line) => sum + line.weightGrams, 0),
     };
   }
@@ -206,13 +215,17 @@ export class CartPricingService {
     subtotalBase: number,
     currency: Currency,
     base: Currency,
-  ): Promise<{ discount: number; couponError: string | null }> {
-    if (!cart.couponCode || subtotal === 0) return { discount: 0, couponError: null };
+  ): Promise<{ discount: number; couponError: string | null; couponErrorCode: string | null }> {
+    if (!cart.couponCode || subtotal === 0) return { discount: 0, couponError: null, couponErrorCode: null };
     try {
       const coupon = await this.coupons.findUsable(cart.couponCode, { subtotal: subtotalBase, email: cart.email });
-      return { discount: this.coupons.discount(coupon, subtotal, currency, base), couponError: null };
+      return {
+        discount: this.coupons.discount(coupon, subtotal, currency, base),
+        couponError: null,
+        couponErrorCode: null,
+      };
     } catch (error) {
-      if (error instanceof AppError) return { discount: 0, couponError: error.message };
+      if (error instanceof AppError) return { discount: 0, couponError: error.message, couponErrorCode: error.code };
       throw error;
     }
   }

@@ -124,7 +124,9 @@ export class PlaceOrderService {
         'The payment method you chose is not available for this order. Choose another one.',
       );
     }
-    if (cart.couponCode && priced.couponError) throw AppError.conflict('coupon_invalid', priced.couponError);
+    if (cart.couponCode && priced.couponError) {
+      throw AppError.conflict(priced.couponErrorCode ?? 'coupon_invalid', priced.couponError);
+    }
     if (expectedTotal !== undefined && toMinor(expectedTotal, priced.currency.decimals) !== priced.total) {
       throw new AppError(
         'price_changed',
@@ -176,7 +178,7 @@ export class PlaceOrderService {
         shippingTotal: priced.shipping,
         paymentFee: priced.paymentFee,
         tax: priced.tax,
-        total: toMajor(priced.total, priced.currency.decimals),
+        total: priced.total,
         weightGrams: priced.weightGrams,
         billingAddress: cart.billingAddress!,
         shippingAddress: cart.shippingAddress ?? cart.billingAddress,

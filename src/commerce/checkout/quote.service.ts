@@ -8,6 +8,8 @@ import { PaymentMethodRegistry, RegisteredPaymentMethod } from '../payments/paym
 import { ShippingMethodRegistry } from '../shipping/shipping-method.registry';
 import { ShippingContext, ShippingQuote } from '../shipping/shipping-quote';
 import { CurrencyService } from '../stores/currency.service';
+import { StoreService } from '../stores/store.service';
+import { VatValidationService } from '../tax/vat-validation.service';
 
 /** A cart as checkout sees it: priced with the methods chosen, where those can still be used. */
 export interface Quote {
@@ -32,6 +34,8 @@ export class QuoteService {
     private readonly shipping: ShippingMethodRegistry,
     private readonly payments: PaymentMethodRegistry,
     private readonly settings: SettingsService,
+    private readonly stores: StoreService,
+    private readonly vat: VatValidationService,
   ) {}
 
   async quote(cart: Cart): Promise<Quote> {
@@ -45,9 +49,11 @@ export class QuoteService {
     const payment = cart.paymentMethod
       ? (this.payments.available({ country, shipping }).find((method) => method.code === cart.paymentMethod) ?? null)
       : null;
+    const store = await this.stores.byId(cart.storeId);
     const priced = this.pricing.total(pricedLines, {
       shipping: shipping ? await this.currencies.fromBase(shipping.price, pricedLines.currency) : 0,
       paymentFee: payment ? await this.currencies.fromBase(payment.price, pricedLines.currency) : 0,
+      reverseCharge: await this.vat.reverseCharge(cart.vatId, store.country),
     });
     return { cart, lines, priced, country, shipping, payment };
   }

@@ -72,6 +72,8 @@ export class DeliverySlotsService {
   /** Takes one place in the slot on `date`, inside the place-order transaction. */
   async take(tx: Tx, slot: DeliverySlot, date: string): Promise<void> {
     if (this.hasBegun(slot, date)) throw slotGone(slot, date);
+    // The capacity as it is now, not as the listing cache last saw it.
+    const { capacity } = await tx.manager.findOneByOrFail(DeliverySlot, { id: slot.id });
     await tx.manager
       .createQueryBuilder()
       .insert()
@@ -87,7 +89,7 @@ export class DeliverySlotsService {
       .where('slotId = :slotId AND date = :date AND taken < :capacity', {
         slotId: slot.id,
         date,
-        capacity: slot.capacity,
+        capacity,
       })
       .execute();
     if (!booked.affected) throw slotGone(slot, date);

@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { formatMoney } from '../../common/money-format';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
-import { Tx } from '../../database/transaction-runner';
+import { TransactionRunner, Tx } from '../../database/transaction-runner';
+import { JobQueue } from '../../jobs/job-queue.service';
 import { MailService } from '../../mail/mail.service';
 import { PaymentMethodRegistry } from '../payments/payment-method.registry';
 import { CurrencyService } from '../stores/currency.service';
@@ -10,10 +12,18 @@ import { StoreService } from '../stores/store.service';
 import { OrderLine } from './order-line.entity';
 import { Order } from './order.entity';
 
-/** The order confirmation e-mail: what was bought, what it costs, how to pay, where to follow it. */
+const CONFIRMATION_JOB = 'order.confirmation';
+
+/**
+ * The order confirmation e-mail: what was bought, what it costs, how to pay, where to follow it. The
+ * transaction that places or pays the order only records a job (outbox); the worker writes the message.
+ */
 @Injectable()
-export class OrderConfirmationMail {
+export class OrderConfirmationMail implements OnModuleInit {
   constructor(
+    private readonly dataSource: DataSource,
+    private readonly runner: TransactionRunner,
+    private readonly jobs: JobQueue,
     private readonly mail: MailService,
     private readonly payments: PaymentMethodRegistry,
     private readonly currencies: CurrencyService,
@@ -21,10 +31,24 @@ export class OrderConfirmationMail {
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
+  onModuleInit(): void {
+    this.jobs.register<{ orderId: number }>(CONFIRMATION_JOB, ({ orderId }) => this.send(orderId));
+  }
+
   /** Queues the confirmation in the caller's transaction; an order is confirmed once, whatever calls it. */
-  async queue(tx: Tx, order: Order): Promise<void> {
+  queue(tx: Tx, order: Order): Promise<void> {
+    return this.jobs.enqueue(
+      tx,
+      CONFIRMATION_JOB,
+      { orderId: order.id },
+      { key: `order-confirmation:${order.number}` },
+    );
+  }
+
+  private async send(orderId: number): Promise<void> {
+    const order = await this.dataSource.getRepository(Order).findOneByOrFail({ id: orderId });
     const [lines, currency, store] = await Promise.all([
-      tx.manager.find(OrderLine, { where: { orderId: order.id }, order: { id: 'ASC' } }),
+      this.dataSource.getRepository(OrderLine).find({ where: { orderId }, order: { id: 'ASC' } }),
       this.currencies.chosenOrBase(order.currency),
       this.stores.byId(order.storeId),
     ]);
@@ -52,10 +76,12 @@ export class OrderConfirmationMail {
       '',
       `Follow your order: ${this.config.baseUrl}/shop/order/view/${order.number}`,
     ].join('\n');
-    await this.mail.send(
-      tx,
-      { to: order.email, subject: `Your order ${order.reference} at ${store.name}`, text },
-      `order-confirmation:${order.number}`,
+    await this.runner.run((tx) =>
+      this.mail.send(
+        tx,
+        { to: order.email, subject: `Your order ${order.reference} at ${store.name}`, text },
+        `order-confirmation:${order.number}`,
+      ),
     );
   }
 }

@@ -76,11 +76,12 @@ export class VatValidationService {
 
   private async registration(prefix: string, number: string): Promise<ViesAnswer> {
     const key = `vat:${prefix}${number}`;
-    const cached = await this.cache.get<DefinitiveAnswer>(key);
+    // A cache that is down (Redis) only costs a call to VIES: it must not turn a check into an error.
+    const cached = await this.cache.get<DefinitiveAnswer>(key).catch(() => undefined);
     if (cached) return cached;
     const answer = await this.vies.check(prefix, number);
     // "Could not check" is about that moment, not the number: the next attempt must ask again.
-    if (answer.status !== 'unavailable') await this.cache.set(key, answer, CACHE_TTL_MS);
+    if (answer.status !== 'unavailable') await this.cache.set(key, answer, CACHE_TTL_MS).catch(() => undefined);
     return answer;
   }
 }

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { randomHex32 } from '../../common/ids';
 import { ProductImportRow, ProductImportService } from '../../commerce/products/product-import.service';
+import { DeliverySlot } from '../../commerce/delivery/delivery-slot.entity';
 import { ShippingMethod } from '../../commerce/shipping/shipping-method.entity';
 import { Currency } from '../../commerce/stores/currency.entity';
 import { Store } from '../../commerce/stores/store.entity';
@@ -61,6 +62,33 @@ export class DemoSeedService implements OnApplicationBootstrap {
           price: 0,
           countries: [],
           sortOrder: 2,
+        },
+      ]);
+      const workdays = [1, 2, 3, 4, 5, 6];
+      await manager.insert(DeliverySlot, [
+        {
+          label: '08:00–12:00',
+          startMinute: 8 * 60,
+          endMinute: 12 * 60,
+          capacity: 5,
+          weekdays: workdays,
+          sortOrder: 1,
+        },
+        {
+          label: '12:00–16:00',
+          startMinute: 12 * 60,
+          endMinute: 16 * 60,
+          capacity: 5,
+          weekdays: workdays,
+          sortOrder: 2,
+        },
+        {
+          label: '16:00–20:00',
+          startMinute: 16 * 60,
+          endMinute: 20 * 60,
+          capacity: 3,
+          weekdays: workdays,
+          sortOrder: 3,
         },
       ]);
     });

@@ -10,6 +10,7 @@ import { ShippingMethodRegistry } from '../../commerce/shipping/shipping-method.
 import { parseShippingMethodId } from '../../commerce/shipping/shipping-quote';
 import { Currency } from '../../commerce/stores/currency.entity';
 import { CurrencyService } from '../../commerce/stores/currency.service';
+import { VatValidationService } from '../../commerce/tax/vat-validation.service';
 import { countryName } from '../../common/countries';
 import { AppError } from '../../common/errors/app-error';
 import { SettingsService } from '../../config/settings.service';
@@ -30,6 +31,7 @@ export class CheckoutService {
     private readonly payments: PaymentMethodRegistry,
     private readonly slots: DeliverySlotsService,
     private readonly settings: SettingsService,
+    private readonly vat: VatValidationService,
   ) {}
 
   /** The session's open cart, or null. */
@@ -68,7 +70,7 @@ export class CheckoutService {
       billingAddress: { ...body.billingAddress },
       shippingAddress,
       notes: body.notes ?? null,
-      vatId: body.vatId ?? null,
+      vatId: await this.vatId(body.vatId, body.billingAddress.country),
       companyName: body.companyName ?? null,
     });
   }
@@ -113,6 +115,31 @@ export class CheckoutService {
       );
     }
     await this.carts.saveQuote(cart.id, { paymentMethod: method.code });
+  }
+
+  /**
+   * The VAT id as stored: normalised with its country prefix (what reverse charge reads). While VAT checks
+   * are on, a malformed id or one of another country than the billing address is refused here; whether it
+   * is registered is asked (and cached) when the cart is priced.
+   */
+  private async vatId(raw: string | undefined, billingCountry: string): Promise<string | null> {
+    if (!raw) return null;
+    const checked = await this.vat.validate(raw, billingCountry, { existence: false });
+    const checking =
+      this.settings.isOn('salesValidateVAT') && this.settings.get<string>('salesValidateVATType') !== 'none';
+    if (checking && (checked.status === 'invalid_format' || checked.status === 'country_mismatch')) {
+      throw AppError.invalid(
+        {
+          vatId: [
+            checked.status === 'invalid_format'
+              ? 'is not a valid VAT ID'
+              : `is not a VAT ID of ${countryName(billingCountry)}`,
+          ],
+        },
+        'Check your VAT ID.',
+      );
+    }
+    return checked.vatId;
   }
 
   private pickupPoint(point: Record<string, unknown> | undefined, methodName: string): Record<string, unknown> {

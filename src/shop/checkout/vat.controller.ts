@@ -1,10 +1,15 @@
 import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { Throttle } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { VatCheckResult, VatValidationService } from '../../commerce/tax/vat-validation.service';
 import { countryName } from '../../common/countries';
+import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
 import { ValidateVatDto } from './dto/validate-vat.dto';
 import { VatCheckEnabledGuard } from './vat-check-enabled.guard';
+
+/** Checks per minute and IP: a checkout needs a handful; more would only spend the EU service's patience. */
+export const VAT_CHECK_LIMIT = 120;
 
 const UNAVAILABLE = 'The EU VAT service is not available right now, please try again later.';
 
@@ -16,7 +21,8 @@ export class VatController {
   /** Checks a VAT id's format and its registration in the EU VAT service (spec "VAT validation result"). */
   @Post('validate-vat')
   @HttpCode(200)
-  @UseGuards(VatCheckEnabledGuard)
+  @UseGuards(VatCheckEnabledGuard, ShopThrottlerGuard)
+  @Throttle({ default: { limit: VAT_CHECK_LIMIT, ttl: 60_000 } })
   async validate(@Body() body: ValidateVatDto, @Res() res: Response): Promise<void> {
     const result = await this.vat.validate(body.vatId, body.country, { existence: true });
     const { status, json } = answer(result, body.country);
