@@ -1,8 +1,9 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { NextFunction, Request, Response } from 'express';
+import { json, NextFunction, Request, RequestHandler, Response, urlencoded } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
+import { AppError } from '../common/errors/app-error';
 import { sendError } from '../common/errors/error-response';
 import { createValidationPipe } from '../common/validation';
 import { AppConfig } from '../config/app-config';
@@ -33,6 +34,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.setBaseViewsDir(VIEWS_DIR);
   app.engine('hbs', createViewEngine(VIEWS_DIR));
   app.setViewEngine('hbs');
+  for (const parser of bodyParsers()) app.use(parser);
   app.use(sessionMiddleware(app, config));
   app.use(renderLocals(config.cpTrigger));
   app.useGlobalPipes(createValidationPipe());
@@ -43,6 +45,24 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     .setVersion('2.0.0')
     .build();
   SwaggerModule.setup('api-docs', app, () => SwaggerModule.createDocument(app, openApi));
+}
+
+/**
+ * JSON and form bodies (forms nest fields: `billingAddress[city]`). Nest would hand a JSON syntax error on
+ * with the parser's wording; the shopper's script gets ours.
+ */
+function bodyParsers(): RequestHandler[] {
+  return [json(), urlencoded({ extended: true })].map(
+    (parser): RequestHandler =>
+      (req, res, next) =>
+        parser(req, res, (error?: unknown) =>
+          next(
+            (error as { type?: string } | undefined)?.type === 'entity.parse.failed'
+              ? new AppError('invalid_json', 'The request body is not valid JSON.', 400)
+              : error,
+          ),
+        ),
+  );
 }
 
 /** Errors raised by Express middleware before Nest's router (malformed JSON, oversized bodies). */

@@ -10,6 +10,8 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     bufferLogs: true,
     // Throw on a wiring error instead of exiting: the caller (main, CLI, a test) decides what to do.
     abortOnError: false,
+    // configureApp installs the body parsers, answering a malformed body in our own words.
+    bodyParser: false,
   });
   configureApp(app, config);
   app.enableShutdownHooks();

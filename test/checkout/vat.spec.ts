@@ -258,8 +258,10 @@ describe('VAT validation', () => {
         .set('Content-Type', 'application/json')
         .send('{"vatId": "SK20');
       expect(res.status).toBe(400);
-      // The message is the JSON parser's (Nest maps body-parser errors before our filter sees them).
-      expect(res.body).toEqual({ success: false, error: { code: 'bad_request', message: expect.any(String) } });
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: 'invalid_json', message: 'The request body is not valid JSON.' },
+      });
     });
   });
 

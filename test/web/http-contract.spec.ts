@@ -74,7 +74,10 @@ describe('HTTP contract', () => {
       .set('Content-Type', 'application/json')
       .send('{"email": ')
       .expect(400);
-    expect(res.body).toMatchObject({ success: false, error: { code: 'bad_request' } });
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: 'invalid_json', message: 'The request body is not valid JSON.' },
+    });
   });
 
   it('redirects a failed browser form post back with a flash message', async () => {

@@ -45,9 +45,7 @@ export function describeError(error: unknown): { status: number; body: ErrorBody
   const status =
     (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    const type = (error as { type?: string }).type;
-    const message = type === 'entity.parse.failed' ? 'The request body is not valid JSON.' : (error as Error).message;
-    return { status, body: { code: CODES[status] ?? 'bad_request', message } };
+    return { status, body: { code: CODES[status] ?? 'bad_request', message: (error as Error).message } };
   }
   return {
     status: HttpStatus.INTERNAL_SERVER_ERROR,
