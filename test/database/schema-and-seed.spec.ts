@@ -49,7 +49,12 @@ describe('schema and demo seed', () => {
       expect(cli.json).toMatchObject({
         ok: true,
         pending: false,
-        applied: ['Initial1763800000000', 'Coupons1795335171932', 'ProductSearch1795335200000'],
+        applied: [
+          'Initial1763800000000',
+          'Coupons1795335171932',
+          'ProductSearch1795335200000',
+          'Checkout1795431798886',
+        ],
       });
     } finally {
       await second.app.close();

@@ -1,0 +1,94 @@
+import { Order } from '../../src/commerce/orders/order.entity';
+import { SettingsService } from '../../src/config/settings.service';
+import { productBySku } from '../support/catalog';
+import { ADDRESS, addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
+import { ShopClient } from '../support/shop-client';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const PRAGUE = { ...ADDRESS, street: 'Václavské náměstí 1', city: 'Praha', zipCode: '110 00', country: 'CZ' };
+
+/**
+ * A valid VAT id of another EU country than the shop's (SK) makes the sale reverse-charge: the net price,
+ * no VAT. Checked against the VIES sandbox, so the app listens on a port of its own.
+ */
+describe('reverse charge', () => {
+  let shop: TestApp;
+  let flatRate: string;
+  beforeAll(async () => {
+    shop = await startTestApp({ listen: true });
+    flatRate = await shippingValue(shop.dataSource, 'flat-rate');
+  });
+  afterAll(() => shop.close());
+
+  /** A headlamp (39.00) by courier (4.90), cash on delivery (1.50): 45.40 including 7.57 VAT. */
+  async function checkout(vatId: string, address = PRAGUE) {
+    const client = new ShopClient(shop.server);
+    await addToCart(client, (await productBySku(shop.dataSource, 'DEMO-HEADLAMP')).id, 1);
+    const saved = await fillCheckout(client, {
+      address,
+      shippingMethod: flatRate,
+      paymentMethod: 'cod',
+      extra: { vatId, companyName: 'Firma s.r.o.' },
+    });
+    return { client, cart: saved.body.cart };
+  }
+
+  it('charges a registered company of another EU country the net price without VAT', async () => {
+    const { client, cart } = await checkout('CZ 1234 5678');
+    expect(cart).toMatchObject({
+      subtotal: 39,
+      shipping: 4.9,
+      paymentFee: 1.5,
+      tax: 0,
+      total: 37.83,
+      reverseCharge: true,
+    });
+
+    const placed = await placeOrder(client, { expectedTotal: 37.83 });
+    expect(placed.status).toBe(200);
+    const order = await shop.dataSource.getRepository(Order).findOneByOrFail({ number: placed.body.orderNumber });
+    expect(order).toMatchObject({
+      reverseCharge: true,
+      tax: 0,
+      total: 3783,
+      vatId: 'CZ12345678',
+      companyName: 'Firma s.r.o.',
+    });
+    const page = await client.get('/shop/checkout/success').set('Accept', 'text/html').expect(200);
+    expect(page.text).toContain('reverse charge (VAT ID CZ12345678)');
+  });
+
+  it.each([
+    ['a VAT id of the shop’s own country', 'SK2020123456', ADDRESS],
+    ['a VAT id VIES does not know', 'CZ12345000', PRAGUE],
+    ['a VAT id VIES cannot check right now', 'CZ12345999', PRAGUE],
+  ])('charges VAT for %s', async (_, vatId, address) => {
+    const { client, cart } = await checkout(vatId, address);
+    expect(cart).toMatchObject({ tax: 7.57, total: 45.4, reverseCharge: false });
+    const placed = await placeOrder(client);
+    expect(placed.status).toBe(200);
+    const order = await shop.dataSource.getRepository(Order).findOneByOrFail({ number: placed.body.orderNumber });
+    expect(order).toMatchObject({ reverseCharge: false, tax: 757, total: 4540 });
+  });
+
+  it('leaves net prices as they are when prices exclude VAT', async () => {
+    const settings = shop.app.get(SettingsService);
+    await settings.save({ salesPricesIncludeTax: false });
+    try {
+      expect((await checkout('CZ12345678')).cart).toMatchObject({ tax: 0, total: 45.4, reverseCharge: true });
+      expect((await checkout('CZ12345000')).cart).toMatchObject({ tax: 9.08, total: 54.48, reverseCharge: false });
+    } finally {
+      await settings.save({ salesPricesIncludeTax: true });
+    }
+  });
+
+  it('gives no reverse charge while VAT checks are off', async () => {
+    const settings = shop.app.get(SettingsService);
+    await settings.save({ salesValidateVAT: false });
+    try {
+      expect((await checkout('CZ12345678')).cart).toMatchObject({ tax: 7.57, reverseCharge: false });
+    } finally {
+      await settings.save({ salesValidateVAT: true });
+    }
+  });
+});
