@@ -1,7 +1,10 @@
 // npm run bench: starts the built service on a fresh database and measures hot routes with autocannon
 // (32 connections, each its own shopper session). Prints req/s and latency percentiles per scenario,
-// and the server's peak RSS.
+// and the server's peak RSS. In the full-checkout scenario each connection plays one new shopper after
+// another: a fresh session, then add → save → shipping → payment → place-order; it also prints checkouts/s.
 //   BENCH_SECONDS   length of each scenario (default 10)
+//   BENCH_ONLY      run only the scenarios whose name contains this text (e.g. "checkout")
+//   BENCH_NODE_ARGS extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
 //   DATABASE_URL    mysql://… to measure on MySQL/MariaDB (a fresh database `<name>_bench` is created);
 //                   REDIS_URL is passed through. Default: a fresh SQLite file.
 const { execFileSync, spawn } = require('node:child_process');
@@ -27,7 +30,11 @@ async function main() {
     CP_ADMIN_PASSWORD: 'bench-password',
     DATABASE_URL: freshDatabase(process.env.DATABASE_URL),
   };
-  const server = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   try {
     await waitForHealth();
     const productId = await importBenchProduct(env, dataDir);
@@ -35,25 +42,45 @@ async function main() {
     console.log(
       `database: ${env.DATABASE_URL.split(':')[0]}${env.REDIS_URL ? ' + redis' : ''}, ${CONNECTIONS} connections`,
     );
+    const shippingMethod = await flatRate();
     const scenarios = [
-      { name: 'GET /health (DB ping)', path: '/health' },
-      { name: 'GET / (home page)', path: '/' },
-      { name: 'GET catalog/products (JSON)', path: '/shop/catalog/products', headers: { accept: 'application/json' } },
+      { name: 'GET /health (DB ping)', steps: [{ path: '/health' }] },
+      { name: 'GET / (home page)', steps: [{ path: '/' }] },
+      {
+        name: 'GET catalog/products (JSON)',
+        steps: [{ path: '/shop/catalog/products', headers: { accept: 'application/json' } }],
+      },
       {
         name: 'POST cart/add (AJAX, own session each)',
-        path: '/shop/cart/add',
-        method: 'POST',
         shoppers,
-        body: JSON.stringify({ product: productId, qty: 1 }),
+        method: 'POST',
+        steps: [{ path: '/shop/cart/add', body: { product: productId, qty: 1 } }],
+      },
+      {
+        name: 'full checkout (6 requests, a new shopper each)',
+        method: 'POST',
+        checkout: true,
+        steps: [
+          { path: '/shop/customer/csrf-token', method: 'GET', opensSession: true },
+          { path: '/shop/cart/add', body: { product: productId, qty: 1 } },
+          { path: '/shop/checkout/save', body: { email: 'bench@example.com', billingAddress: BENCH_ADDRESS } },
+          { path: '/shop/checkout/save-shipping-method', body: { shippingMethod } },
+          { path: '/shop/checkout/save-payment-method', body: { paymentMethod: 'cod' } },
+          { path: '/shop/checkout/place-order', body: {} },
+        ],
       },
     ];
-    for (const scenario of scenarios) {
+    const only = process.env.BENCH_ONLY;
+    for (const scenario of scenarios.filter(({ name }) => !only || name.includes(only))) {
       await run(scenario, 1); // warm-up
       const result = await run(scenario, SECONDS);
       const errors = result.errors + result.non2xx;
+      const checkouts = scenario.checkout
+        ? `  = ${(result.requests.total / scenario.steps.length / SECONDS).toFixed(0)} checkouts/s`
+        : '';
       console.log(
-        `${scenario.name.padEnd(42)} ${String(Math.round(result.requests.average)).padStart(6)} req/s  ` +
-          `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms${errors ? `  errors ${errors}` : ''}`,
+        `${scenario.name.padEnd(46)} ${String(Math.round(result.requests.average)).padStart(6)} req/s  ` +
+          `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms${checkouts}${errors ? `  errors ${errors}` : ''}`,
       );
     }
     console.log(`peak RSS ${peakRssMb(server.pid)} MB`);
@@ -63,20 +90,34 @@ async function main() {
   }
 }
 
-function run({ path, method = 'GET', headers = {}, body, shoppers }, duration) {
+const BENCH_ADDRESS = {
+  firstName: 'Bench',
+  lastName: 'Shopper',
+  street: 'Hlavná 1',
+  city: 'Bratislava',
+  zipCode: '81101',
+  country: 'SK',
+};
+
+/**
+ * Each connection goes through `steps` in order, over and over. With `shoppers`, each request comes from
+ * one of those sessions; a step that `opensSession` starts a new one, which the following steps of the
+ * round use (autocannon gives every round of a connection a fresh context).
+ */
+function run({ steps, method = 'GET', shoppers }, duration) {
   let next = 0;
   return autocannon({
-    url: `${BASE}${path}`,
+    url: BASE,
     connections: CONNECTIONS,
     duration,
-    requests: [
-      {
-        method,
-        body,
-        // Each connection is one shopper: its own session cookie and CSRF token.
-        setupRequest: (request, context) => {
-          if (shoppers && !context.shopper) context.shopper = shoppers[next++ % shoppers.length];
-          const session = context.shopper
+    requests: steps.map(({ path, headers = {}, body, opensSession, method: stepMethod }) => ({
+      method: stepMethod ?? method,
+      path,
+      body: body && JSON.stringify(body),
+      setupRequest: (request, context) => {
+        if (shoppers && !context.shopper) context.shopper = shoppers[next++ % shoppers.length];
+        const session =
+          context.shopper && !opensSession
             ? {
                 cookie: context.shopper.cookie,
                 'x-csrf-token': context.shopper.token,
@@ -84,11 +125,25 @@ function run({ path, method = 'GET', headers = {}, body, shoppers }, duration) {
                 'content-type': 'application/json',
               }
             : {};
-          return { ...request, headers: { ...request.headers, ...headers, ...session } };
-        },
+        return { ...request, headers: { ...request.headers, ...headers, ...session } };
       },
-    ],
+      onResponse: opensSession
+        ? (status, resBody, context, resHeaders) => {
+            const name = Object.keys(resHeaders).find((key) => key.toLowerCase() === 'set-cookie');
+            const cookie = [resHeaders[name]].flat()[0];
+            context.shopper = { cookie: cookie.split(';')[0], token: JSON.parse(resBody).csrfToken };
+          }
+        : undefined,
+    })),
   });
+}
+
+/** The courier's `type:handle:id`, as checkout offers it. */
+async function flatRate() {
+  const res = await fetch(`${BASE}/shop/checkout/get-shipping-methods?code=SK`);
+  const method = (await res.json()).shipping_methods.find((entry) => entry.handle === 'flat-rate');
+  if (!method) throw new Error('the demo courier is missing');
+  return method.value;
 }
 
 /** A product with stock for millions of adds, imported through the CLI into the bench database. */

@@ -4,7 +4,7 @@ import { RedisClientType } from 'redis';
 import { DataSource } from 'typeorm';
 import { TransactionRunner } from '../database/transaction-runner';
 import { upsertRow } from '../database/upsert';
-import { InjectRedis, RedisClient } from '../redis/redis.module';
+import { closeRedis, InjectRedis, RedisClient } from '../redis/redis.module';
 import { AppConfig } from './app-config';
 import { InjectConfig } from './config.module';
 import { CORE_SETTINGS } from './core-settings';
@@ -57,7 +57,7 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.reloadTimer);
     this.reloadTimer = undefined;
-    if (this.subscriber?.isOpen) await this.subscriber.quit();
+    if (this.subscriber) await closeRedis(this.subscriber);
   }
 
   /** Plugins add their namespaced settings (`bankpay.apiKey`, …) when their module initialises. */

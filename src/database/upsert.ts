@@ -20,3 +20,21 @@ export async function upsertRow<T extends ObjectLiteral>(
     .updateEntity(false)
     .execute();
 }
+
+/**
+ * Plain INSERT of rows whose generated values (ids, dates) the caller does not need back: TypeORM's
+ * `insert` would read every row again to fill them in.
+ */
+export async function insertRows<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  values: Partial<T> | Array<Partial<T>>,
+): Promise<void> {
+  await manager
+    .createQueryBuilder()
+    .insert()
+    .into(target)
+    .values(values as never)
+    .updateEntity(false)
+    .execute();
+}

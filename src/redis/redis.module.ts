@@ -9,6 +9,22 @@ export const REDIS = Symbol('REDIS');
 export type RedisClient = RedisClientType | null;
 export const InjectRedis = () => Inject(REDIS);
 
+/** How long a shutdown waits for a client's pending commands before cutting the connection. */
+const CLOSE_WAIT_MS = 2000;
+
+/**
+ * Closes a client at shutdown: pending commands may finish, but only for a moment. A plain QUIT was seen
+ * to wait forever under load, which kept the process from exiting.
+ */
+export async function closeRedis(client: RedisClientType): Promise<void> {
+  if (!client.isOpen) return;
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
+  await Promise.race([client.close().catch(() => undefined), waited]);
+  clearTimeout(timer);
+  if (client.isOpen) client.destroy();
+}
+
 @Global()
 @Module({
   providers: [
@@ -31,6 +47,6 @@ export class RedisModule implements OnApplicationShutdown {
   constructor(@InjectRedis() private readonly redis: RedisClient) {}
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.redis?.isOpen) await this.redis.quit();
+    if (this.redis) await closeRedis(this.redis);
   }
 }

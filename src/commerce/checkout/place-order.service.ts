@@ -6,6 +6,7 @@ import { randomCode, randomHex32 } from '../../common/ids';
 import { toMajor, toMinor } from '../../common/money';
 import { isUniqueViolation } from '../../database/errors';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
+import { insertRows } from '../../database/upsert';
 import { Cart } from '../carts/cart.entity';
 import { Coupon } from '../coupons/coupon.entity';
 import { CouponService } from '../coupons/coupon.service';
@@ -197,7 +198,8 @@ export class PlaceOrderService {
         deliverySlotLabel: slot?.label ?? null,
       }),
     );
-    await tx.manager.insert(
+    await insertRows(
+      tx.manager,
       OrderLine,
       priced.lines.map(({ line, sku, name, price, total }) => ({
         orderId: order.id,
@@ -212,14 +214,14 @@ export class PlaceOrderService {
         custom: line.custom as never,
       })),
     );
-    await tx.manager.insert(OrderHistory, {
+    await insertRows(tx.manager, OrderHistory, {
       orderId: order.id,
       fromStatus: null,
       toStatus: 'pending_payment',
       actor: 'customer',
       note: 'Order placed',
     });
-    await tx.manager.insert(PaymentTransaction, {
+    await insertRows(tx.manager, PaymentTransaction, {
       orderId: order.id,
       gateway: payment!.gateway,
       code: payment!.code,

@@ -6,6 +6,7 @@ import { formatMoney } from '../../common/money-format';
 import { isUniqueViolation } from '../../database/errors';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
+import { insertRows } from '../../database/upsert';
 import { CurrencyService } from '../stores/currency.service';
 import { NewCoupon, normalizeCouponCode, validateNewCoupon } from './coupon-input';
 import { CouponUsage } from './coupon-usage.entity';
@@ -132,7 +133,7 @@ export class CouponService {
       const uses = await manager.count(CouponUsage, { where: { couponId, customerKey }, ...lock });
       if (uses >= coupon.perCustomerLimit) throw customerLimit(coupon.perCustomerLimit);
     }
-    await manager.insert(CouponUsage, { couponId, orderId, customerKey });
+    await insertRows(manager, CouponUsage, { couponId, orderId, customerKey });
   }
 }
 

@@ -3,6 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { AppError } from '../../common/errors/app-error';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
+import { insertRows } from '../../database/upsert';
 import { ORDER_STATUS_CHANGE } from '../events';
 import { OrderHistory } from './order-history.entity';
 import { canTransition, OrderStatus } from './order-status.machine';
@@ -46,7 +47,7 @@ export class OrderStatusService {
         throw AppError.conflict('illegal_transition', `An order in status ${order.status} cannot become ${to}.`);
       }
       await tx.manager.update(Order, { id: order.id }, { status: to });
-      await tx.manager.insert(OrderHistory, {
+      await insertRows(tx.manager, OrderHistory, {
         orderId: order.id,
         fromStatus: order.status,
         toStatus: to,
@@ -63,7 +64,7 @@ export class OrderStatusService {
   /** A note in the order's history without a status change (a failed payment attempt, a parcel number). */
   async comment(orderId: number, note: string, actor: string): Promise<void> {
     await this.runner.run(({ manager }) =>
-      manager.insert(OrderHistory, { orderId, fromStatus: null, toStatus: null, note, actor }),
+      insertRows(manager, OrderHistory, { orderId, fromStatus: null, toStatus: null, note, actor }),
     );
   }
 }
