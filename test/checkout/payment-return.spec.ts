@@ -91,6 +91,10 @@ describe(`payment return (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(await confirmations(order)).toBe(1);
     const page = await client.get('/shop/checkout/success').set('Accept', 'text/html').expect(200);
     expect(page.text).toContain('Paid');
+    // The failed page is not for a paid order.
+    const failed = await client.get('/shop/checkout/failed').set('Accept', 'text/html');
+    expect(failed.status).toBe(302);
+    expect(failed.headers.location).toBe('/shop/checkout/success');
   });
 
   it('keeps the order payable after a failed payment and lets the shopper try again from the failed page', async () => {

@@ -1,4 +1,5 @@
 import { Order } from '../../src/commerce/orders/order.entity';
+import { ViesClient } from '../../src/commerce/tax/vies.client';
 import { SettingsService } from '../../src/config/settings.service';
 import { productBySku } from '../support/catalog';
 import { ADDRESS, addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
@@ -69,6 +70,18 @@ describe('reverse charge', () => {
     expect(placed.status).toBe(200);
     const order = await shop.dataSource.getRepository(Order).findOneByOrFail({ number: placed.body.orderNumber });
     expect(order).toMatchObject({ reverseCharge: false, tax: 757, total: 4540 });
+  });
+
+  it('asks an unavailable VAT service once per checkout, not at every step', async () => {
+    const check = jest.spyOn(shop.app.get(ViesClient), 'check');
+    try {
+      const { client } = await checkout('CZ87654999');
+      expect((await placeOrder(client)).status).toBe(200);
+      // save, shipping, payment and place-order each priced the cart; VIES was asked the first time only.
+      expect(check.mock.calls.map(([prefix, number]) => `${prefix}${number}`)).toEqual(['CZ87654999']);
+    } finally {
+      check.mockRestore();
+    }
   });
 
   it('leaves net prices as they are when prices exclude VAT', async () => {

@@ -8,6 +8,8 @@ import { ViesAnswer, ViesClient } from './vies.client';
 
 /** A registration changes rarely; VIES itself is slow and rate-limited, so a day of reuse is safe. */
 const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
+/** While VIES is down, pricing does not ask again for this long (each try may wait out the timeout). */
+const OUTAGE_MS = 60 * 1000;
 
 export type VatCheckStatus =
   'valid' | 'invalid_format' | 'not_registered' | 'country_mismatch' | 'not_eu' | 'unavailable';
@@ -31,6 +33,9 @@ type DefinitiveAnswer = Exclude<ViesAnswer, { status: 'unavailable' }>;
 /** Checks EU VAT ids (format, then registration in VIES) and decides on reverse charge. */
 @Injectable()
 export class VatValidationService {
+  /** Ids VIES could not check lately, with when to ask again; per instance, for pricing only. */
+  private readonly recentOutages = new Map<string, number>();
+
   constructor(
     private readonly vies: ViesClient,
     private readonly settings: SettingsService,
@@ -68,9 +73,16 @@ export class VatValidationService {
     if (!vatId || !this.settings.isOn('salesValidateVAT')) return false;
     const type = this.settings.get<string>('salesValidateVATType');
     if (type !== 'format' && type !== 'format_existence') return false;
-    const country = countryOfVatId(normaliseVatId(vatId));
+    const id = normaliseVatId(vatId);
+    const country = countryOfVatId(id);
     if (!country || !EU_COUNTRIES.includes(country) || country === shopCountry.toUpperCase()) return false;
+    // Every checkout step prices the cart: during an outage, charge VAT without waiting on VIES each time.
+    if ((this.recentOutages.get(id) ?? 0) > Date.now()) return false;
     const checked = await this.validate(vatId, country, { existence: type === 'format_existence' });
+    if (checked.status === 'unavailable') {
+      if (this.recentOutages.size > 10_000) this.recentOutages.clear();
+      this.recentOutages.set(id, Date.now() + OUTAGE_MS);
+    } else this.recentOutages.delete(id);
     return checked.status === 'valid';
   }
 

@@ -25,10 +25,12 @@ export class CheckoutPagesController {
     res.render('shop/checkout/success', { title: 'Thank you for your order', order: await this.pages.view(order) });
   }
 
+  /** For the order this browser placed, while its payment failed or it was canceled; else the success page. */
   @Get('failed')
   async failed(@Req() req: Request, @Res() res: Response): Promise<void> {
     const order = await this.orders.byNumber(req.session.lastOrderNumber);
     if (!order) return res.redirect(302, '/shop/cart');
+    if ((await this.payments.nextStep(order.id)).kind !== 'failed') return res.redirect(302, '/shop/checkout/success');
     res.setHeader('Cache-Control', 'private, no-store');
     res.render('shop/checkout/failed', { title: 'Payment not completed', order: await this.pages.view(order) });
   }

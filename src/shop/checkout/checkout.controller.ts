@@ -2,6 +2,7 @@ import { Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CartPricingService, CartSummary } from '../../commerce/carts/cart-pricing.service';
+import { Cart } from '../../commerce/carts/cart.entity';
 import { QuoteService } from '../../commerce/checkout/quote.service';
 import { COUNTRY_CODES, countryName } from '../../common/countries';
 import { addFlash, wantsHtml } from '../../common/session-data';
@@ -28,7 +29,7 @@ export class CheckoutController {
     const currency = await this.checkout.currency(req, cart);
     const priced = cart
       ? (await this.quotes.quote(cart)).priced
-      : await this.pricing.price({ currency: currency.code, couponCode: null, email: null } as never, []);
+      : await this.pricing.price({ currency: currency.code, couponCode: null, email: null } as Cart, []);
     const allowed = this.settings.get<string[]>('salesAllowedCountries');
     const vatValidation = this.settings.isOn('salesValidateVAT')
       ? this.settings.get<string>('salesValidateVATType')
@@ -61,43 +62,39 @@ export class CheckoutController {
 
   @Post('save')
   @HttpCode(200)
-  async save(@Body() body: SaveCheckoutDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const cart = await this.checkout.requireCart(req);
-    await this.checkout.save(cart, body);
-    await this.answer(req, res, 'Your details were saved.', cart.id);
+  save(@Body() body: SaveCheckoutDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.saveStep(req, res, 'Your details were saved.', (cart) => this.checkout.save(cart, body));
   }
 
   @Post('save-shipping-method')
   @HttpCode(200)
-  async saveShippingMethod(
-    @Body() body: SaveShippingMethodDto,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    const cart = await this.checkout.requireCart(req);
-    await this.checkout.saveShippingMethod(cart, body);
-    await this.answer(req, res, 'Shipping method chosen.', cart.id);
+  saveShippingMethod(@Body() body: SaveShippingMethodDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.saveStep(req, res, 'Shipping method chosen.', (cart) => this.checkout.saveShippingMethod(cart, body));
   }
 
   @Post('save-payment-method')
   @HttpCode(200)
-  async savePaymentMethod(
-    @Body() body: SavePaymentMethodDto,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    const cart = await this.checkout.requireCart(req);
-    await this.checkout.savePaymentMethod(cart, body);
-    await this.answer(req, res, 'Payment method chosen.', cart.id);
+  savePaymentMethod(@Body() body: SavePaymentMethodDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.saveStep(req, res, 'Payment method chosen.', (cart) => this.checkout.savePaymentMethod(cart, body));
   }
 
-  /** JSON `{ success, cart }` for scripts; a flash and a redirect back for a plain form post. */
-  private async answer(req: Request, res: Response, message: string, cartId: number): Promise<void> {
+  /**
+   * Saves one step on the session's cart, then answers: JSON `{ success, cart }` for scripts, a flash and a
+   * redirect back for a plain form post.
+   */
+  private async saveStep(
+    req: Request,
+    res: Response,
+    message: string,
+    save: (cart: Cart) => Promise<void>,
+  ): Promise<void> {
+    const cart = await this.checkout.requireCart(req);
+    await save(cart);
     if (wantsHtml(req)) {
       addFlash(req, 'success', message);
       return res.redirect(303, backUrl(req, '/shop/checkout'));
     }
-    const cart: CartSummary = await this.checkout.summary(cartId);
-    res.json({ success: true, cart });
+    const summary: CartSummary = await this.checkout.summary(cart.id);
+    res.json({ success: true, cart: summary });
   }
 }
