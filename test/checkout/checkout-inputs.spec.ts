@@ -30,6 +30,16 @@ describe('checkout inputs', () => {
       sortOrder: 5,
     });
     parcelshop = await shippingValue(shop.dataSource, 'parcelshop', 'test-carrier');
+    await shop.dataSource.getRepository(ShippingMethod).insert({
+      type: 'test-carrier',
+      handle: 'letterbox',
+      name: 'Letterbox parcel',
+      description: 'up to 1 kg',
+      price: 190,
+      countries: [],
+      maxWeightGrams: 1000,
+      sortOrder: 6,
+    });
   });
   afterAll(() => shop.close());
 
@@ -61,6 +71,7 @@ describe('checkout inputs', () => {
       expect(res.body.shipping_methods.map((method: { handle: string }) => method.handle)).toEqual([
         'flat-rate',
         'store-pickup',
+        'letterbox',
       ]);
       const sk = await request(shop.server).get('/shop/checkout/get-shipping-methods?code=SK').expect(200);
       expect(sk.body.shipping_methods).toContainEqual(
@@ -71,6 +82,17 @@ describe('checkout inputs', () => {
       await client.post('/shop/currency/set', { currency: 'CZK' });
       const czk = await client.get('/shop/checkout/get-shipping-methods?code=SK').expect(200);
       expect(czk.body.shipping_methods[0]).toMatchObject({ handle: 'flat-rate', price: 123.97 });
+    });
+
+    it("leaves out a method whose weight limit the cart's goods exceed", async () => {
+      const handles = async (client: ShopClient) =>
+        (await client.get('/shop/checkout/get-shipping-methods?code=AT').expect(200)).body.shipping_methods.map(
+          (method: { handle: string }) => method.handle,
+        );
+      const light = await shopperWithCart('DEMO-HEADLAMP'); // 85 g
+      expect(await handles(light)).toContain('letterbox');
+      const heavy = await shopperWithCart('DEMO-TENT-2P'); // 2.15 kg
+      expect(await handles(heavy)).toEqual(['flat-rate', 'store-pickup']);
     });
 
     it('offers nothing for a country the shop does not sell to', async () => {
