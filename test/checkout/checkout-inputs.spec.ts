@@ -424,6 +424,23 @@ describe('checkout inputs', () => {
       });
     });
 
+    it('refuses a destination the shop stopped delivering to after the address was saved', async () => {
+      const client = await shopperWithCart();
+      await fillCheckout(client, { shippingMethod: flatRate, paymentMethod: 'cod' });
+      await settings.save({ salesAllowedCountries: ['CZ'] });
+      try {
+        const res = await placeOrder(client);
+        expect(res.status).toBe(409);
+        expect(res.body.error).toEqual({
+          code: 'country_not_served',
+          message: 'We do not deliver to Slovakia. Choose another address.',
+        });
+      } finally {
+        await settings.save({ salesAllowedCountries: [] });
+      }
+      expect((await placeOrder(client)).status).toBe(200);
+    });
+
     it('rejects a bad Idempotency-Key or expected total with 400', async () => {
       const client = await shopperWithCart();
       const key = await placeOrder(client, {}, { 'Idempotency-Key': 'x'.repeat(101) });

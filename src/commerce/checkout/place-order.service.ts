@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource, IsNull } from 'typeorm';
+import { countryName } from '../../common/countries';
 import { AppError, FieldErrors } from '../../common/errors/app-error';
 import { randomCode, randomHex32 } from '../../common/ids';
 import { toMajor, toMinor } from '../../common/money';
@@ -106,7 +107,10 @@ export class PlaceOrderService {
       );
     }
     if (!country || !this.quotes.sellsTo(country)) {
-      throw AppError.conflict('country_not_served', `We do not deliver to ${country}. Choose another address.`);
+      throw AppError.conflict(
+        'country_not_served',
+        `We do not deliver to ${countryName(country ?? '')}. Choose another address.`,
+      );
     }
     if (!shipping) {
       throw unavailable(
