@@ -13,6 +13,7 @@ import { SettingsModule } from './config/settings.module';
 import { CpModule } from './cp/cp.module';
 import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
 import { CpProductsModule } from './cp/products/cp-products.module';
+import { CpShippingModule } from './cp/shipping/cp-shipping.module';
 import { DatabaseModule } from './database/database.module';
 import { DemoSeedModule } from './database/seeds/demo-seed.module';
 import { FlowModule } from './flow/flow.module';
@@ -66,8 +67,12 @@ export class AppModule {
         CpModule,
         CpProductsModule,
         CpCouponsModule,
+        CpShippingModule,
         RouterModule.register(
-          [CpModule, CpProductsModule, CpCouponsModule].map((module) => ({ path: config.cpTrigger, module })),
+          [CpModule, CpProductsModule, CpCouponsModule, CpShippingModule].map((module) => ({
+            path: config.cpTrigger,
+            module,
+          })),
         ),
         DemoSeedModule,
         ...(config.sandboxes ? [SandboxModule] : []),

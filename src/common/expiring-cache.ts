@@ -1,12 +1,18 @@
+/** A cached value's getter, and a way to drop the value so the next call loads it again. */
+export interface ExpiringCache<T> {
+  (): Promise<T>;
+  clear(): void;
+}
+
 /**
  * A value loaded on first use and kept for `ttlMs`, then loaded again: for configuration read on every
- * request but edited rarely (currencies, store views), so an edit made anywhere shows within `ttlMs`
- * without a broadcast. A failed load is not kept.
+ * request but edited rarely (currencies, store views, shipping methods), so an edit made anywhere shows
+ * within `ttlMs` without a broadcast, and at once where `clear()` is called. A failed load is not kept.
  */
-export function expiringCache<T>(ttlMs: number, load: () => Promise<T>): () => Promise<T> {
+export function expiringCache<T>(ttlMs: number, load: () => Promise<T>): ExpiringCache<T> {
   let value: Promise<T> | undefined;
   let loadedAt = 0;
-  return () => {
+  const get = () => {
     if (!value || Date.now() - loadedAt > ttlMs) {
       loadedAt = Date.now();
       value = load().catch((error) => {
@@ -16,4 +22,5 @@ export function expiringCache<T>(ttlMs: number, load: () => Promise<T>): () => P
     }
     return value;
   };
+  return Object.assign(get, { clear: () => (value = undefined) });
 }

@@ -37,6 +37,11 @@ export class DeliverySlotsService {
     private readonly settings: SettingsService,
   ) {}
 
+  /** Staff changed a slot: this instance reads them again at once (others within a minute). */
+  forgetSlots(): void {
+    this.slots.clear();
+  }
+
   /** The slots running on `date`; a date in the past lists them all unavailable. */
   async forDate(date: string): Promise<SlotAvailability[]> {
     this.assertBookableDate(date);

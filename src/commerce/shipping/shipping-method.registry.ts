@@ -52,6 +52,11 @@ export class ShippingMethodRegistry {
     return quotes.flat().sort((a, b) => position.get(a.method.id)! - position.get(b.method.id)!);
   }
 
+  /** Staff changed a method: this instance reads them again at once (others within a minute). */
+  forgetMethods(): void {
+    this.methods.clear();
+  }
+
   /** The quote for one `type:handle:id`, or null when that method cannot ship this cart. */
   async quote(value: string, context: ShippingContext): Promise<ShippingQuote | null> {
     return (await this.quotes(context)).find((quote) => quote.value === value) ?? null;

@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { DeliverySlot } from '../../commerce/delivery/delivery-slot.entity';
+import { DeliverySlotsService } from '../../commerce/delivery/delivery-slots.service';
+import { ShippingMethod } from '../../commerce/shipping/shipping-method.entity';
+import { ShippingMethodRegistry } from '../../commerce/shipping/shipping-method.registry';
+import { shippingMethodId } from '../../commerce/shipping/shipping-quote';
+import { CurrencyService } from '../../commerce/stores/currency.service';
+import { AppError } from '../../common/errors/app-error';
+import { toMajor } from '../../common/money';
+import { formatMoney } from '../../common/money-format';
+import { isUniqueViolation } from '../../database/errors';
+import { TransactionRunner } from '../../database/transaction-runner';
+import {
+  clock,
+  CpDeliverySlotFormDto,
+  CpShippingMethodFormDto,
+  parseDeliverySlotForm,
+  parseHandle,
+  parseShippingMethodForm,
+} from './cp-shipping-forms';
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+/** Shipping methods and delivery slots as staff see and change them; checkout sees a change at once. */
+@Injectable()
+export class CpShippingService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runner: TransactionRunner,
+    private readonly currencies: CurrencyService,
+    private readonly registry: ShippingMethodRegistry,
+    private readonly slots: DeliverySlotsService,
+  ) {}
+
+  async overview() {
+    const [methods, slots, base] = await Promise.all([
+      this.dataSource.getRepository(ShippingMethod).find({ order: { sortOrder: 'ASC', id: 'ASC' } }),
+      this.dataSource.getRepository(DeliverySlot).find({ order: { sortOrder: 'ASC', id: 'ASC' } }),
+      this.currencies.base(),
+    ]);
+    return {
+      methods: methods.map((method) => ({
+        ...method,
+        identifier: shippingMethodId(method),
+        priceLabel: formatMoney(method.price, base),
+        freeFrom: method.freeShippingThreshold === null ? null : formatMoney(method.freeShippingThreshold, base),
+        countriesLabel: method.countries.join(', ') || 'all',
+      })),
+      slots: slots.map((slot) => ({
+        ...slot,
+        time: `${clock(slot.startMinute)}–${clock(slot.endMinute)}`,
+        days: days(slot),
+      })),
+    };
+  }
+
+  /** The method as the form shows it: amounts in major units of the base currency. */
+  async methodForm(id: number) {
+    const method = await this.dataSource.getRepository(ShippingMethod).findOneBy({ id });
+    if (!method) throw AppError.notFound('Shipping method not found');
+    const base = await this.currencies.base();
+    const major = (minor: number) => toMajor(minor, base.decimals).toFixed(base.decimals);
+    return {
+      method,
+      identifier: shippingMethodId(method),
+      price: major(method.price),
+      freeShippingThreshold: method.freeShippingThreshold === null ? '' : major(method.freeShippingThreshold),
+      countries: method.countries.join(', '),
+      currency: base.code,
+    };
+  }
+
+  /** A new built-in (`core`) table-rate method; carriers add their own rows. */
+  async createMethod(form: CpShippingMethodFormDto): Promise<ShippingMethod> {
+    const handle = parseHandle(form.handle);
+    const values = parseShippingMethodForm(form, (await this.currencies.base()).decimals);
+    try {
+      const method = await this.runner.run(({ manager }) =>
+        manager.save(manager.create(ShippingMethod, { type: 'core', handle, ...values })),
+      );
+      this.registry.forgetMethods();
+      return method;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      throw AppError.conflict(
+        'shipping_method_exists',
+        `A shipping method core:${handle} already exists. Choose another handle.`,
+      );
+    }
+  }
+
+  async saveMethod(id: number, form: CpShippingMethodFormDto): Promise<ShippingMethod> {
+    const values = parseShippingMethodForm(form, (await this.currencies.base()).decimals);
+    const method = await this.runner.run(async ({ manager }) => {
+      const row = await manager.findOneBy(ShippingMethod, { id });
+      if (!row) throw AppError.notFound('Shipping method not found');
+      await manager.update(ShippingMethod, { id }, values);
+      return Object.assign(row, values);
+    });
+    this.registry.forgetMethods();
+    return method;
+  }
+
+  async slotForm(id: number) {
+    const slot = await this.dataSource.getRepository(DeliverySlot).findOneBy({ id });
+    if (!slot) throw AppError.notFound('Delivery slot not found');
+    return { slot, start: clock(slot.startMinute), end: clock(slot.endMinute), weekdays: weekdayBoxes(slot.weekdays) };
+  }
+
+  async createSlot(form: CpDeliverySlotFormDto): Promise<DeliverySlot> {
+    const values = parseDeliverySlotForm(form);
+    const slot = await this.runner.run(({ manager }) => manager.save(manager.create(DeliverySlot, values)));
+    this.slots.forgetSlots();
+    return slot;
+  }
+
+  async saveSlot(id: number, form: CpDeliverySlotFormDto): Promise<DeliverySlot> {
+    const values = parseDeliverySlotForm(form);
+    const slot = await this.runner.run(async ({ manager }) => {
+      const row = await manager.findOneBy(DeliverySlot, { id });
+      if (!row) throw AppError.notFound('Delivery slot not found');
+      await manager.update(DeliverySlot, { id }, values as never);
+      return Object.assign(row, values);
+    });
+    this.slots.forgetSlots();
+    return slot;
+  }
+}
+
+/** The seven weekday checkboxes, ticked as in `weekdays` (a new slot runs Monday to Saturday). */
+export function weekdayBoxes(weekdays: number[]) {
+  return WEEKDAYS.map((name, index) => ({ day: index + 1, name, checked: weekdays.includes(index + 1) }));
+}
+
+function days(slot: DeliverySlot): string {
+  return slot.weekdays.length === 0 ? 'every day' : slot.weekdays.map((day) => WEEKDAYS[day - 1]).join(' ');
+}
