@@ -5,8 +5,21 @@ import { ShippingMethod } from '../../commerce/shipping/shipping-method.entity';
 import { isCountryCode } from '../../common/countries';
 import { FormProblems, parseCount, parsePrice, priceRule } from '../form-fields';
 
+/** What both shipping forms have: a position in the lists, and the on/off switch. */
+class CpListedRowFormDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(16)
+  sortOrder?: string;
+
+  /** Checkbox: present when ticked. */
+  @IsOptional()
+  @IsString()
+  enabled?: string;
+}
+
 /** The shipping method form as posted: every field text; `parseShippingMethodForm` reads it. */
-export class CpShippingMethodFormDto {
+export class CpShippingMethodFormDto extends CpListedRowFormDto {
   /** Only when creating: the `handle` of `core:<handle>:<id>`. */
   @IsOptional()
   @IsString()
@@ -44,20 +57,10 @@ export class CpShippingMethodFormDto {
   @IsString()
   @MaxLength(16)
   maxWeightGrams?: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(16)
-  sortOrder?: string;
-
-  /** Checkbox: present when ticked. */
-  @IsOptional()
-  @IsString()
-  enabled?: string;
 }
 
 /** The delivery slot form as posted. */
-export class CpDeliverySlotFormDto {
+export class CpDeliverySlotFormDto extends CpListedRowFormDto {
   @IsString()
   @MaxLength(64)
   label: string;
@@ -81,15 +84,6 @@ export class CpDeliverySlotFormDto {
   @IsArray()
   @IsString({ each: true })
   weekdays?: string[];
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(16)
-  sortOrder?: string;
-
-  @IsOptional()
-  @IsString()
-  enabled?: string;
 }
 
 export type ShippingMethodValues = Pick<
@@ -136,8 +130,7 @@ export function parseShippingMethodForm(form: CpShippingMethodFormDto, decimals:
   const weight = form.maxWeightGrams?.trim() ? parseCount(form.maxWeightGrams) : null;
   if (weight === null && form.maxWeightGrams?.trim())
     problems.add('maxWeightGrams', 'weight limit', 'must be whole grams, or empty');
-  const sortOrder = parseCount(form.sortOrder?.trim() || '0');
-  if (sortOrder === null) problems.add('sortOrder', 'position', 'must be a whole number ≥ 0');
+  const listing = parseListing(form, problems);
   problems.check('The shipping method');
   return {
     name,
@@ -146,8 +139,7 @@ export function parseShippingMethodForm(form: CpShippingMethodFormDto, decimals:
     freeShippingThreshold: threshold,
     countries: [...new Set(countries)],
     maxWeightGrams: weight,
-    sortOrder: sortOrder!,
-    enabled: form.enabled !== undefined,
+    ...listing,
   };
 }
 
@@ -167,8 +159,7 @@ export function parseDeliverySlotForm(form: CpDeliverySlotFormDto): DeliverySlot
   if (weekdays.some((day) => !Number.isInteger(day) || day < 1 || day > 7)) {
     problems.add('weekdays', 'weekdays', 'must be days 1 (Monday) to 7 (Sunday)');
   }
-  const sortOrder = parseCount(form.sortOrder?.trim() || '0');
-  if (sortOrder === null) problems.add('sortOrder', 'position', 'must be a whole number ≥ 0');
+  const listing = parseListing(form, problems);
   problems.check('The delivery slot');
   return {
     label,
@@ -176,9 +167,15 @@ export function parseDeliverySlotForm(form: CpDeliverySlotFormDto): DeliverySlot
     endMinute: end!,
     capacity: capacity!,
     weekdays: [...new Set(weekdays)].sort((a, b) => a - b),
-    sortOrder: sortOrder!,
-    enabled: form.enabled !== undefined,
+    ...listing,
   };
+}
+
+/** The position (empty: 0) and the switch; a bad position is added to `problems`. */
+function parseListing(form: CpListedRowFormDto, problems: FormProblems): { sortOrder: number; enabled: boolean } {
+  const sortOrder = parseCount(form.sortOrder?.trim() || '0');
+  if (sortOrder === null) problems.add('sortOrder', 'position', 'must be a whole number ≥ 0');
+  return { sortOrder: sortOrder ?? 0, enabled: form.enabled !== undefined };
 }
 
 /** `08:30` → 510; null for anything else. */

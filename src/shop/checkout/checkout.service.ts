@@ -3,10 +3,9 @@ import type { Request } from 'express';
 import { CartPricingService, CartSummary } from '../../commerce/carts/cart-pricing.service';
 import { Cart } from '../../commerce/carts/cart.entity';
 import { CartService } from '../../commerce/carts/cart.service';
-import { QuoteService } from '../../commerce/checkout/quote.service';
+import { destination, QuoteService } from '../../commerce/checkout/quote.service';
 import { DeliverySlotsService } from '../../commerce/delivery/delivery-slots.service';
 import { PaymentMethodRegistry } from '../../commerce/payments/payment-method.registry';
-import { ShippingMethodRegistry } from '../../commerce/shipping/shipping-method.registry';
 import { parseShippingMethodId } from '../../commerce/shipping/shipping-quote';
 import { Currency } from '../../commerce/stores/currency.entity';
 import { CurrencyService } from '../../commerce/stores/currency.service';
@@ -27,7 +26,6 @@ export class CheckoutService {
     private readonly quotes: QuoteService,
     private readonly pricing: CartPricingService,
     private readonly currencies: CurrencyService,
-    private readonly shipping: ShippingMethodRegistry,
     private readonly payments: PaymentMethodRegistry,
     private readonly slots: DeliverySlotsService,
     private readonly settings: SettingsService,
@@ -79,14 +77,12 @@ export class CheckoutService {
     if (!parseShippingMethodId(body.shippingMethod)) {
       throw AppError.invalid({ shippingMethod: ['must be a shipping method identifier type:handle:id'] });
     }
-    const { country, priced } = await this.quotes.quote(cart);
+    const country = destination(cart);
     if (!country)
       throw AppError.conflict('address_required', 'Enter your address first, so we can offer shipping methods.');
-    const quote = await this.shipping.quote(body.shippingMethod, {
-      country,
-      subtotalBase: priced.subtotalBase,
-      weightGrams: priced.weightGrams,
-    });
+    const quote = (await this.quotes.shippingQuotes(country, cart)).find(
+      (offer) => offer.value === body.shippingMethod,
+    );
     if (!quote) {
       throw new AppError(
         'shipping_method_unavailable',
