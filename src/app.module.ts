@@ -21,6 +21,7 @@ import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
 import { MailModule } from './mail/mail.module';
 import { BankpayPluginModule } from './plugins/bankpay/bankpay.module';
+import { BankpayCpModule } from './plugins/bankpay/cp/bankpay-cp.module';
 import { CarrierAPluginModule } from './plugins/carrier-a/carrier-a.module';
 import { CarrierBPluginModule } from './plugins/carrier-b/carrier-b.module';
 import { RedisModule } from './redis/redis.module';
@@ -69,7 +70,7 @@ export class AppModule {
         CpCouponsModule,
         CpShippingModule,
         RouterModule.register(
-          [CpModule, CpProductsModule, CpCouponsModule, CpShippingModule].map((module) => ({
+          [CpModule, CpProductsModule, CpCouponsModule, CpShippingModule, BankpayCpModule].map((module) => ({
             path: config.cpTrigger,
             module,
           })),

@@ -13,6 +13,7 @@ import { OrderStatusService } from './orders/order-status.service';
 import { OrdersService } from './orders/orders.service';
 import { CorePaymentGateway } from './payments/core-payment.gateway';
 import { PaymentMethodRegistry } from './payments/payment-method.registry';
+import { PaymentStatusPoller } from './payments/payment-status-poller';
 import { PaymentService } from './payments/payment.service';
 import { ProductImportService } from './products/product-import.service';
 import { ProductsService } from './products/products.service';
@@ -41,6 +42,7 @@ const COMMERCE_SERVICES = [
   QuoteService,
   PlaceOrderService,
   PaymentService,
+  PaymentStatusPoller,
   OrderConfirmationMail,
   ViesClient,
   VatValidationService,

@@ -5,6 +5,7 @@ import { OrderHistory } from '../commerce/orders/order-history.entity';
 import { OrderLine } from '../commerce/orders/order-line.entity';
 import { nextStatuses, OrderStatus } from '../commerce/orders/order-status.machine';
 import { Order } from '../commerce/orders/order.entity';
+import { PaymentStatusPoller } from '../commerce/payments/payment-status-poller';
 import { PaymentTransaction } from '../commerce/payments/payment-transaction.entity';
 
 export interface OrderFilter {
@@ -19,7 +20,10 @@ const PAGE_SIZE = 50;
 /** What the CP order screens read. Status changes go through OrderStatusService. */
 @Injectable()
 export class CpOrdersService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly poller: PaymentStatusPoller,
+  ) {}
 
   async list(filter: OrderFilter): Promise<{ orders: Order[]; total: number; pages: number }> {
     const query = this.dataSource.getRepository(Order).createQueryBuilder('o').orderBy('o.id', 'DESC');
@@ -51,6 +55,13 @@ export class CpOrdersService {
       this.dataSource.getRepository(OrderHistory).find({ where: { orderId: id }, order: { id: 'ASC' } }),
       this.dataSource.getRepository(PaymentTransaction).find({ where: { orderId: id }, order: { id: 'ASC' } }),
     ]);
-    return { order, lines, history, transactions, nextStatuses: nextStatuses(order.status) };
+    return {
+      order,
+      lines,
+      history,
+      transactions,
+      nextStatuses: nextStatuses(order.status),
+      canCheckPayment: this.poller.canCheck(order),
+    };
   }
 }

@@ -47,7 +47,9 @@ export class QuoteService {
       : null;
     const shipping = cart.shippingMethod && context ? await this.shipping.quote(cart.shippingMethod, context) : null;
     const payment = cart.paymentMethod
-      ? (this.payments.available({ country, shipping }).find((method) => method.code === cart.paymentMethod) ?? null)
+      ? (this.payments
+          .available({ country, shipping, subtotalBase: pricedLines.subtotalBase })
+          .find((method) => method.code === cart.paymentMethod) ?? null)
       : null;
     const store = await this.stores.byId(cart.storeId);
     const priced = this.pricing.total(pricedLines, {
@@ -63,6 +65,16 @@ export class QuoteService {
     if (!this.sellsTo(country)) return [];
     const priced = await this.pricing.priceLines(cart ?? emptyCart(), cart ? await this.carts.lines(cart.id) : []);
     return this.shipping.quotes({ country, subtotalBase: priced.subtotalBase, weightGrams: priced.weightGrams });
+  }
+
+  /** Payment methods that may pay for this cart (or an empty one) shipped to `country` with `shipping`. */
+  async paymentMethods(
+    country: string,
+    shipping: ShippingQuote | null,
+    cart: Cart | null,
+  ): Promise<RegisteredPaymentMethod[]> {
+    const priced = await this.pricing.priceLines(cart ?? emptyCart(), cart ? await this.carts.lines(cart.id) : []);
+    return this.payments.available({ country, shipping, subtotalBase: priced.subtotalBase });
   }
 
   /** Whether the shop sells to this country (`salesAllowedCountries`; an empty list allows every country). */

@@ -26,6 +26,8 @@ export interface PaymentContext {
   country: string | null;
   /** The chosen shipping method, once chosen. */
   shipping: ShippingQuote | null;
+  /** Goods subtotal in minor units of the base currency, once a cart is known (amount limits of a method). */
+  subtotalBase: number | null;
 }
 
 /** A placed order to collect payment for; `transaction` is this attempt's row. */
@@ -85,4 +87,19 @@ export interface PaymentGateway {
   postValidate?(input: PaymentReturn): Promise<PaymentOutcome>;
   /** What the shopper must do to pay, e.g. bank details for a transfer. */
   instructionsFor?(order: Order): Promise<PaymentInstruction[]>;
+  /**
+   * Asks the gateway where an attempt stands, for the status poller and the CP Check Payment Status button;
+   * null when the gateway cannot say now. Gateways without it are never polled.
+   */
+  queryStatus?(query: PaymentStatusQuery): Promise<PaymentOutcome | null>;
+  /** Whether staff may ask the gateway about this order's payment (shows the CP button). */
+  canCheckStatus?(order: Order): boolean;
+  /** Withdraws an attempt that expired unpaid, so the shopper cannot pay it later (best effort). */
+  cancelAttempt?(transaction: PaymentTransaction): Promise<void>;
+}
+
+/** An attempt whose state the gateway is asked about. */
+export interface PaymentStatusQuery {
+  order: Order;
+  transaction: PaymentTransaction;
 }

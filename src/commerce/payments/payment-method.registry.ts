@@ -1,11 +1,20 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { REGISTER_PAYMENT_GATEWAYS } from '../events';
 import { PaymentContext, PaymentGateway, PaymentMethodDescriptor } from './payment-gateway';
 
 export type RegisteredPaymentMethod = PaymentMethodDescriptor & { id: number; gateway: string };
 
 @Injectable()
-export class PaymentMethodRegistry {
+export class PaymentMethodRegistry implements OnModuleInit {
   private readonly gateways = new Map<string, PaymentGateway>();
+
+  constructor(private readonly events: EventEmitter2) {}
+
+  /** Gateway plugins announce themselves with `register-payment-gateways` (spec "Events"). */
+  onModuleInit(): void {
+    this.events.on(REGISTER_PAYMENT_GATEWAYS, (gateway: PaymentGateway) => this.register(gateway));
+  }
 
   register(gateway: PaymentGateway): void {
     this.gateways.set(gateway.handle, gateway);

@@ -4,13 +4,15 @@ import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner } from '../../database/transaction-runner';
+import { JobQueue } from '../../jobs/job-queue.service';
 import { OrderConfirmationMail } from '../orders/order-confirmation.mail';
 import { OrderLine } from '../orders/order-line.entity';
 import { canTransition } from '../orders/order-status.machine';
 import { OrderStatusService } from '../orders/order-status.service';
 import { Order } from '../orders/order.entity';
-import { PaymentOutcome, PaymentStart } from './payment-gateway';
+import { PaymentGateway, PaymentOutcome, PaymentStart } from './payment-gateway';
 import { PaymentMethodRegistry } from './payment-method.registry';
+import { schedulePaymentPoll } from './payment-poll.job';
 import { PaymentTransaction, PaymentTransactionStatus } from './payment-transaction.entity';
 
 /** Where the shopper goes next: to the gateway, or to our success or failed page. */
@@ -40,6 +42,7 @@ export class PaymentService {
     private readonly registry: PaymentMethodRegistry,
     private readonly statuses: OrderStatusService,
     private readonly confirmation: OrderConfirmationMail,
+    private readonly jobs: JobQueue,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -156,8 +159,8 @@ export class PaymentService {
 
   private async begin(order: Order, transaction: PaymentTransaction, customerIp: string): Promise<PaymentStep> {
     let start: PaymentStart;
+    const gateway: PaymentGateway | undefined = this.registry.gatewayFor(transaction.code);
     try {
-      const gateway = this.registry.gatewayFor(transaction.code);
       if (!gateway) throw new Error(`no gateway handles ${transaction.code}`);
       const lines = await this.dataSource
         .getRepository(OrderLine)
@@ -178,13 +181,15 @@ export class PaymentService {
     }
     if (start.kind === 'redirect') {
       const { url, reference, extra } = start;
-      await this.runner.run(({ manager }) =>
-        manager.update(
+      await this.runner.run(async (tx) => {
+        await tx.manager.update(
           PaymentTransaction,
           { id: transaction.id },
           { reference, extra: { ...transaction.extra, ...extra, redirectUrl: url } },
-        ),
-      );
+        );
+        // A shopper who never comes back must not leave the order waiting forever: the bank is asked.
+        if (gateway?.queryStatus) await schedulePaymentPoll(this.jobs, tx, transaction.id, 1, 0);
+      });
       return { kind: 'redirect', url };
     }
     await this.settle(transaction.id, start.outcome, 'start');

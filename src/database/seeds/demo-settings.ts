@@ -16,12 +16,13 @@ export const DEMO_SETTINGS: Record<string, unknown> = {
   salesBankTransferIban: 'SK31 1200 0000 1987 4263 7541',
   salesBankTransferBic: 'SUBASKBX',
   'bankpay.paymentType': 'bankPayPlusAPI',
-  'bankpay.sandbox': true,
+  // The sandbox bank lets the shopper pick each outcome; the gateway's sandbox mode would force them all to OK.
+  'bankpay.sandbox': false,
   'bankpay.enablePayLaterType': true,
   'bankpay.enableBankTransfer': true,
   'bankpay.enableQrPay': true,
   'bankpay.merchantMid': 'demo',
-  'bankpay.secretKey': 'sandbox-card-secret',
+  'bankpay.secretKey': '0123456789abcdef'.repeat(8), // the sandbox bank's key for MID demo, not a real one
   'bankpay.apiKey': 'sandbox-client',
   'bankpay.clientSecret': 'sandbox-secret',
   'carrier-a.sandbox': true,

@@ -46,8 +46,11 @@ export class CheckoutOptionsController {
   ): Promise<{ success: true; payment_methods: PaymentMethodEntry[] }> {
     const cart = await this.checkout.cart(req);
     const shipping = await this.shippingFor(query, cart);
-    const [base, currency] = await Promise.all([this.currencies.base(), this.checkout.currency(req, cart)]);
-    const methods = this.payments.available({ country: query.code, shipping });
+    const [methods, base, currency] = await Promise.all([
+      this.quotes.paymentMethods(query.code, shipping, cart),
+      this.currencies.base(),
+      this.checkout.currency(req, cart),
+    ]);
     return { success: true, payment_methods: methods.map((method) => paymentEntry(method, base, currency)) };
   }
 

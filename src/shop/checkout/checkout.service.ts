@@ -101,8 +101,9 @@ export class CheckoutService {
   async savePaymentMethod(cart: Cart, body: SavePaymentMethodDto): Promise<void> {
     const method = this.payments.methods().find((candidate) => candidate.code === body.paymentMethod);
     if (!method) throw AppError.invalid({ paymentMethod: ['is not a payment method of this shop'] });
-    const { country, shipping } = await this.quotes.quote(cart);
-    if (!this.payments.available({ country, shipping }).some((candidate) => candidate.code === method.code)) {
+    const { country, shipping, priced } = await this.quotes.quote(cart);
+    const available = this.payments.available({ country, shipping, subtotalBase: priced.subtotalBase });
+    if (!available.some((candidate) => candidate.code === method.code)) {
       throw new AppError(
         'payment_method_unavailable',
         `${method.name} is not available${shipping ? ` with ${shipping.method.name}` : ''}. Choose another payment method.`,

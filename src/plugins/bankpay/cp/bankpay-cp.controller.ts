@@ -1,0 +1,88 @@
+import { Body, Controller, Get, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CpPermission } from '../../../common/decorators/cp-permission.decorator';
+import { CpGuard } from '../../../common/guards/cp.guard';
+import { addFlash } from '../../../common/session-data';
+import { AppConfig } from '../../../config/app-config';
+import { InjectConfig } from '../../../config/config.module';
+import { PayPlusClient } from '../pay-plus/pay-plus.client';
+import { BankpayCpService } from './bankpay-cp.service';
+
+/** Loan amounts the Pricing section previews when none is asked for (EUR). */
+const PREVIEW_LOAN_AMOUNT = 500;
+
+/** The gateway's CP pages (spec "Control-panel routes"), all behind `accessPlugin-bankpay`. */
+@ApiExcludeController()
+@UseGuards(CpGuard)
+@CpPermission('accessPlugin-bankpay')
+@Controller('bankpay')
+export class BankpayCpController {
+  constructor(
+    private readonly cp: BankpayCpService,
+    private readonly payPlus: PayPlusClient,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  landing(@Res() res: Response): void {
+    res.redirect(302, `/${this.config.cpTrigger}/bankpay/dashboard`);
+  }
+
+  @Get('dashboard')
+  async dashboard(@Res() res: Response): Promise<void> {
+    res.render('cp/bankpay-dashboard', { layout: 'cp', title: 'Bank payments', ...(await this.cp.dashboard()) });
+  }
+
+  @Get('settings')
+  settingsLanding(@Res() res: Response): void {
+    res.redirect(302, `/${this.config.cpTrigger}/bankpay/settings/general`);
+  }
+
+  /** Requests a token with the stored credentials (spec: bankpay/settings/test → flash). */
+  @Post('settings/test')
+  async test(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const token = await this.payPlus.getAccessToken('BANKPAYPLUS');
+    addFlash(
+      req,
+      token ? 'success' : 'error',
+      token
+        ? 'The bank accepted the credentials.'
+        : 'The bank did not issue a token: check the API key, client secret and base URL.',
+    );
+    res.redirect(303, `/${this.config.cpTrigger}/bankpay/settings/credentials`);
+  }
+
+  /** The one save action shared by every section; the form says which section it is. */
+  @Post('settings/save')
+  async save(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const section = this.cp.section(String(body.section ?? ''));
+    await this.cp.save(section, body);
+    addFlash(req, 'success', `${section.title} settings saved.`);
+    res.redirect(303, `/${this.config.cpTrigger}/bankpay/settings/${section.handle}`);
+  }
+
+  @Get('settings/:section')
+  async settings(
+    @Param('section') handle: string,
+    @Query('amount') amount: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    const section = this.cp.section(handle);
+    const loanAmount = Number(amount ?? PREVIEW_LOAN_AMOUNT);
+    const loanOffers =
+      section.handle === 'pricing' && Number.isFinite(loanAmount)
+        ? await this.payPlus.getLoanPrecalculation(loanAmount)
+        : [];
+    res.render('cp/bankpay-settings', {
+      layout: 'cp',
+      title: `Bank payments · ${section.title}`,
+      ...this.cp.form(section),
+      pricing: section.handle === 'pricing',
+      testCards: section.handle === 'test-cards',
+      credentials: section.handle === 'credentials',
+      loanAmount,
+      loanOffers,
+    });
+  }
+}

@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, In } from 'typeorm';
+import { Order } from '../../../commerce/orders/order.entity';
+import { PaymentTransaction } from '../../../commerce/payments/payment-transaction.entity';
+import { AppError } from '../../../common/errors/app-error';
+import { SettingDefinition } from '../../../config/setting-definition';
+import { SettingsService } from '../../../config/settings.service';
+import { BANKPAY_HANDLE, PaymentType } from '../bankpay-methods';
+import { PayPlusClient } from '../pay-plus/pay-plus.client';
+import { SETTINGS_SECTIONS, SettingsSection, settingsField, submittedValues } from './bankpay-settings-form';
+
+const RECENT_FAILURES = 10;
+
+/** The gateway's CP: what its payments did, and its settings in sections. */
+@Injectable()
+export class BankpayCpService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly settings: SettingsService,
+    private readonly payPlus: PayPlusClient,
+  ) {}
+
+  /** Transactions by status and by method, the latest failures, and the methods the bank offers. */
+  async dashboard() {
+    const transactions = this.dataSource.getRepository(PaymentTransaction);
+    const [byStatus, byMethod, failures, bankMethods] = await Promise.all([
+      transactions
+        .createQueryBuilder('t')
+        .select('t.status', 'status')
+        .addSelect('COUNT(*)', 'count')
+        .where('t.gateway = :gateway', { gateway: BANKPAY_HANDLE })
+        .groupBy('t.status')
+        .orderBy('t.status')
+        .getRawMany<{ status: string; count: string | number }>(),
+      transactions
+        .createQueryBuilder('t')
+        .select('t.code', 'code')
+        .addSelect('COUNT(*)', 'count')
+        .addSelect("SUM(CASE WHEN t.status = 'success' THEN 1 ELSE 0 END)", 'paid')
+        .where('t.gateway = :gateway', { gateway: BANKPAY_HANDLE })
+        .groupBy('t.code')
+        .orderBy('t.code')
+        .getRawMany<{ code: string; count: string | number; paid: string | number }>(),
+      transactions.find({
+        where: { gateway: BANKPAY_HANDLE, status: In(['failed', 'canceled']) },
+        order: { id: 'DESC' },
+        take: RECENT_FAILURES,
+      }),
+      this.payPlus.getPaymentMethods(),
+    ]);
+    const orders = await this.dataSource
+      .getRepository(Order)
+      .find({ where: { id: In(failures.map((failure) => failure.orderId)) }, select: { id: true, reference: true } });
+    const referenceOf = new Map(orders.map((order) => [order.id, order.reference]));
+    return {
+      paymentType: this.settings.get<PaymentType>('bankpay.paymentType'),
+      sandbox: this.settings.isOn('bankpay.sandbox'),
+      byStatus: byStatus.map((row) => ({ status: row.status, count: Number(row.count) })),
+      byMethod: byMethod.map((row) => ({ code: row.code, count: Number(row.count), paid: Number(row.paid) })),
+      failures: failures.map((failure) => ({ ...failure, orderReference: referenceOf.get(failure.orderId) ?? '' })),
+      bankMethods,
+    };
+  }
+
+  section(handle: string): SettingsSection {
+    const section = SETTINGS_SECTIONS.find((candidate) => candidate.handle === handle);
+    if (!section) throw AppError.notFound(`There is no settings section "${handle}".`);
+    return section;
+  }
+
+  /** A section's form: its fields with current values (secrets masked) and the section tabs. */
+  form(section: SettingsSection) {
+    return {
+      section,
+      sections: SETTINGS_SECTIONS.map((candidate) => ({ ...candidate, current: candidate === section })),
+      fields: section.keys.map((key) => settingsField(this.definition(key), this.settings.get(key))),
+    };
+  }
+
+  /**
+   * Saves one section. Each value is checked by its setting; saving General or Credentials also needs the
+   * credentials the chosen Payment Type requires (spec settings table). Saving clears the bank's method list
+   * from the cache (PayPlusClient listens for the save).
+   */
+  async save(section: SettingsSection, body: Record<string, unknown>): Promise<void> {
+    const values = submittedValues(section, (key) => this.definition(key), body);
+    const after = (key: string) => (key in values ? values[key] : this.settings.get(key));
+    const gated = section.handle === 'general' || section.handle === 'credentials';
+    const missing = (gated ? requiredCredentials(after) : []).filter((key) => String(after(key) ?? '').trim() === '');
+    if (missing.length > 0) {
+      throw AppError.invalid(
+        Object.fromEntries(missing.map((key) => [key.slice('bankpay.'.length), ['is required for this Payment Type']])),
+        `Fill in ${missing.map((key) => key.slice('bankpay.'.length)).join(', ')} first.`,
+      );
+    }
+    await this.settings.save(values);
+  }
+
+  private definition(key: string): SettingDefinition {
+    return this.settings.definition(key)!;
+  }
+}
+
+/** `bankCardPay` signs with merchantMid and secretKey; the REST API and loans need apiKey and clientSecret. */
+function requiredCredentials(after: (key: string) => unknown): string[] {
+  const cardPay = after('bankpay.paymentType') === 'bankCardPay';
+  const restApi = !cardPay || after('bankpay.enablePayLaterType') === true;
+  return [
+    ...(cardPay ? ['bankpay.merchantMid', 'bankpay.secretKey'] : []),
+    ...(restApi ? ['bankpay.apiKey', 'bankpay.clientSecret'] : []),
+  ];
+}
