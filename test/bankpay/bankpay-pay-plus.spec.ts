@@ -186,6 +186,22 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect((await reload(order.id)).status).toBe('canceled');
   });
 
+  it.each([
+    ['EXPIRED', 'canceled'],
+    ['CANCELLED_BY_TPP', 'canceled'],
+    ['PAY_METHOD_SELECTED', 'pending_payment'],
+    ['SOMETHING_NEW', 'pending_payment'],
+  ])('normalises the raw authorization status %s on return → %s', async (raw, expected) => {
+    const { client, order, redirect } = await placed('bankpay');
+    const paymentId = redirect.split('/').pop()!;
+    await bank().post(`${CONTROL}/payments/${paymentId}`).send({ authorizationStatus: raw }).expect(200);
+    await comeBack(
+      client,
+      `${shop.config.baseUrl}/shop/checkout/process-payment?order=${order.number}&paymentId=${paymentId}`,
+    );
+    expect((await reload(order.id)).status).toBe(expected);
+  });
+
   it('treats every return as authorised in sandbox mode', async () => {
     await shop.app.get(SettingsService).save({ 'bankpay.sandbox': true });
     const { client, order, redirect } = await placed('bankpay');
