@@ -1,4 +1,11 @@
 import { Module } from '@nestjs/common';
+import { BankpayApplicationsController } from './bankpay/bankpay-applications.controller';
+import { BankpayControlController } from './bankpay/bankpay-control.controller';
+import { BankpayOAuthController } from './bankpay/bankpay-oauth.controller';
+import { BankpayPagesController } from './bankpay/bankpay-pages.controller';
+import { BankpayPaymentsController } from './bankpay/bankpay-payments.controller';
+import { BankpaySandboxState } from './bankpay/bankpay-sandbox.state';
+import { CardPaySandboxController } from './bankpay/card-pay-sandbox.controller';
 import { ViesSandboxController } from './vies/vies-sandbox.controller';
 
 /**
@@ -6,6 +13,15 @@ import { ViesSandboxController } from './vies/vies-sandbox.controller';
  * Only the bootstrap and tests import this folder.
  */
 @Module({
-  controllers: [ViesSandboxController],
+  controllers: [
+    ViesSandboxController,
+    BankpayOAuthController,
+    BankpayPaymentsController,
+    BankpayApplicationsController,
+    BankpayPagesController,
+    CardPaySandboxController,
+    BankpayControlController,
+  ],
+  providers: [BankpaySandboxState],
 })
 export class SandboxModule {}

@@ -1,0 +1,69 @@
+import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
+import type { Request, Response } from 'express';
+
+/**
+ * An answer the sandbox gives instead of a handler's result: a bank error body, an empty 503, garbage, a page.
+ * Thrown from guards and handlers; `SandboxAnswerFilter` writes it. The app's own error shape
+ * (`{ success: false, error }`) must never reach a bank client, so every sandbox controller uses the filter.
+ */
+export abstract class SandboxAnswer extends Error {
+  abstract send(res: Response): void;
+}
+
+/** The bank's JSON error: 400 `{ errorCode, errorDescription? }`, 401/403 `{ errorCode }`, or OAuth's `{ error }`. */
+export class BankApiError extends SandboxAnswer {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(JSON.stringify(body));
+  }
+
+  send(res: Response): void {
+    res.status(this.status).json(this.body);
+  }
+}
+
+/** A bank error by code, with a description only where the bank gives one. */
+export function bankError(status: number, errorCode: string, errorDescription?: string): BankApiError {
+  return new BankApiError(status, errorDescription ? { errorCode, errorDescription } : { errorCode });
+}
+
+/** 400 ILLEGAL_ARGUMENT naming the field and what is wrong with it. */
+export function illegalArgument(description: string): BankApiError {
+  return bankError(400, 'ILLEGAL_ARGUMENT', description);
+}
+
+/** A status without a body, as the bank answers 404/409/429/500/503. */
+export class EmptyAnswer extends SandboxAnswer {
+  constructor(readonly status: number) {
+    super(`HTTP ${status}`);
+  }
+
+  send(res: Response): void {
+    res.status(this.status).end();
+  }
+}
+
+/** A 200 that claims JSON and carries a truncated document: a gateway that answers garbage. */
+export class GarbageAnswer extends SandboxAnswer {
+  send(res: Response): void {
+    res.status(200).set('Content-Type', 'application/json').send('{"paymentId": ');
+  }
+}
+
+/** The caller hung up while the bank was being slow: there is no one to answer. */
+export class NoAnswer extends SandboxAnswer {
+  send(): void {}
+}
+
+/** Writes every `SandboxAnswer` thrown in a sandbox controller, unless the caller has gone. */
+@Catch(SandboxAnswer)
+export class SandboxAnswerFilter implements ExceptionFilter {
+  catch(answer: SandboxAnswer, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const res = http.getResponse<Response>();
+    if (res.headersSent || http.getRequest<Request>().socket.destroyed) return;
+    answer.send(res);
+  }
+}
