@@ -69,6 +69,7 @@ export class AppModule {
         CpProductsModule,
         CpCouponsModule,
         CpShippingModule,
+        BankpayCpModule,
         RouterModule.register(
           [CpModule, CpProductsModule, CpCouponsModule, CpShippingModule, BankpayCpModule].map((module) => ({
             path: config.cpTrigger,

@@ -28,6 +28,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
           upgradeInsecureRequests: config.baseUrl.startsWith('https:') ? [] : null,
         },
       },
+      // Form posts answer "back" by the Referer (DESIGN.md §4); helmet's default no-referrer would send every
+      // refused form to the home page. Same-origin keeps order numbers in our URLs from leaking elsewhere.
+      referrerPolicy: { policy: 'same-origin' },
     }),
   );
   app.useStaticAssets(PUBLIC_DIR, { prefix: '/public/', maxAge: config.production ? '7d' : 0 });

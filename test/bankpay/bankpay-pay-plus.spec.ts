@@ -6,10 +6,9 @@ import { SettingsService } from '../../src/config/settings.service';
 import { Job } from '../../src/jobs/job.entity';
 import { productBySku } from '../support/catalog';
 import { addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
+import { BANK_CONTROL, chooseAtBank, comeBackFromBank, placeBankOrder } from '../support/sandbox-bank';
 import { ShopClient } from '../support/shop-client';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
-
-const CONTROL = '/_sandbox/bankpay/_control';
 
 /**
  * The bank gateway over its REST API against the sandbox bank on loopback: every method from place-order
@@ -23,8 +22,12 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     flatRate = await shippingValue(shop.dataSource, 'flat-rate');
   });
   afterAll(() => shop.close());
+
+  const placed = (code: string, sku?: string, qty?: number) => placeBankOrder(shop, flatRate, code, sku, qty);
+  const choose = (redirect: string, outcome: string) => chooseAtBank(shop, redirect, outcome);
+  const comeBack = comeBackFromBank;
   afterEach(async () => {
-    await bank().post(`${CONTROL}/mode`).send({ mode: 'normal' }).expect(200);
+    await bank().post(`${BANK_CONTROL}/mode`).send({ mode: 'normal' }).expect(200);
     await shop.app.get(SettingsService).save({ 'bankpay.sandbox': false });
   });
 
@@ -35,34 +38,7 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   const paidTransitions = async (orderId: number) =>
     shop.dataSource.getRepository(OrderHistory).countBy({ orderId, toStatus: 'paid' });
   const bankPayment = async (paymentId: string) =>
-    (await bank().get(`${CONTROL}/payments/${paymentId}`).expect(200)).body;
-
-  /** A shopper who placed an order paid with `code`, now on the bank's page. */
-  async function placed(code: string, sku = 'DEMO-HEADLAMP', qty = 1) {
-    const client = new ShopClient(shop.server);
-    await addToCart(client, (await productBySku(shop.dataSource, sku)).id, qty);
-    await fillCheckout(client, { shippingMethod: flatRate, paymentMethod: code });
-    const answer = await placeOrder(client);
-    expect(answer.status).toBe(200);
-    const order = await shop.dataSource.getRepository(Order).findOneByOrFail({ number: answer.body.orderNumber });
-    return { client, order, redirect: answer.body.redirect as string };
-  }
-
-  /** The shopper picks an outcome on the sandbox bank page; the bank's 303 back to the shop. */
-  async function choose(redirect: string, outcome: string): Promise<string> {
-    const page = new URL(redirect);
-    const answer = await bank().post(page.pathname).type('form').send({ outcome });
-    expect(answer.status).toBe(303);
-    return answer.headers.location as string;
-  }
-
-  /** Follows the bank's redirect into the shop as the shopper's browser. */
-  async function comeBack(client: ShopClient, location: string) {
-    const url = new URL(location);
-    const answer = await client.get(url.pathname + url.search).set('Accept', 'text/html');
-    expect(answer.status).toBe(303);
-    return answer.headers.location as string;
-  }
+    (await bank().get(`${BANK_CONTROL}/payments/${paymentId}`).expect(200)).body;
 
   it('pays by card: the bank creates the payment as the spec says and the return marks the order paid', async () => {
     const { client, order, redirect } = await placed('bankpay');
@@ -100,7 +76,7 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   });
 
   it('sends bank transfer and QR payments to payment review, and the poller marks them paid once the bank settles', async () => {
-    await bank().post(`${CONTROL}/settings`).send({ settleAfterMs: 60_000 }).expect(200);
+    await bank().post(`${BANK_CONTROL}/settings`).send({ settleAfterMs: 60_000 }).expect(200);
     const transfer = await placed('bankpay-bank');
     const qr = await placed('bankpay-qr');
     const transferAttempt = (await attempts(transfer.order.id))[0];
@@ -122,7 +98,7 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       async () => (await shop.dataSource.getRepository(Job).countBy({ name: 'payment.poll', status: 'done' })) >= 2,
     );
     expect((await reload(transfer.order.id)).status).toBe('payment_review');
-    await bank().post(`${CONTROL}/settings`).send({ settleAfterMs: 0 }).expect(200);
+    await bank().post(`${BANK_CONTROL}/settings`).send({ settleAfterMs: 0 }).expect(200);
     await runPollsNow();
     await eventually(async () => (await reload(transfer.order.id)).status === 'paid');
     await eventually(async () => (await reload(qr.order.id)).status === 'paid');
@@ -149,7 +125,7 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(redirect).toMatch(/\/_sandbox\/bankpay\/loan\/[0-9a-f-]{36}$/);
     const [attempt] = await attempts(order.id);
     expect(attempt.extra.applicationId).toBe(attempt.reference);
-    const application = (await bank().get(`${CONTROL}/applications/${attempt.reference}`).expect(200)).body;
+    const application = (await bank().get(`${BANK_CONTROL}/applications/${attempt.reference}`).expect(200)).body;
     expect(application.body).toMatchObject({
       order: {
         orderNo: order.reference,
@@ -194,7 +170,7 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   ])('normalises the raw authorization status %s on return → %s', async (raw, expected) => {
     const { client, order, redirect } = await placed('bankpay');
     const paymentId = redirect.split('/').pop()!;
-    await bank().post(`${CONTROL}/payments/${paymentId}`).send({ authorizationStatus: raw }).expect(200);
+    await bank().post(`${BANK_CONTROL}/payments/${paymentId}`).send({ authorizationStatus: raw }).expect(200);
     await comeBack(
       client,
       `${shop.config.baseUrl}/shop/checkout/process-payment?order=${order.number}&paymentId=${paymentId}`,
@@ -228,7 +204,7 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect((await reload(order.id)).status).toBe('pending_payment');
 
     await bank()
-      .post(`${CONTROL}/mode`)
+      .post(`${BANK_CONTROL}/mode`)
       .send({ mode: 'error', paths: ['/v1/payments'] })
       .expect(200);
     back.searchParams.delete('paymentId');
@@ -238,7 +214,7 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   });
 
   it('fetches one token per scope for 50 concurrent payments, and replaces a token the bank forgot', async () => {
-    const stats = async () => (await bank().get(`${CONTROL}/stats`).expect(200)).body.tokenRequests;
+    const stats = async () => (await bank().get(`${BANK_CONTROL}/stats`).expect(200)).body.tokenRequests;
     // Saving a bankpay setting makes the client forget its tokens, as new credentials would.
     await shop.app.get(SettingsService).save({ 'bankpay.fee': 0 });
     const before = await stats();
@@ -258,7 +234,7 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect((after.PAY_LATER ?? 0) - (before.PAY_LATER ?? 0)).toBe(1);
 
     // The bank restarts and forgets every token: the next call is refused once, then made with a new token.
-    await bank().post(`${CONTROL}/reset`).expect(200);
+    await bank().post(`${BANK_CONTROL}/reset`).expect(200);
     const { redirect } = await placed('bankpay');
     expect(redirect).toMatch(/\/_sandbox\/bankpay\/pay\//);
     expect((await stats()).BANKPAYPLUS).toBe(1);
@@ -271,7 +247,7 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   ])('a bank that is %s', (_label, mode) => {
     it('fails the attempt at place-order and the retry from the failed page pays once it is back', async () => {
       await bank()
-        .post(`${CONTROL}/mode`)
+        .post(`${BANK_CONTROL}/mode`)
         .send({ mode, paths: ['/v1/payments'] })
         .expect(200);
       const { client, order, redirect } = await placed('bankpay');
@@ -281,7 +257,7 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       const failedPage = await client.get('/shop/checkout/failed').set('Accept', 'text/html').expect(200);
       expect(failedPage.text).toContain(`/shop/order/pay/${order.number}`);
 
-      await bank().post(`${CONTROL}/mode`).send({ mode: 'normal' }).expect(200);
+      await bank().post(`${BANK_CONTROL}/mode`).send({ mode: 'normal' }).expect(200);
       const retry = await client.get(`/shop/order/pay/${order.number}`).set('Accept', 'text/html');
       expect(retry.status).toBe(302);
       expect(retry.headers.location).toMatch(/\/_sandbox\/bankpay\/pay\//);

@@ -45,6 +45,7 @@ export class PaymentStatusPoller implements OnModuleInit {
   async checkNow(orderId: number): Promise<StatusCheck | null> {
     const transaction = await this.payments.latestAttempt(orderId);
     if (!transaction || !this.attemptIsOpen(transaction)) return null;
+    if (!this.registry.gatewayFor(transaction.code)?.queryStatus) return null;
     return this.ask(transaction);
   }
 

@@ -3,7 +3,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CpPermission } from '../../../common/decorators/cp-permission.decorator';
 import { CpGuard } from '../../../common/guards/cp.guard';
-import { addFlash } from '../../../common/session-data';
+import { AppError } from '../../../common/errors/app-error';
+import { addFlash, wantsHtml } from '../../../common/session-data';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
 import { PayPlusClient } from '../pay-plus/pay-plus.client';
@@ -57,23 +58,30 @@ export class BankpayCpController {
   @Post('settings/save')
   async save(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const section = this.cp.section(String(body.section ?? ''));
-    await this.cp.save(section, body);
+    const sectionUrl = `/${this.config.cpTrigger}/bankpay/settings/${section.handle}`;
+    try {
+      await this.cp.save(section, body);
+    } catch (error) {
+      // The exception filter would send the browser "back" by its Referer, which helmet's `no-referrer`
+      // policy keeps browsers from sending: a refused save would land on the shop's home page.
+      if (!(error instanceof AppError) || !wantsHtml(req)) throw error;
+      addFlash(req, 'error', error.message);
+      res.redirect(303, sectionUrl);
+      return;
+    }
     addFlash(req, 'success', `${section.title} settings saved.`);
-    res.redirect(303, `/${this.config.cpTrigger}/bankpay/settings/${section.handle}`);
+    res.redirect(303, sectionUrl);
   }
 
   @Get('settings/:section')
   async settings(
     @Param('section') handle: string,
-    @Query('amount') amount: string | undefined,
+    @Query('amount') amount: unknown,
     @Res() res: Response,
   ): Promise<void> {
     const section = this.cp.section(handle);
-    const loanAmount = Number(amount ?? PREVIEW_LOAN_AMOUNT);
-    const loanOffers =
-      section.handle === 'pricing' && Number.isFinite(loanAmount)
-        ? await this.payPlus.getLoanPrecalculation(loanAmount)
-        : [];
+    const loanAmount = previewAmount(amount);
+    const loanOffers = section.handle === 'pricing' ? await this.payPlus.getLoanPrecalculation(loanAmount) : [];
     res.render('cp/bankpay-settings', {
       layout: 'cp',
       title: `Bank payments · ${section.title}`,
@@ -85,4 +93,10 @@ export class BankpayCpController {
       loanOffers,
     });
   }
+}
+
+/** The `amount` to preview: a positive number of EUR, else (blank, garbage, repeated) the default. */
+function previewAmount(raw: unknown): number {
+  const amount = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+  return Number.isFinite(amount) && amount > 0 ? amount : PREVIEW_LOAN_AMOUNT;
 }
