@@ -28,6 +28,8 @@ declare module 'express-session' {
     /** A guest's wishlist: what they saved for later, adopted into an account on login. */
     wishlist?: SessionWishlistItem[];
     customerId?: number;
+    /** The account's `authVersion` at login: a password change bumps it and ends every older session. */
+    customerAuthVersion?: number;
     /** The order this browser placed last: what the success and failed pages show. */
     lastOrderNumber?: string;
     cpUser?: CpSessionUser;

@@ -4,6 +4,13 @@ import { DeliverySlotBooking } from '../commerce/delivery/delivery-slot-booking.
 import { DeliverySlot } from '../commerce/delivery/delivery-slot.entity';
 import { CouponUsage } from '../commerce/coupons/coupon-usage.entity';
 import { Coupon } from '../commerce/coupons/coupon.entity';
+import { CustomerAddress } from '../commerce/customers/customer-address.entity';
+import { Customer } from '../commerce/customers/customer.entity';
+import { NewsletterSubscriber } from '../commerce/customers/newsletter-subscriber.entity';
+import { PasswordReset } from '../commerce/customers/password-reset.entity';
+import { WatchdogAlert } from '../commerce/customers/watchdog-alert.entity';
+import { WishlistItem } from '../commerce/customers/wishlist-item.entity';
+import { Wishlist } from '../commerce/customers/wishlist.entity';
 import { Order } from '../commerce/orders/order.entity';
 import { OrderHistory } from '../commerce/orders/order-history.entity';
 import { OrderLine } from '../commerce/orders/order-line.entity';
@@ -41,4 +48,11 @@ export const ENTITIES = [
   CouponUsage,
   DeliverySlot,
   DeliverySlotBooking,
+  Customer,
+  CustomerAddress,
+  Wishlist,
+  WishlistItem,
+  WatchdogAlert,
+  NewsletterSubscriber,
+  PasswordReset,
 ];

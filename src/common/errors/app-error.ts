@@ -32,3 +32,6 @@ export class AppError extends Error {
 
 /** Thrown by CP guards when no CP user is logged in: answered with a redirect to the CP login. */
 export class CpLoginRequired extends Error {}
+
+/** Thrown by account guards when no customer is logged in: pages redirect to the shop login, JSON gets a 401. */
+export class CustomerLoginRequired extends Error {}

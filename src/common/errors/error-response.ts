@@ -2,7 +2,7 @@ import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { backUrl } from '../back-url';
 import { addFlash, wantsHtml } from '../session-data';
-import { AppError, CpLoginRequired, FieldErrors } from './app-error';
+import { AppError, CpLoginRequired, CustomerLoginRequired, FieldErrors } from './app-error';
 
 export interface ErrorBody {
   code: string;
@@ -64,6 +64,12 @@ export function sendError(error: unknown, req: Request, res: Response, cpTrigger
       return res.redirect(302, `/${cpTrigger}/login?next=${encodeURIComponent(req.originalUrl)}`);
     }
     error = new AppError('login_required', 'Log in to the control panel first.', 401);
+  }
+  if (error instanceof CustomerLoginRequired) {
+    if (wantsHtml(req) || req.method === 'GET') {
+      return res.redirect(302, `/shop/login?return=${encodeURIComponent(req.originalUrl)}`);
+    }
+    error = new AppError('login_required', 'Log in to your account first.', 401);
   }
   const { status, body } = describeError(error);
   if (status >= 500) logger.error({ err: error, url: req.originalUrl, method: req.method }, 'request failed');

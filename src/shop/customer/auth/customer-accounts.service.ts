@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, IsNull } from 'typeorm';
+import { Customer } from '../../../commerce/customers/customer.entity';
+import { AppError } from '../../../common/errors/app-error';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../../common/password';
+import { isUniqueViolation } from '../../../database/errors';
+import { TransactionRunner } from '../../../database/transaction-runner';
+import { passwordProblem } from './password-policy';
+
+export interface NewCustomer {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}
+
+/** Customer accounts: creating them and checking their passwords. */
+@Injectable()
+export class CustomerAccountsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runner: TransactionRunner,
+  ) {}
+
+  /** Creates an account; a taken e-mail is a 409 that says no more than that. */
+  async register(input: NewCustomer): Promise<Customer> {
+    const problem = passwordProblem(input.password);
+    if (problem) throw AppError.invalid({ password: [problem] }, `The password ${problem}.`);
+    const passwordHash = await hashPassword(input.password);
+    try {
+      return await this.runner.run(({ manager }) =>
+        manager.save(
+          manager.create(Customer, {
+            email: normaliseEmail(input.email),
+            username: null,
+            passwordHash,
+            firstName: input.firstName.trim(),
+            lastName: input.lastName.trim(),
+            authVersion: 0,
+            socialIds: null,
+            lastLoginAt: null,
+            deletedAt: null,
+          }),
+        ),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new AppError(
+          'email_taken',
+          'An account with this e-mail already exists. Log in or reset the password.',
+          409,
+          {
+            email: ['is already registered'],
+          },
+        );
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The account for a login name (e-mail or username) and password, or null. Unknown accounts are checked
+   * against a dummy hash, so both failures take the same time.
+   */
+  async authenticate(loginName: string, password: string): Promise<Customer | null> {
+    const customer = await this.byLoginName(loginName);
+    const matches = await verifyPassword(password, customer?.passwordHash ?? DUMMY_PASSWORD_HASH);
+    return customer && customer.passwordHash && matches ? customer : null;
+  }
+
+  byLoginName(loginName: string): Promise<Customer | null> {
+    const name = loginName.trim().toLowerCase();
+    return this.dataSource.getRepository(Customer).findOne({
+      where: [
+        { email: name, deletedAt: IsNull() },
+        { username: name, deletedAt: IsNull() },
+      ],
+    });
+  }
+
+  /** A live (not deleted) account by id. */
+  byId(id: number): Promise<Customer | null> {
+    return this.dataSource.getRepository(Customer).findOneBy({ id, deletedAt: IsNull() });
+  }
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
