@@ -1,13 +1,25 @@
 import { Module } from '@nestjs/common';
-import { CustomerAccountsService } from './auth/customer-accounts.service';
+import { AccountModule } from './account/account.module';
 import { CustomerAuthController } from './auth/customer-auth.controller';
-import { CustomerGuard } from './auth/customer.guard';
+import { CustomerCoreModule } from './auth/customer-core.module';
 import { CustomerSessionController } from './customer-session.controller';
+import { NewsletterModule } from './newsletter/newsletter.module';
+import { PasswordResetModule } from './password-reset/password-reset.module';
+import { SocialLoginModule } from './social/social-login.module';
+import { WatchdogModule } from './watchdog/watchdog.module';
+import { WishlistModule } from './wishlist/wishlist.module';
 
 /** Customer accounts. Account routes are gated by `customerAccountsEnabled`; the session routes are not. */
 @Module({
+  imports: [
+    CustomerCoreModule,
+    AccountModule,
+    PasswordResetModule,
+    NewsletterModule,
+    WishlistModule,
+    WatchdogModule,
+    SocialLoginModule,
+  ],
   controllers: [CustomerSessionController, CustomerAuthController],
-  providers: [CustomerAccountsService, CustomerGuard],
-  exports: [CustomerAccountsService, CustomerGuard],
 })
 export class CustomerModule {}
