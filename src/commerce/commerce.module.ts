@@ -5,6 +5,7 @@ import { CartService } from './carts/cart.service';
 import { PlaceOrderService } from './checkout/place-order.service';
 import { QuoteService } from './checkout/quote.service';
 import { CouponService } from './coupons/coupon.service';
+import { SessionCustomers } from './customers/session-customers.service';
 import { DeliverySlotsService } from './delivery/delivery-slots.service';
 import { PLUGINS_AFTER_LOAD } from './events';
 import { OrderCancellation } from './orders/order-cancellation.service';
@@ -46,6 +47,7 @@ const COMMERCE_SERVICES = [
   OrderConfirmationMail,
   ViesClient,
   VatValidationService,
+  SessionCustomers,
 ];
 
 /**

@@ -4,3 +4,5 @@ export const REGISTER_PAYMENT_GATEWAYS = 'register-payment-gateways';
 export const ORDER_STATUS_CHANGE = 'order-status-change';
 /** After a place-order transaction committed, with `{ orderId, orderNumber }`. */
 export const ORDER_PLACED = 'order-placed';
+/** After a transaction that took a product's stock from 0 to more committed, with `{ productId }`. */
+export const PRODUCT_BACK_IN_STOCK = 'product-back-in-stock';

@@ -6,6 +6,7 @@ import { BankpayPagesController } from './bankpay/bankpay-pages.controller';
 import { BankpayPaymentsController } from './bankpay/bankpay-payments.controller';
 import { BankpaySandboxState } from './bankpay/bankpay-sandbox.state';
 import { CardPaySandboxController } from './bankpay/card-pay-sandbox.controller';
+import { OAuthSandboxModule } from './oauth/oauth-sandbox.module';
 import { ViesSandboxController } from './vies/vies-sandbox.controller';
 
 /**
@@ -13,6 +14,7 @@ import { ViesSandboxController } from './vies/vies-sandbox.controller';
  * Only the bootstrap and tests import this folder.
  */
 @Module({
+  imports: [OAuthSandboxModule],
   controllers: [
     ViesSandboxController,
     BankpayOAuthController,

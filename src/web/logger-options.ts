@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Params } from 'nestjs-pino';
+import { redactUrl } from '../common/redact-url';
 import { AppConfig } from '../config/app-config';
 
 /** Paths never written to logs in clear: credentials, session ids, tokens, card data. */
@@ -28,12 +29,12 @@ export function loggerOptions(config: AppConfig): Params {
         const given = req.headers['x-request-id'];
         return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
       },
-      // Webhook secrets travel in the path; keep it out of request logs.
+      // Webhook secrets, guest order numbers and e-mailed tokens travel in URLs; keep them out of logs.
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({
           id: req.id,
           method: req.method,
-          url: req.url.replace(/(\/flow\/webhook\/)[^/?]+/, '$1[redacted]'),
+          url: redactUrl(req.url),
         }),
       },
       autoLogging: {

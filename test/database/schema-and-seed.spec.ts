@@ -54,6 +54,7 @@ describe('schema and demo seed', () => {
           'Coupons1795335171932',
           'ProductSearch1795335200000',
           'Checkout1795431798886',
+          'Customers1795453312135',
         ],
       });
     } finally {

@@ -1,3 +1,8 @@
+import { Controller, Get, Module, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import { RequiresFeature } from '../../src/common/decorators/requires-feature.decorator';
+import { CustomerCoreModule } from '../../src/shop/customer/auth/customer-core.module';
+import { CustomerGuard } from '../../src/shop/customer/auth/customer.guard';
 import { ShopClient } from './shop-client';
 
 export const CUSTOMER_PASSWORD = 'correct horse battery';
@@ -18,4 +23,26 @@ export async function registerCustomer(
   });
   if (res.status !== 200) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
   return email;
+}
+
+/** A route behind the account guard, standing in for the account pages: who is logged in, if anyone. */
+@Controller('test/whoami')
+class WhoAmIController {
+  @Get()
+  @RequiresFeature('customerAccountsEnabled')
+  @UseGuards(CustomerGuard)
+  whoAmI(@Req() req: Request) {
+    return { email: req.customer!.email, cartId: req.session.cartId ?? null };
+  }
+}
+
+/** `startTestApp({ extraModules: [CustomerProbeModule] })` adds `GET /test/whoami`. */
+@Module({ imports: [CustomerCoreModule], controllers: [WhoAmIController] })
+export class CustomerProbeModule {}
+
+/** The `shop.sid=…` pair a response sets, and the whole Set-Cookie line it came in. */
+export function sessionCookie(res: { headers: Record<string, unknown> }): { pair: string; line: string } | undefined {
+  const lines = (res.headers['set-cookie'] as string[] | undefined) ?? [];
+  const line = lines.find((candidate) => candidate.startsWith('shop.sid='));
+  return line ? { pair: line.split(';')[0], line } : undefined;
 }

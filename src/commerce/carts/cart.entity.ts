@@ -15,6 +15,7 @@ export interface Address {
 /** The shopper's cart, which checkout fills into a quote and place-order turns into exactly one order. */
 @Entity('carts')
 @Index(['orderedAt', 'lastActivityAt'])
+@Index(['customerId', 'orderedAt'])
 export class Cart extends BaseRow {
   /** Public identifier (32 hex) used in recovery links; the integer id never leaves the server. */
   @Column({ type: 'varchar', length: 32, unique: true })

@@ -69,9 +69,12 @@ export class CartService {
     return this.dataSource.getRepository(Cart).findOneBy({ id: cartId, orderedAt: IsNull() });
   }
 
-  async create(storeId: number, currency: string): Promise<Cart> {
+  /** A new open cart; a logged-in customer's carries their id. */
+  async create(storeId: number, currency: string, customerId: number | null = null): Promise<Cart> {
     return this.runner.run(({ manager }) =>
-      manager.save(manager.create(Cart, { uid: randomHex32(), storeId, currency, lastActivityAt: Date.now() })),
+      manager.save(
+        manager.create(Cart, { uid: randomHex32(), storeId, currency, customerId, lastActivityAt: Date.now() }),
+      ),
     );
   }
 
@@ -186,6 +189,42 @@ export class CartService {
       }
     }
     return copied;
+  }
+
+  /**
+   * At login: the guest's open cart becomes the customer's. If they left an open cart on an earlier visit,
+   * the guest's lines move into that one instead (identical lines add up; place-order re-checks stock) and
+   * the emptied guest cart is deleted. Returns the cart the session continues with, or null for none.
+   */
+  async adoptForCustomer(guestCartId: number | undefined, customerId: number): Promise<number | null> {
+    return this.runner.run(async ({ manager }) => {
+      const found = guestCartId ? await manager.findOneBy(Cart, { id: guestCartId, orderedAt: IsNull() }) : null;
+      if (found && found.customerId === customerId) return found.id;
+      // A cart another customer left in this browser is not handed over.
+      const guest = found && found.customerId === null ? found : null;
+      const earlier = await manager.findOne(Cart, {
+        where: { customerId, orderedAt: IsNull() },
+        order: { lastActivityAt: 'DESC', id: 'DESC' },
+      });
+      if (!guest) return earlier?.id ?? null;
+      if (!earlier) {
+        await manager.update(Cart, { id: guest.id }, { customerId });
+        return guest.id;
+      }
+      return this.change(earlier.id, async (tx) => {
+        // Locks the guest cart too, so an add racing the login cannot land in a cart about to be deleted.
+        await tx.manager.update(Cart, { id: guest.id }, { version: () => 'version + 1' });
+        const kept = await tx.manager.findBy(CartLine, { cartId: earlier.id });
+        for (const line of await tx.manager.findBy(CartLine, { cartId: guest.id })) {
+          const same = kept.find((candidate) => candidate.lineKey === line.lineKey);
+          if (same) await tx.manager.update(CartLine, { id: same.id }, { qty: same.qty + line.qty });
+          else await tx.manager.update(CartLine, { id: line.id }, { cartId: earlier.id });
+        }
+        await tx.manager.delete(CartLine, { cartId: guest.id });
+        await tx.manager.delete(Cart, { id: guest.id });
+        return earlier.id;
+      });
+    });
   }
 
   /**

@@ -5,6 +5,7 @@ import { OrderStatus } from './order-status.machine';
 
 @Entity('orders')
 @Index(['status', 'dateCreated'])
+@Index(['customerId', 'dateCreated'])
 export class Order extends BaseRow {
   /** Public order number: 32 random hex chars, the only key a guest needs (DESIGN.md §3). */
   @Column({ type: 'varchar', length: 32, unique: true })

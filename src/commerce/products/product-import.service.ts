@@ -6,6 +6,7 @@ import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { ProductRelation } from './product-relation.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product, ProductOption } from './product.entity';
+import { StockService } from './stock.service';
 
 /** One product of an import file (DESIGN.md §4); prices in major units of the store's base currency. */
 export interface ProductImportRow {
@@ -65,7 +66,10 @@ interface Known {
  */
 @Injectable()
 export class ProductImportService {
-  constructor(private readonly runner: TransactionRunner) {}
+  constructor(
+    private readonly runner: TransactionRunner,
+    private readonly stock: StockService,
+  ) {}
 
   /**
    * Imports one batch of rows already checked for shape (sku, prices, options); rows that clash with the
@@ -76,6 +80,10 @@ export class ProductImportService {
     if (rows.length === 0) return { created: 0, updated: 0, rejected: [] };
     return this.runner.run(async (tx) => {
       const known = await this.loadKnown(tx, rows);
+      const soldOut = await this.stock.soldOut(
+        tx,
+        [...known.products.values()].map((product) => product.id),
+      );
       const summary: ImportSummary = { created: 0, updated: 0, rejected: [] };
       const inserts: Array<Partial<Product>> = [];
       const accepted: ProductImportRow[] = [];
@@ -105,6 +113,7 @@ export class ProductImportService {
       );
       await this.upsertVariants(tx, accepted, ids, known, decimals);
       if (options.relations ?? true) await this.replaceRelations(tx, accepted, ids);
+      await this.stock.announceRestocked(tx, soldOut);
       return summary;
     });
   }

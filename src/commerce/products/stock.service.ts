@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { FindOperator, In, LessThanOrEqual, MoreThan } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { Tx } from '../../database/transaction-runner';
+import { PRODUCT_BACK_IN_STOCK } from '../events';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 
@@ -12,6 +15,12 @@ export interface StockMove {
   name: string;
 }
 
+/** Runs inside the transaction that restocked these products: the place to enqueue follow-up jobs (outbox). */
+export type RestockSubscriber = (tx: Tx, productIds: number[]) => Promise<void>;
+
+/** Products per `IN (…)` list: well inside both databases' limits on bound parameters. */
+const ID_CHUNK = 500;
+
 /**
  * Stock changes inside an order's transaction. Every decrement is a guarded update (`stock >= qty`), so no
  * number of concurrent orders can sell more than there is. Rows are touched in one global order (product
@@ -19,6 +28,33 @@ export interface StockMove {
  */
 @Injectable()
 export class StockService {
+  private readonly restockSubscribers: RestockSubscriber[] = [];
+
+  constructor(private readonly events: EventEmitter2) {}
+
+  /** Called with the products a transaction brought back from 0 to more, inside that transaction. */
+  onRestock(subscriber: RestockSubscriber): void {
+    this.restockSubscribers.push(subscriber);
+  }
+
+  /** Which of these products are sold out now: pass the answer to `announceRestocked` once stock was raised. */
+  soldOut(tx: Tx, productIds: number[]): Promise<number[]> {
+    return idsWithStock(tx, productIds, LessThanOrEqual(0));
+  }
+
+  /**
+   * Announces the products of `soldOut` that have stock again: to the subscribers in this transaction and as
+   * `PRODUCT_BACK_IN_STOCK` after commit. Every place that sets or raises stock calls this.
+   */
+  async announceRestocked(tx: Tx, soldOut: number[]): Promise<void> {
+    const restocked = await idsWithStock(tx, soldOut, MoreThan(0));
+    if (restocked.length === 0) return;
+    for (const subscriber of this.restockSubscribers) await subscriber(tx, restocked);
+    tx.afterCommit(() => {
+      for (const productId of restocked) this.events.emit(PRODUCT_BACK_IN_STOCK, { productId });
+    });
+  }
+
   /** Takes the goods of an order out of stock; a 409 naming the product when there is not enough. */
   async take(tx: Tx, moves: StockMove[]): Promise<void> {
     for (const { product, variants, qty } of byProduct(moves)) {
@@ -59,13 +95,32 @@ export class StockService {
 
   /** Puts the goods of a canceled order back. */
   async restore(tx: Tx, moves: StockMove[]): Promise<void> {
-    for (const { product, variants, qty } of byProduct(moves)) {
+    const groups = byProduct(moves);
+    const soldOut = await this.soldOut(
+      tx,
+      groups.map((group) => group.product.productId),
+    );
+    for (const { product, variants, qty } of groups) {
       for (const [variantId, variantQty] of variants) {
         await tx.manager.increment(ProductVariant, { id: variantId }, 'stock', variantQty);
       }
       await tx.manager.increment(Product, { id: product.productId }, 'stock', qty);
     }
+    await this.announceRestocked(tx, soldOut);
   }
+}
+
+/** Those of `productIds` whose stock matches `stock`, in chunks of `ID_CHUNK`. */
+async function idsWithStock(tx: Tx, productIds: number[], stock: FindOperator<number>): Promise<number[]> {
+  const ids: number[] = [];
+  for (let start = 0; start < productIds.length; start += ID_CHUNK) {
+    const rows = await tx.manager.find(Product, {
+      where: { id: In(productIds.slice(start, start + ID_CHUNK)), stock },
+      select: { id: true },
+    });
+    ids.push(...rows.map((row) => row.id));
+  }
+  return ids;
 }
 
 /** Moves grouped per product in ascending id, each with its variants' quantities in ascending id. */

@@ -1,6 +1,7 @@
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { backUrl } from '../back-url';
+import { redactUrl } from '../redact-url';
 import { addFlash, wantsHtml } from '../session-data';
 import { AppError, CpLoginRequired, CustomerLoginRequired, FieldErrors } from './app-error';
 
@@ -72,7 +73,8 @@ export function sendError(error: unknown, req: Request, res: Response, cpTrigger
     error = new AppError('login_required', 'Log in to your account first.', 401);
   }
   const { status, body } = describeError(error);
-  if (status >= 500) logger.error({ err: error, url: req.originalUrl, method: req.method }, 'request failed');
+  if (status >= 500)
+    logger.error({ err: error, url: redactUrl(req.originalUrl), method: req.method }, 'request failed');
 
   if (!wantsHtml(req)) {
     res.status(status).json({ success: false, error: body });

@@ -6,6 +6,7 @@ import { formatMoney } from '../../common/money-format';
 import { ProductVariant } from '../../commerce/products/product-variant.entity';
 import { Product } from '../../commerce/products/product.entity';
 import { escapeLike } from '../../commerce/products/products.service';
+import { StockService } from '../../commerce/products/stock.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { CpProductFormDto, parseProductForm } from './cp-product-form.dto';
@@ -25,6 +26,7 @@ export class CpProductsService {
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
     private readonly currencies: CurrencyService,
+    private readonly stock: StockService,
   ) {}
 
   async list(filter: ProductFilter) {
@@ -67,15 +69,18 @@ export class CpProductsService {
    */
   async save(id: number, form: CpProductFormDto): Promise<Product> {
     const base = await this.currencies.base();
-    return this.runner.run(async ({ manager }) => {
+    return this.runner.run(async (tx) => {
+      const { manager } = tx;
       const product = await manager.findOneBy(Product, { id });
       if (!product) throw AppError.notFound('Product not found');
       const variants = await manager.find(ProductVariant, { where: { productId: id } });
       const edit = parseProductForm(form, product, variants, base.decimals);
+      const soldOut = await this.stock.soldOut(tx, [id]);
       for (const [variantId, stock] of edit.variantStocks) {
         await manager.update(ProductVariant, { id: variantId }, { stock });
       }
       await manager.update(Product, { id }, edit.changes);
+      await this.stock.announceRestocked(tx, soldOut);
       return Object.assign(product, edit.changes);
     });
   }

@@ -1,3 +1,5 @@
+import { generateKeyPairSync } from 'node:crypto';
+
 /** A demo shop has every feature on and every integration pointed at its sandbox (DESIGN.md §6). */
 export const DEMO_SETTINGS: Record<string, unknown> = {
   customerAccountsEnabled: true,
@@ -34,4 +36,16 @@ export const DEMO_SETTINGS: Record<string, unknown> = {
   'carrier-b.countryPricesEnabled': true,
   'carrier-b.countryPrices': { sk: 290, cz: 350 },
   'carrier-b.countryFreeShippingThresholds': { sk: 5000, cz: 6000 },
+  // The sandbox providers (src/sandbox/oauth) take any client id with secret `sandbox-secret`; Apple's client
+  // secret is a JWT signed with the team's key, here one made for this demo.
+  'social.google.clientId': 'demo-shop',
+  'social.google.clientSecret': 'sandbox-secret',
+  'social.facebook.clientId': 'demo-shop',
+  'social.facebook.clientSecret': 'sandbox-secret',
+  'social.apple.clientId': 'com.example.demo-shop',
+  'social.apple.teamId': 'SANDBOX001',
+  'social.apple.keyId': 'SANDBOXKEY',
+  'social.apple.privateKey': generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString(),
 };

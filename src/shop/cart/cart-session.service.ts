@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { Cart } from '../../commerce/carts/cart.entity';
 import { CartService } from '../../commerce/carts/cart.service';
+import { SessionCustomers } from '../../commerce/customers/session-customers.service';
 import { Currency } from '../../commerce/stores/currency.entity';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { StoreService } from '../../commerce/stores/store.service';
@@ -13,6 +14,7 @@ export class CartSession {
     private readonly carts: CartService,
     private readonly stores: StoreService,
     private readonly currencies: CurrencyService,
+    private readonly customers: SessionCustomers,
   ) {}
 
   /** The session's open cart, or null: reading never creates one. */
@@ -23,8 +25,13 @@ export class CartSession {
   async currentOrCreate(req: Request): Promise<Cart> {
     const existing = await this.current(req);
     if (existing) return existing;
-    const [store, currency] = await Promise.all([this.stores.default(), this.currency(req)]);
-    const cart = await this.carts.create(store.id, currency.code);
+    const [store, currency, customerId] = await Promise.all([
+      this.stores.default(),
+      this.currency(req),
+      this.customers.currentId(req),
+    ]);
+    // A logged-in customer's cart is theirs, so it is found again at their next login.
+    const cart = await this.carts.create(store.id, currency.code, customerId);
     req.session.cartId = cart.id;
     return cart;
   }

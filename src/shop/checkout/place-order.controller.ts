@@ -2,6 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res 
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { PlaceOrderService } from '../../commerce/checkout/place-order.service';
+import { SessionCustomers } from '../../commerce/customers/session-customers.service';
 import { OrdersService } from '../../commerce/orders/orders.service';
 import { PaymentService, PaymentStep } from '../../commerce/payments/payment.service';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
@@ -25,6 +26,7 @@ export class PlaceOrderController {
     private readonly placeOrder: PlaceOrderService,
     private readonly orders: OrdersService,
     private readonly payments: PaymentService,
+    private readonly customers: SessionCustomers,
   ) {}
 
   /**
@@ -45,7 +47,7 @@ export class PlaceOrderController {
     const { order, created } = await this.placeOrder.place({
       cartId: req.session.cartId,
       idempotencyKey,
-      customerId: req.session.customerId ?? null,
+      customerId: await this.customers.currentId(req),
       expectedTotal: body.expectedTotal,
     });
     const step = created ? await this.payments.start(order, req.ip ?? '') : await this.payments.nextStep(order.id);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountModule } from './account/account.module';
+import { CustomerAuthPagesController } from './auth/customer-auth-pages.controller';
 import { CustomerAuthController } from './auth/customer-auth.controller';
 import { CustomerCoreModule } from './auth/customer-core.module';
 import { CustomerSessionController } from './customer-session.controller';
@@ -20,6 +21,7 @@ import { WishlistModule } from './wishlist/wishlist.module';
     WatchdogModule,
     SocialLoginModule,
   ],
-  controllers: [CustomerSessionController, CustomerAuthController],
+  // The login pages sit here, above both the core and social login, so they can offer the social buttons.
+  controllers: [CustomerSessionController, CustomerAuthController, CustomerAuthPagesController],
 })
 export class CustomerModule {}

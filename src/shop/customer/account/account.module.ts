@@ -1,6 +1,32 @@
 import { Module } from '@nestjs/common';
 import { CustomerCoreModule } from '../auth/customer-core.module';
+import { AccountDeletionService } from './account-deletion.service';
+import { AccountOrderViews } from './account-order-view.service';
+import { AccountOrdersController } from './account-orders.controller';
+import { AccountController } from './account.controller';
+import { AddressBookController } from './address-book.controller';
+import { AddressBookService } from './address-book.service';
+import { CustomerOrdersService } from './customer-orders.service';
+import { CustomerSectionsService } from './customer-sections.service';
+import { InvoicePdfService } from './invoice-pdf.service';
+import { LoginDetailsService } from './login-details.service';
 
-/** Account pages: dashboard, login details, deletion, subscriptions, orders, invoices, address book. */
-@Module({ imports: [CustomerCoreModule] })
+/**
+ * Account pages: dashboard, login details, deletion, orders, invoices, address book; and the private
+ * page sections (`section-load`) that the session controller serves.
+ */
+@Module({
+  imports: [CustomerCoreModule],
+  controllers: [AccountController, AccountOrdersController, AddressBookController],
+  providers: [
+    AccountDeletionService,
+    AccountOrderViews,
+    AddressBookService,
+    CustomerOrdersService,
+    CustomerSectionsService,
+    InvoicePdfService,
+    LoginDetailsService,
+  ],
+  exports: [CustomerSectionsService],
+})
 export class AccountModule {}

@@ -1,10 +1,19 @@
 import { Module } from '@nestjs/common';
+import { PluginSettingsModule } from '../../../config/settings.module';
 import { CustomerAccountsService } from './customer-accounts.service';
+import { CUSTOMER_AUTH_SETTINGS } from './customer-auth.settings';
+import { CustomerLocalStrategy } from './customer-local.strategy';
+import { CustomerLoginService } from './customer-login.service';
 import { CustomerGuard } from './customer.guard';
+import { LoginThrottle } from './login-throttle.service';
 
-/** Shared by every account feature: the accounts service and the login guard. */
+/**
+ * Shared by every account feature: the accounts service, the login guard and the login service (which
+ * social login uses too).
+ */
 @Module({
-  providers: [CustomerAccountsService, CustomerGuard],
-  exports: [CustomerAccountsService, CustomerGuard],
+  imports: [PluginSettingsModule.register(CUSTOMER_AUTH_SETTINGS)],
+  providers: [CustomerAccountsService, CustomerGuard, CustomerLoginService, CustomerLocalStrategy, LoginThrottle],
+  exports: [CustomerAccountsService, CustomerGuard, CustomerLoginService],
 })
 export class CustomerCoreModule {}

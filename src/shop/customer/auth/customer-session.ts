@@ -13,7 +13,10 @@ export async function logInSession(req: Request, customer: Customer, rememberMe:
   req.session.cookie.maxAge = rememberMe ? REMEMBER_ME_MS : undefined;
 }
 
-/** Ends the session entirely: cart, wishlist and login go with it. */
+/**
+ * Ends the session entirely: it is deleted from the store with its cart, wishlist and login. The request
+ * carries on with a fresh, empty session, which is stored only if something (a flash message) is put in it.
+ */
 export function destroySession(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.destroy((error) => (error ? reject(error) : resolve())));
+  return new Promise((resolve, reject) => req.session.regenerate((error) => (error ? reject(error) : resolve())));
 }

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { Customer } from '../../../commerce/customers/customer.entity';
 import { CustomerLoginRequired } from '../../../common/errors/app-error';
-import { CustomerAccountsService } from './customer-accounts.service';
+import { SessionCustomers } from '../../../commerce/customers/session-customers.service';
 
 declare module 'express' {
   interface Request {
@@ -17,13 +17,12 @@ declare module 'express' {
  */
 @Injectable()
 export class CustomerGuard implements CanActivate {
-  constructor(private readonly accounts: CustomerAccountsService) {}
+  constructor(private readonly sessions: SessionCustomers) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
-    const customerId = req.session?.customerId;
-    const customer = customerId ? await this.accounts.byId(customerId) : null;
-    if (!customer || customer.authVersion !== req.session.customerAuthVersion) {
+    const customer = await this.sessions.current(req);
+    if (!customer) {
       if (req.session) {
         delete req.session.customerId;
         delete req.session.customerAuthVersion;

@@ -1,6 +1,28 @@
 import { Module } from '@nestjs/common';
 import { CustomerCoreModule } from '../auth/customer-core.module';
+import { CustomerThrottlerGuard } from './customer-throttler.guard';
+import { WishlistAccountController } from './wishlist-account.controller';
+import { WishlistAdoption } from './wishlist-adoption.listener';
+import { WishlistProducts } from './wishlist-products.service';
+import { WishlistShareController } from './wishlist-share.controller';
+import { WishlistSharing } from './wishlist-sharing.service';
+import { WishlistToCart } from './wishlist-to-cart.service';
+import { WishlistViews } from './wishlist-views.service';
+import { WishlistController } from './wishlist.controller';
+import { WishlistService } from './wishlist.service';
 
-/** Named wishlists of customers. */
-@Module({ imports: [CustomerCoreModule] })
+/** Named wishlists of customers, a guest's session list, sharing, and moving items to the cart. */
+@Module({
+  imports: [CustomerCoreModule],
+  controllers: [WishlistController, WishlistAccountController, WishlistShareController],
+  providers: [
+    WishlistService,
+    WishlistProducts,
+    WishlistViews,
+    WishlistSharing,
+    WishlistToCart,
+    WishlistAdoption,
+    CustomerThrottlerGuard,
+  ],
+})
 export class WishlistModule {}

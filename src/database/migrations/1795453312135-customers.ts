@@ -17,8 +17,12 @@ const SQL: DialectStatements = {
       'CREATE UNIQUE INDEX "IDX_e94a1f575aeb8e823b8c4f6573" ON "wishlist_items" ("wishlistId", "productId", "variantId") ',
       'CREATE TABLE "wishlists" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "dateCreated" datetime NOT NULL DEFAULT (datetime(\'now\')), "dateUpdated" datetime NOT NULL DEFAULT (datetime(\'now\')), "customerId" integer NOT NULL, "name" varchar(100) NOT NULL, "isDefault" boolean NOT NULL DEFAULT (0))',
       'CREATE INDEX "IDX_b8585af149f3b165518e81665e" ON "wishlists" ("customerId") ',
+      'CREATE INDEX "IDX_78d98e019e805e14492d2b616f" ON "carts" ("customerId", "orderedAt") ',
+      'CREATE INDEX "IDX_9ae9cce9343a158cf603419da7" ON "orders" ("customerId", "dateCreated") ',
     ],
     down: [
+      'DROP INDEX "IDX_9ae9cce9343a158cf603419da7"',
+      'DROP INDEX "IDX_78d98e019e805e14492d2b616f"',
       'DROP INDEX "IDX_b8585af149f3b165518e81665e"',
       'DROP TABLE "wishlists"',
       'DROP INDEX "IDX_e94a1f575aeb8e823b8c4f6573"',
@@ -43,8 +47,12 @@ const SQL: DialectStatements = {
       'CREATE TABLE `watchdog_alerts` (`id` int NOT NULL AUTO_INCREMENT, `dateCreated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), `dateUpdated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), `customerId` int NOT NULL, `productId` int NOT NULL, `sentAt` bigint NULL, INDEX `IDX_0222d932e447c09970a087ac1b` (`productId`, `sentAt`), UNIQUE INDEX `IDX_014c2b82ff060f488df1e785d0` (`customerId`, `productId`), PRIMARY KEY (`id`)) ENGINE=InnoDB',
       "CREATE TABLE `wishlist_items` (`id` int NOT NULL AUTO_INCREMENT, `dateCreated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), `dateUpdated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), `wishlistId` int NOT NULL, `productId` int NOT NULL, `variantId` int NOT NULL DEFAULT '0', `qty` int NOT NULL DEFAULT '1', `configuration` text NULL, UNIQUE INDEX `IDX_e94a1f575aeb8e823b8c4f6573` (`wishlistId`, `productId`, `variantId`), PRIMARY KEY (`id`)) ENGINE=InnoDB",
       'CREATE TABLE `wishlists` (`id` int NOT NULL AUTO_INCREMENT, `dateCreated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), `dateUpdated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), `customerId` int NOT NULL, `name` varchar(100) NOT NULL, `isDefault` tinyint NOT NULL DEFAULT 0, INDEX `IDX_b8585af149f3b165518e81665e` (`customerId`), PRIMARY KEY (`id`)) ENGINE=InnoDB',
+      'CREATE INDEX `IDX_78d98e019e805e14492d2b616f` ON `carts` (`customerId`, `orderedAt`)',
+      'CREATE INDEX `IDX_9ae9cce9343a158cf603419da7` ON `orders` (`customerId`, `dateCreated`)',
     ],
     down: [
+      'DROP INDEX `IDX_9ae9cce9343a158cf603419da7` ON `orders`',
+      'DROP INDEX `IDX_78d98e019e805e14492d2b616f` ON `carts`',
       'DROP INDEX `IDX_b8585af149f3b165518e81665e` ON `wishlists`',
       'DROP TABLE `wishlists`',
       'DROP INDEX `IDX_e94a1f575aeb8e823b8c4f6573` ON `wishlist_items`',
@@ -66,7 +74,7 @@ const SQL: DialectStatements = {
   },
 };
 
-export class Customers1795451860405 extends GeneratedMigration {
-  readonly name = 'Customers1795451860405';
+export class Customers1795453312135 extends GeneratedMigration {
+  readonly name = 'Customers1795453312135';
   protected readonly statements = SQL;
 }

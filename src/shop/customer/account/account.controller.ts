@@ -1,0 +1,101 @@
+import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { AccountRoute } from '../auth/account-route.decorator';
+import { ApiTags } from '@nestjs/swagger';
+import { Throttle } from '@nestjs/throttler';
+import type { Request, Response } from 'express';
+import { customerSummary } from '../auth/customer-auth.controller';
+import { destroySession } from '../auth/customer-session';
+import { CustomerThrottlerGuard } from '../wishlist/customer-throttler.guard';
+import { AccountDeletionService } from './account-deletion.service';
+import { AccountOrderViews } from './account-order-view.service';
+import { answerChange } from './account-response';
+import { AddressBookService } from './address-book.service';
+import { addressView } from './address-view';
+import { CustomerOrdersService } from './customer-orders.service';
+import { DeleteAccountDto, LoginDetailsDto } from './dto/account.dto';
+import { LoginDetailsService } from './login-details.service';
+
+/** How many of the latest orders the dashboard shows. */
+const RECENT_ORDERS = 3;
+
+/** Password checks per minute and account: enough for typos, too few to guess a password. */
+const PASSWORD_CHECKS_PER_MINUTE = 10;
+
+/** The account dashboard, login details and account deletion (spec "Customer and authentication"). */
+@ApiTags('customer')
+@AccountRoute()
+@Controller('shop/account')
+export class AccountController {
+  constructor(
+    private readonly orders: CustomerOrdersService,
+    private readonly orderViews: AccountOrderViews,
+    private readonly addresses: AddressBookService,
+    private readonly loginDetails: LoginDetailsService,
+    private readonly deletion: AccountDeletionService,
+  ) {}
+
+  @Get()
+  async dashboard(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const customer = req.customer!;
+    const [recent, addresses] = await Promise.all([
+      this.orders.page(customer.id, 1, undefined, RECENT_ORDERS),
+      this.addresses.list(customer.id),
+    ]);
+    const billing = addresses.find((address) => address.isDefaultBilling);
+    const shipping = addresses.find((address) => address.isDefaultShipping);
+    res.render('shop/account/dashboard', {
+      title: 'Your account',
+      csrf: true,
+      customer: customerSummary(customer),
+      recentOrders: await this.orderViews.rows(recent.orders),
+      moreOrders: recent.pages > 1,
+      defaultBilling: billing ? addressView(billing) : null,
+      defaultShipping: shipping ? addressView(shipping) : null,
+    });
+  }
+
+  @Get('login-details')
+  loginDetailsPage(@Req() req: Request, @Res() res: Response): void {
+    res.render('shop/account/login-details', {
+      title: 'Login details',
+      csrf: true,
+      customer: customerSummary(req.customer!),
+      hasPassword: req.customer!.passwordHash !== null,
+    });
+  }
+
+  @Post('login-details/save')
+  @HttpCode(200)
+  @UseGuards(CustomerThrottlerGuard)
+  @Throttle({ default: { limit: PASSWORD_CHECKS_PER_MINUTE, ttl: 60_000 } })
+  async saveLoginDetails(@Body() body: LoginDetailsDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const result = await this.loginDetails.save(req.customer!, body);
+    // This browser stays logged in; every other session of the account ends at its next request.
+    if (result.passwordChanged) req.session.customerAuthVersion = result.customer.authVersion;
+    const message =
+      result.emailChanged || result.passwordChanged ? 'Your login details were saved.' : 'Nothing was changed.';
+    answerChange(req, res, {
+      message,
+      redirect: '/shop/account/login-details',
+      body: {
+        customer: customerSummary(result.customer),
+        emailChanged: result.emailChanged,
+        passwordChanged: result.passwordChanged,
+      },
+    });
+  }
+
+  @Post('delete')
+  @HttpCode(200)
+  @UseGuards(CustomerThrottlerGuard)
+  @Throttle({ default: { limit: PASSWORD_CHECKS_PER_MINUTE, ttl: 60_000 } })
+  async deleteAccount(@Body() body: DeleteAccountDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.deletion.delete(req.customer!, body.password);
+    await destroySession(req);
+    answerChange(req, res, {
+      message: 'Your account was deleted. Thank you for shopping with us.',
+      redirect: '/',
+      body: { redirect: '/' },
+    });
+  }
+}

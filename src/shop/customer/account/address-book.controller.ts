@@ -1,0 +1,87 @@
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Req, Res } from '@nestjs/common';
+import { AccountRoute } from '../auth/account-route.decorator';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { StoreService } from '../../../commerce/stores/store.service';
+import { COUNTRY_CODES, countryName } from '../../../common/countries';
+import { AppError } from '../../../common/errors/app-error';
+import { answerChange } from './account-response';
+import { AddressBookService } from './address-book.service';
+import { addressJson, addressView } from './address-view';
+import { SaveAddressDto } from './dto/address.dto';
+
+const ADDRESS_BOOK = '/shop/account/address-book';
+
+/** A path id that is not a number names no address: the same 404 as someone else's. */
+const addressId = new ParseIntPipe({
+  exceptionFactory: () => AppError.notFound('We could not find this address in your address book.'),
+});
+
+/** Every country by name, for the address form's select (built once). */
+const COUNTRIES = COUNTRY_CODES.map((code) => ({ code, name: countryName(code) })).sort((a, b) =>
+  a.name.localeCompare(b.name),
+);
+
+/** The address book pages and their form posts (spec "Customer and authentication"). */
+@ApiTags('customer')
+@AccountRoute()
+@Controller('shop/account/address-book')
+export class AddressBookController {
+  constructor(
+    private readonly addresses: AddressBookService,
+    private readonly stores: StoreService,
+  ) {}
+
+  @Get()
+  async list(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const addresses = await this.addresses.list(req.customer!.id);
+    res.render('shop/account/address-book', {
+      title: 'Address book',
+      csrf: true,
+      addresses: addresses.map(addressView),
+    });
+  }
+
+  @Get('new')
+  async newForm(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const customer = req.customer!;
+    const store = await this.stores.default();
+    this.form(res, 'New address', {
+      firstName: customer.firstName,
+      lastName: customer.lastName,
+      country: store.country,
+    });
+  }
+
+  @Get(':id')
+  async editForm(@Param('id', addressId) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
+    this.form(res, 'Edit address', addressJson(await this.addresses.own(req.customer!.id, id)));
+  }
+
+  @Post('save')
+  @HttpCode(200)
+  async save(@Body() body: SaveAddressDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const address = await this.addresses.save(req.customer!.id, body);
+    answerChange(req, res, {
+      message: 'The address was saved.',
+      redirect: ADDRESS_BOOK,
+      body: { address: addressJson(address) },
+    });
+  }
+
+  @Post('delete/:id')
+  @HttpCode(200)
+  async delete(@Param('id', addressId) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.addresses.delete(req.customer!.id, id);
+    answerChange(req, res, { message: 'The address was deleted.', redirect: ADDRESS_BOOK });
+  }
+
+  private form(res: Response, title: string, address: Partial<ReturnType<typeof addressJson>>): void {
+    res.render('shop/account/address-form', {
+      title,
+      csrf: true,
+      address,
+      countries: COUNTRIES.map((country) => ({ ...country, selected: country.code === address.country })),
+    });
+  }
+}

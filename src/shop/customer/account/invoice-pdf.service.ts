@@ -1,0 +1,215 @@
+import { Injectable } from '@nestjs/common';
+import PDFDocument from 'pdfkit';
+import { Order } from '../../../commerce/orders/order.entity';
+import { OrderLine } from '../../../commerce/orders/order-line.entity';
+import { OrdersService } from '../../../commerce/orders/orders.service';
+import { Store } from '../../../commerce/stores/store.entity';
+import { StoreService } from '../../../commerce/stores/store.service';
+import { countryName } from '../../../common/countries';
+import { SettingsService } from '../../../config/settings.service';
+import { AccountOrderViews, addressLines, MoneyFormat } from './account-order-view.service';
+import { CustomerOrdersService } from './customer-orders.service';
+import { taxableAmount, VatRow, vatSummary } from './invoice-vat';
+
+interface Column {
+  x: number;
+  width: number;
+  align: 'left' | 'right';
+}
+
+const LEFT = 50;
+const LINE_COLUMNS: Column[] = [
+  { x: LEFT, width: 240, align: 'left' },
+  { x: 295, width: 50, align: 'right' },
+  { x: 350, width: 95, align: 'right' },
+  { x: 450, width: 95, align: 'right' },
+];
+const VAT_COLUMNS: Column[] = [
+  { x: LEFT, width: 105, align: 'left' },
+  { x: 160, width: 95, align: 'right' },
+  { x: 260, width: 95, align: 'right' },
+  { x: 360, width: 95, align: 'right' },
+];
+const TOTAL_COLUMNS: Column[] = [
+  { x: 250, width: 195, align: 'right' },
+  { x: 450, width: 95, align: 'right' },
+];
+
+export interface InvoiceFile {
+  filename: string;
+  pdf: Buffer;
+}
+
+/** The invoice of an order as a PDF: seller, buyer, lines, totals and the VAT summary. */
+@Injectable()
+export class InvoicePdfService {
+  constructor(
+    private readonly orders: OrdersService,
+    private readonly customerOrders: CustomerOrdersService,
+    private readonly views: AccountOrderViews,
+    private readonly stores: StoreService,
+    private readonly settings: SettingsService,
+  ) {}
+
+  /** The invoice number is the order reference with a prefix: unique, and what the shopper already knows. */
+  static invoiceNumber(order: Order): string {
+    return `INV-${order.reference}`;
+  }
+
+  async render(order: Order): Promise<InvoiceFile> {
+    const [lines, money, store, invoicedAt] = await Promise.all([
+      this.orders.lines(order.id),
+      this.views.money(order),
+      this.stores.byId(order.storeId),
+      this.customerOrders.invoicedAt(order),
+    ]);
+    const number = InvoicePdfService.invoiceNumber(order);
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: this.settings.get<string>('salesTimezone') });
+
+    const doc = new PDFDocument({ size: 'A4', margin: LEFT, info: { Title: `Invoice ${number}` } });
+    const done = collect(doc);
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(20)
+      .text(pdfText(`Invoice ${number}`));
+    doc.moveDown();
+    parties(doc, this.seller(store), buyer(order));
+    doc.moveDown();
+    doc.font('Helvetica').fontSize(10);
+    for (const fact of [
+      `Invoice number: ${number}`,
+      `Invoice date: ${day.format(invoicedAt)}`,
+      `Order: ${order.reference} of ${day.format(order.dateCreated)}`,
+      `Payment: ${order.paymentName || order.paymentMethod}`,
+      `Shipping: ${order.shippingName || order.shippingMethod}`,
+    ]) {
+      doc.text(pdfText(fact));
+    }
+    doc.moveDown();
+    lineTable(doc, lines, money);
+    doc.moveDown();
+    totals(doc, order, money);
+    doc.moveDown();
+    vatTable(doc, order, vatSummary(order, this.settings.get<number>('salesTaxRate')), money);
+    doc.end();
+    return { filename: `invoice-${order.reference}.pdf`, pdf: await done };
+  }
+
+  /** The shop as the seller: the account holder of the bank-transfer settings (the legal name) and the store. */
+  private seller(store: Store): Array<string | null> {
+    const holder = this.settings.get<string>('salesBankTransferHolder');
+    const iban = this.settings.get<string>('salesBankTransferIban');
+    const bic = this.settings.get<string>('salesBankTransferBic');
+    return [
+      holder || store.name,
+      holder && holder !== store.name ? store.name : null,
+      countryName(store.country, store.language),
+      iban ? `IBAN: ${iban}` : null,
+      bic ? `BIC: ${bic}` : null,
+    ];
+  }
+}
+
+function buyer(order: Order): Array<string | null> {
+  return [
+    order.companyName,
+    ...addressLines(order.billingAddress),
+    order.vatId ? `VAT ID: ${order.vatId}` : null,
+    order.email,
+  ];
+}
+
+function lineTable(doc: PDFKit.PDFDocument, lines: OrderLine[], money: MoneyFormat): void {
+  row(doc, LINE_COLUMNS, ['Item', 'Qty', 'Unit price', 'Total'], true);
+  for (const line of lines) {
+    const options = Object.entries(line.configuration ?? {}).map(([code, value]) => `${code}: ${value}`);
+    const name = [line.name, `SKU ${line.sku}`, ...options].join('\n');
+    row(doc, LINE_COLUMNS, [name, String(line.qty), money(line.price), money(line.total)]);
+  }
+}
+
+function totals(doc: PDFKit.PDFDocument, order: Order, money: MoneyFormat): void {
+  row(doc, TOTAL_COLUMNS, ['Subtotal', money(order.subtotal)]);
+  if (order.discount > 0) {
+    const label = order.couponCode ? `Discount (${order.couponCode})` : 'Discount';
+    row(doc, TOTAL_COLUMNS, [label, `-${money(order.discount)}`]);
+  }
+  row(doc, TOTAL_COLUMNS, [`Shipping (${order.shippingName || order.shippingMethod})`, money(order.shippingTotal)]);
+  if (order.paymentFee > 0) {
+    row(doc, TOTAL_COLUMNS, [`Payment fee (${order.paymentName})`, money(order.paymentFee)]);
+  }
+  // With prices that include VAT, a reverse-charge buyer pays the listed amounts less their VAT.
+  const uncharged = taxableAmount(order) - order.total;
+  if (order.reverseCharge && uncharged > 0) {
+    row(doc, TOTAL_COLUMNS, ['VAT not charged (reverse charge)', `-${money(uncharged)}`]);
+  }
+  row(doc, TOTAL_COLUMNS, ['Total', money(order.total)], true);
+}
+
+function vatTable(doc: PDFKit.PDFDocument, order: Order, rows: VatRow[], money: MoneyFormat): void {
+  doc.font('Helvetica-Bold').text('VAT summary', LEFT);
+  row(doc, VAT_COLUMNS, ['Rate', 'Net', 'VAT', 'Gross'], true);
+  for (const vat of rows) {
+    row(doc, VAT_COLUMNS, [`${vat.rate} %`, money(vat.net), money(vat.vat), money(vat.net + vat.vat)]);
+  }
+  if (order.reverseCharge) {
+    doc.moveDown();
+    const note = `Reverse charge: VAT to be accounted for by the customer (VAT ID ${order.vatId ?? ''}).`;
+    doc.font('Helvetica').text(pdfText(note), LEFT);
+  }
+}
+
+/** Seller on the left, buyer on the right, each under a bold heading. */
+function parties(doc: PDFKit.PDFDocument, seller: Array<string | null>, buyer: Array<string | null>): void {
+  const top = doc.y;
+  const block = (x: number, heading: string, lines: Array<string | null>) => {
+    doc.font('Helvetica-Bold').fontSize(11).text(heading, x, top, { width: 240 });
+    doc.font('Helvetica').fontSize(10);
+    for (const line of lines) if (line) doc.text(pdfText(line), x, doc.y, { width: 240 });
+    return doc.y;
+  };
+  const bottom = Math.max(block(LEFT, 'Seller', seller), block(305, 'Buyer', buyer));
+  doc.x = LEFT;
+  doc.y = bottom;
+}
+
+/** One table row; a row that does not fit on the page starts the next one. */
+function row(doc: PDFKit.PDFDocument, columns: Column[], cells: string[], bold = false): void {
+  doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(10);
+  const texts = cells.map(pdfText);
+  const height = Math.max(...texts.map((text, index) => doc.heightOfString(text, { width: columns[index].width })));
+  if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage();
+  const top = doc.y;
+  texts.forEach((text, index) => {
+    const { x, width, align } = columns[index];
+    doc.text(text, x, top, { width, align });
+  });
+  doc.x = LEFT;
+  doc.y = top + height + 4;
+}
+
+function collect(doc: PDFKit.PDFDocument): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+}
+
+/** Windows-1252 characters above Latin-1 that the standard PDF fonts can draw. */
+const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+
+/**
+ * The invoice uses the standard PDF fonts (nothing to ship or embed), which cover Windows-1252 only:
+ * other letters lose their accents (č → c), spaces of other widths become plain spaces, and whatever
+ * is left becomes "?" instead of a broken glyph.
+ */
+export function pdfText(text: string): string {
+  return text.normalize('NFC').replace(/[^\x20-\x7e\xa0-\xff\n]/g, (char) => {
+    if (WIN_ANSI_EXTRA.has(char)) return char;
+    if (/\s/.test(char)) return ' ';
+    const plain = char.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+    return /^[\x20-\x7e\xa0-\xff]+$/.test(plain) ? plain : '?';
+  });
+}

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { Customer } from '../../../commerce/customers/customer.entity';
+import { AppError } from '../../../common/errors/app-error';
+import { hashPassword } from '../../../common/password';
+import { isUniqueViolation } from '../../../database/errors';
+import { TransactionRunner } from '../../../database/transaction-runner';
+import { normaliseEmail } from '../auth/customer-accounts.service';
+import { passwordProblem } from '../auth/password-policy';
+import { accountChangedMeanwhile, assertCurrentPassword } from './current-password';
+
+export interface LoginDetailsInput {
+  currentPassword?: string;
+  email?: string;
+  newPassword?: string;
+}
+
+export interface LoginDetailsResult {
+  customer: Customer;
+  emailChanged: boolean;
+  passwordChanged: boolean;
+}
+
+/** Changing an account's e-mail and password, confirmed with the current password. */
+@Injectable()
+export class LoginDetailsService {
+  constructor(private readonly runner: TransactionRunner) {}
+
+  /**
+   * A new password raises `authVersion`, which ends every session that logged in before; the caller keeps
+   * its own session by taking the new version. An account made by social login may set its first password
+   * without a current one.
+   */
+  async save(customer: Customer, input: LoginDetailsInput): Promise<LoginDetailsResult> {
+    if (customer.passwordHash || !input.newPassword) {
+      await assertCurrentPassword(customer, input.currentPassword, 'currentPassword');
+    }
+    const email = input.email === undefined ? customer.email : normaliseEmail(input.email);
+    const problem = input.newPassword === undefined ? undefined : passwordProblem(input.newPassword);
+    if (problem) throw AppError.invalid({ newPassword: [problem] }, `The new password ${problem}.`);
+    const changes: Partial<Customer> = {};
+    if (email !== customer.email) changes.email = email;
+    if (input.newPassword !== undefined) {
+      changes.passwordHash = await hashPassword(input.newPassword);
+      changes.authVersion = customer.authVersion + 1;
+    }
+    if (Object.keys(changes).length === 0) return { customer, emailChanged: false, passwordChanged: false };
+    try {
+      await this.runner.run(async ({ manager }) => {
+        // Conditional on the version this session knows: a password changed elsewhere meanwhile wins.
+        const updated = await manager.update(Customer, { id: customer.id, authVersion: customer.authVersion }, changes);
+        if (!updated.affected) throw accountChangedMeanwhile();
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      throw new AppError('email_taken', 'Another account already uses this e-mail address.', 409, {
+        email: ['is already registered'],
+      });
+    }
+    return {
+      customer: { ...customer, ...changes },
+      emailChanged: changes.email !== undefined,
+      passwordChanged: changes.passwordHash !== undefined,
+    };
+  }
+}

@@ -1,0 +1,60 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import type { Request } from 'express';
+import { CartService } from '../../../commerce/carts/cart.service';
+import { Customer } from '../../../commerce/customers/customer.entity';
+import { TransactionRunner } from '../../../database/transaction-runner';
+import { CustomerAccountsService, NewCustomer } from './customer-accounts.service';
+import { CUSTOMER_LOGGED_IN, CustomerLoggedInEvent } from './customer-events';
+import { CustomerLocalStrategy } from './customer-local.strategy';
+import { logInSession } from './customer-session';
+
+/** Logging customers in: the credential check and everything a login brings along (cart, session, event). */
+@Injectable()
+export class CustomerLoginService {
+  private readonly logger = new Logger(CustomerLoginService.name);
+
+  constructor(
+    private readonly accounts: CustomerAccountsService,
+    private readonly credentials: CustomerLocalStrategy,
+    private readonly carts: CartService,
+    private readonly runner: TransactionRunner,
+    private readonly events: EventEmitter2,
+  ) {}
+
+  /** Checks the body's `loginName` and `password` (401 or 429 on failure) and logs that customer in. */
+  async logIn(req: Request, rememberMe: boolean): Promise<Customer> {
+    const customer = await this.credentials.authenticate(req);
+    await this.completeLogin(req, customer, rememberMe);
+    return customer;
+  }
+
+  /** Creates the account (400, or 409 `email_taken`) and logs it in, keeping the guest's cart and wishlist. */
+  async registerAndLogIn(req: Request, input: NewCustomer): Promise<Customer> {
+    const customer = await this.accounts.register(input);
+    await this.completeLogin(req, customer, false);
+    return customer;
+  }
+
+  /**
+   * Logs an identified customer in (password, social login, a new registration): the guest cart joins
+   * theirs, the session moves to a fresh id, and CUSTOMER_LOGGED_IN lets other features adopt what the
+   * guest kept in the session before the answer goes out.
+   */
+  async completeLogin(req: Request, customer: Customer, rememberMe: boolean): Promise<void> {
+    // The database first: if it fails, the session is left as it was.
+    const cartId = await this.runner.run(async ({ manager }) => {
+      await manager.update(Customer, { id: customer.id }, { lastLoginAt: Date.now() });
+      return this.carts.adoptForCustomer(req.session.cartId, customer.id);
+    });
+    await logInSession(req, customer, rememberMe);
+    if (cartId) req.session.cartId = cartId;
+    else delete req.session.cartId;
+    try {
+      await this.events.emitAsync(CUSTOMER_LOGGED_IN, { customer, req } satisfies CustomerLoggedInEvent);
+    } catch (error) {
+      // What the guest kept (a wishlist) stays in the session; losing the login over it would be worse.
+      this.logger.error({ err: error, customerId: customer.id }, 'adopting the guest session failed');
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, IsNull } from 'typeorm';
+import { Customer } from '../../../commerce/customers/customer.entity';
+import { isUniqueViolation } from '../../../database/errors';
+import { TransactionRunner } from '../../../database/transaction-runner';
+import { normaliseEmail } from '../auth/customer-accounts.service';
+import { SocialProfile } from './social-profile';
+import { PROVIDER_LABELS } from './social.settings';
+
+export type SocialSignIn = { customer: Customer } | { refusal: string };
+
+/** `LIKE` with `!` as the escape character: the same on SQLite (no default escape) and MySQL. */
+const likeLiteral = (text: string) => text.replace(/[!%_]/g, (char) => `!${char}`);
+
+/** Finds, links or creates the account a provider's profile belongs to. */
+@Injectable()
+export class SocialAccountsService {
+  constructor(private readonly runner: TransactionRunner) {}
+
+  /**
+   * The account for this profile: the one already linked to its subject id (whatever the e-mail says now),
+   * else the one with its verified e-mail (linked from now on), else a new one. An unverified or missing
+   * e-mail links nothing and creates nothing.
+   */
+  async signIn(profile: SocialProfile): Promise<SocialSignIn> {
+    try {
+      return await this.runner.run(({ manager }) => this.resolve(manager, profile));
+    } catch (error) {
+      // Two callbacks for the same new person at once: the second finds the account the first created.
+      if (!isUniqueViolation(error)) throw error;
+      return this.runner.run(({ manager }) => this.resolve(manager, profile));
+    }
+  }
+
+  private async resolve(manager: EntityManager, profile: SocialProfile): Promise<SocialSignIn> {
+    const { provider, subject } = profile;
+    const email = profile.email ? normaliseEmail(profile.email) : null;
+    const byEmail = email ? await manager.findOneBy(Customer, { email, deletedAt: IsNull() }) : null;
+    let customer = byEmail?.socialIds?.[provider] === subject ? byEmail : await this.bySubject(manager, profile);
+    if (!customer) {
+      const label = PROVIDER_LABELS[provider];
+      if (!email) {
+        return {
+          refusal: `${label} did not share your e-mail address, so we cannot find or create your account. Log in with your e-mail and password, or register.`,
+        };
+      }
+      if (!profile.emailVerified) {
+        return {
+          refusal: `${label} has not verified your e-mail address yet. Verify it with ${label} first, or log in with your e-mail and password.`,
+        };
+      }
+      customer =
+        byEmail ??
+        manager.create(Customer, {
+          email,
+          username: null,
+          passwordHash: null,
+          firstName: profile.firstName,
+          lastName: profile.lastName,
+          authVersion: 0,
+          socialIds: null,
+          lastLoginAt: null,
+          deletedAt: null,
+        });
+    }
+    customer.socialIds = { ...customer.socialIds, [provider]: subject };
+    return { customer: await manager.save(customer) };
+  }
+
+  /**
+   * The live account linked to this subject id. `socialIds` is a JSON text column, so this is a `LIKE` over
+   * the serialised pair, confirmed on the parsed value; it runs only when the e-mail lookup did not find it.
+   */
+  private async bySubject(manager: EntityManager, { provider, subject }: SocialProfile): Promise<Customer | null> {
+    const pair = `${JSON.stringify(provider)}:${JSON.stringify(subject)}`;
+    const candidates = await manager
+      .createQueryBuilder(Customer, 'customer')
+      .where("customer.socialIds LIKE :pattern ESCAPE '!'", { pattern: `%${likeLiteral(pair)}%` })
+      .andWhere('customer.deletedAt IS NULL')
+      .getMany();
+    return candidates.find((candidate) => candidate.socialIds?.[provider] === subject) ?? null;
+  }
+}

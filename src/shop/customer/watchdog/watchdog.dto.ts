@@ -1,0 +1,10 @@
+import { Type } from 'class-transformer';
+import { IsInt, Min } from 'class-validator';
+
+/** `watchdog/toggle` and `watchdog/remove` (DESIGN.md §4): `{ product }`. */
+export class WatchdogProductDto {
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  product: number;
+}

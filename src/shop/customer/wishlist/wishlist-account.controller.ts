@@ -1,0 +1,84 @@
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { AccountRoute } from '../auth/account-route.decorator';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { wantsHtml } from '../../../common/session-data';
+import { answerWishlist } from './wishlist-response';
+import { WishlistToCart } from './wishlist-to-cart.service';
+import { WishlistViews } from './wishlist-views.service';
+import { WishlistClearDto, WishlistItemDto, WishlistUpdateDto } from './wishlist.dto';
+import { WishlistService } from './wishlist.service';
+
+const PAGE = '/shop/account/wishlists';
+
+/** The account's wishlists page and what its forms post. */
+@ApiTags('customer')
+@AccountRoute()
+@Controller('shop/account')
+export class WishlistAccountController {
+  constructor(
+    private readonly wishlists: WishlistService,
+    private readonly views: WishlistViews,
+    private readonly toCart: WishlistToCart,
+  ) {}
+
+  /** The page, or `{ success, wishlists }` for a JSON client. */
+  @Get('wishlists')
+  async page(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const wishlists = await this.views.all(req, req.customer!.id);
+    if (!wantsHtml(req)) {
+      res.json({ success: true, wishlists });
+      return;
+    }
+    res.render('shop/account/wishlists', { title: 'My wishlists', csrf: true, wishlists });
+  }
+
+  /** Renames list `id`, or creates a list when no `id` is given. */
+  @Post('wishlist-update')
+  @HttpCode(200)
+  async update(@Body() body: WishlistUpdateDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const customerId = req.customer!.id;
+    const wishlistId = await this.wishlists.save(customerId, body.name, body.id);
+    const message = body.id ? `The wishlist is now called ${body.name}.` : `The wishlist ${body.name} was created.`;
+    await answerWishlist(req, res, message, () => this.views.one(req, customerId, wishlistId), PAGE);
+  }
+
+  @Post('wishlist-remove-item')
+  @HttpCode(200)
+  async removeItem(@Body() body: WishlistItemDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const customerId = req.customer!.id;
+    const wishlistId = await this.wishlists.removeItem(customerId, body.id);
+    await answerWishlist(
+      req,
+      res,
+      'The item was removed from your wishlist.',
+      () => this.views.one(req, customerId, wishlistId),
+      PAGE,
+    );
+  }
+
+  /** Empties list `wishlist`, or the default list. */
+  @Post('wishlist-clear')
+  @HttpCode(200)
+  async clear(@Body() body: WishlistClearDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const customerId = req.customer!.id;
+    const wishlistId = await this.wishlists.clear(customerId, body.wishlist);
+    await answerWishlist(req, res, 'The wishlist is empty.', () => this.views.one(req, customerId, wishlistId), PAGE);
+  }
+
+  /** Moves the item to the session's cart; a 409 (stock) or 400 (options to choose) leaves it on the list. */
+  @Post('wishlist-cart-item')
+  @HttpCode(200)
+  async moveToCart(@Body() body: WishlistItemDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const customerId = req.customer!.id;
+    const moved = await this.toCart.move(customerId, body.id, req.session);
+    req.session.cartId = moved.cartId;
+    await answerWishlist(
+      req,
+      res,
+      `${moved.productName} was moved to your cart.`,
+      () => this.views.one(req, customerId, moved.wishlistId),
+      PAGE,
+    );
+  }
+}

@@ -1,0 +1,81 @@
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  ParseIntPipe,
+  Post,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import { AccountRoute } from '../auth/account-route.decorator';
+import { ApiTags } from '@nestjs/swagger';
+import { Throttle } from '@nestjs/throttler';
+import type { Request, Response } from 'express';
+import { backUrl } from '../../../common/back-url';
+import { AppError } from '../../../common/errors/app-error';
+import { addFlash, wantsHtml } from '../../../common/session-data';
+import { CustomerThrottlerGuard } from './customer-throttler.guard';
+import { WishlistSharing } from './wishlist-sharing.service';
+import { WishlistViews } from './wishlist-views.service';
+import { MAX_SHARE_RECIPIENTS, WishlistShareDto } from './wishlist.dto';
+
+/** Share posts per customer per window: each one mails up to ten addresses of the customer's choosing. */
+const SHARE_POST_LIMIT = 5;
+const SHARE_WINDOW_MS = 15 * 60 * 1000;
+
+/** Sharing a wishlist: the page with its link, and the link sent by e-mail. */
+@ApiTags('customer')
+@AccountRoute()
+@Controller('shop/account')
+export class WishlistShareController {
+  constructor(
+    private readonly views: WishlistViews,
+    private readonly sharing: WishlistSharing,
+  ) {}
+
+  /** The page, or `{ success, url, wishlist }` for a JSON client. */
+  @Get('wishlist-share/:id')
+  async page(
+    @Param('id', new ParseIntPipe({ errorHttpStatusCode: HttpStatus.NOT_FOUND })) id: number,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const wishlist = await this.views.one(req, req.customer!.id, id);
+    const url = this.sharing.url(id);
+    if (!wantsHtml(req)) {
+      res.json({ success: true, url, wishlist });
+      return;
+    }
+    res.render('shop/account/wishlist-share', {
+      title: `Share ${wishlist.name}`,
+      csrf: true,
+      wishlist,
+      url,
+      maxRecipients: MAX_SHARE_RECIPIENTS,
+    });
+  }
+
+  /** Mails the link to 1–10 addresses through the job queue: `{ success, sent }`. */
+  @Post('wishlist-share-post')
+  @HttpCode(200)
+  @UseGuards(CustomerThrottlerGuard)
+  @Throttle({ default: { limit: SHARE_POST_LIMIT, ttl: SHARE_WINDOW_MS } })
+  async send(@Body() body: WishlistShareDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const customer = req.customer!;
+    const wishlist = await this.views.one(req, customer.id, body.id);
+    if (wishlist.count === 0)
+      throw AppError.conflict('wishlist_empty', 'Add something to this wishlist before sharing it.');
+    const sent = await this.sharing.send(customer, { id: body.id, name: wishlist.name }, body.emails, body.message);
+    const message = `The wishlist was sent to ${sent} address${sent === 1 ? '' : 'es'}.`;
+    if (wantsHtml(req)) {
+      addFlash(req, 'success', message);
+      res.redirect(303, backUrl(req, `/shop/account/wishlist-share/${body.id}`));
+      return;
+    }
+    res.json({ success: true, message, sent });
+  }
+}

@@ -1,0 +1,74 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Customer } from '../../../commerce/customers/customer.entity';
+import { StoreService } from '../../../commerce/stores/store.service';
+import { AppConfig } from '../../../config/app-config';
+import { InjectConfig } from '../../../config/config.module';
+import { TransactionRunner } from '../../../database/transaction-runner';
+import { MailService } from '../../../mail/mail.service';
+
+/** Hex characters of the link signature: 128 bits, as unguessable as the shop's other public keys. */
+const SIGNATURE_LENGTH = 32;
+
+/**
+ * Share links and share e-mails. A list has no token column, so its public address carries its id signed
+ * with a key derived from the session secret: unforgeable, and valid as long as the list exists.
+ */
+@Injectable()
+export class WishlistSharing {
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly runner: TransactionRunner,
+    private readonly mail: MailService,
+    private readonly stores: StoreService,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {
+    // A key of its own: a signature made here is worth nothing anywhere else the session secret is used.
+    this.key = createHmac('sha256', config.sessionSecret).update('wishlist-share-link').digest();
+  }
+
+  /** The public, read-only page of list `wishlistId`. */
+  url(wishlistId: number): string {
+    return `${this.config.baseUrl}/shop/wishlist/shared/${wishlistId}/${this.signature(wishlistId)}`;
+  }
+
+  /** True when `signature` is the one `url` puts on this list, compared in constant time. */
+  verify(wishlistId: number, signature: string): boolean {
+    if (!/^[0-9a-f]+$/.test(signature) || signature.length !== SIGNATURE_LENGTH) return false;
+    return timingSafeEqual(Buffer.from(signature), Buffer.from(this.signature(wishlistId)));
+  }
+
+  /** Queues one e-mail per recipient, replies going to the customer; returns how many were queued. */
+  async send(
+    customer: Customer,
+    list: { id: number; name: string },
+    recipients: string[],
+    message?: string,
+  ): Promise<number> {
+    const store = await this.stores.default();
+    const sender = `${customer.firstName} ${customer.lastName}`.trim();
+    const text = [
+      `${sender} shared the wishlist "${list.name}" at ${store.name} with you:`,
+      this.url(list.id),
+      ...(message ? ['', 'They wrote:', message] : []),
+      '',
+      `You got this e-mail because ${customer.email} entered your address at ${this.config.baseUrl}.`,
+    ].join('\n');
+    await this.runner.run(async (tx) => {
+      for (const to of recipients) {
+        await this.mail.send(tx, {
+          to,
+          replyTo: customer.email,
+          subject: `${customer.firstName} shared a wishlist with you`,
+          text,
+        });
+      }
+    });
+    return recipients.length;
+  }
+
+  private signature(wishlistId: number): string {
+    return createHmac('sha256', this.key).update(`wishlist:${wishlistId}`).digest('hex').slice(0, SIGNATURE_LENGTH);
+  }
+}

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { Customer } from '../../../commerce/customers/customer.entity';
+import { SessionCustomers } from '../../../commerce/customers/session-customers.service';
+import { guestList } from './guest-wishlist';
+import { WishlistProducts, WishlistView } from './wishlist-products.service';
+import { DEFAULT_WISHLIST_NAME, WishlistService } from './wishlist.service';
+
+/** Wishlists as the shopper sees them (prices in the session's currency), and who the shopper is. */
+@Injectable()
+export class WishlistViews {
+  constructor(
+    private readonly sessions: SessionCustomers,
+    private readonly wishlists: WishlistService,
+    private readonly products: WishlistProducts,
+  ) {}
+
+  /**
+   * The logged-in customer on routes guests may use too (CustomerGuard's check without its redirect): a
+   * session whose login went stale counts as a guest's.
+   */
+  customer(req: Request): Promise<Customer | null> {
+    return this.sessions.current(req);
+  }
+
+  all(req: Request, customerId: number): Promise<WishlistView[]> {
+    return this.wishlists.lists(customerId).then((lists) => this.products.present(lists, req.session.currency));
+  }
+
+  /** One of the customer's lists; null stands for the default list not made yet (shown empty). */
+  async one(req: Request, customerId: number, wishlistId: number | null): Promise<WishlistView> {
+    const list = wishlistId
+      ? await this.wishlists.list(customerId, wishlistId)
+      : { id: null, name: DEFAULT_WISHLIST_NAME, isDefault: true, items: [] };
+    return (await this.products.present([list], req.session.currency))[0];
+  }
+
+  async guest(req: Request): Promise<WishlistView> {
+    return (await this.products.present([guestList(req)], req.session.currency))[0];
+  }
+}

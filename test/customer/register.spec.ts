@@ -1,0 +1,183 @@
+import request from 'supertest';
+import { CartLine } from '../../src/commerce/carts/cart-line.entity';
+import { Cart } from '../../src/commerce/carts/cart.entity';
+import { Customer } from '../../src/commerce/customers/customer.entity';
+import { SettingsService } from '../../src/config/settings.service';
+import { productBySku } from '../support/catalog';
+import { addToCart } from '../support/checkout';
+import { CUSTOMER_PASSWORD, CustomerProbeModule, registerCustomer } from '../support/customers';
+import { ShopClient } from '../support/shop-client';
+import { startTestApp, TestApp } from '../support/test-app';
+
+let counter = 0;
+const newEmail = () => `new${Date.now()}${++counter}@example.com`;
+const VALID = { password: CUSTOMER_PASSWORD, firstName: 'Ada', lastName: 'Lovelace' };
+
+describe('customer registration', () => {
+  let shop: TestApp;
+  beforeAll(async () => (shop = await startTestApp({ extraModules: [CustomerProbeModule] })));
+  afterAll(() => shop.close());
+
+  const client = () => new ShopClient(shop.server);
+  const customerRow = (email: string) => shop.dataSource.getRepository(Customer).findOneBy({ email });
+
+  it('serves a labelled registration form', async () => {
+    const page = await client().get('/shop/register').expect(200);
+    expect(page.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(page.text).toContain('action="/shop/create-account"');
+    for (const [name, autocomplete] of [
+      ['firstName', 'given-name'],
+      ['lastName', 'family-name'],
+      ['email', 'email'],
+      ['password', 'new-password'],
+    ]) {
+      expect(page.text).toMatch(new RegExp(`<label for="${name}">[^<]+</label>`));
+      expect(page.text).toMatch(new RegExp(`<input id="${name}" name="${name}"[^>]*autocomplete="${autocomplete}"`));
+    }
+    expect(page.text).toMatch(/<input type="hidden" name="_csrf" value="[^"]+">/);
+    expect(page.text).not.toMatch(/<script(?![^>]*\bsrc=)/);
+  });
+
+  it('creates the account with a scrypt hash and logs the new customer in', async () => {
+    const browser = client();
+    const email = newEmail();
+    const res = await browser.post('/shop/register', {
+      email: `  ${email.toUpperCase()}`,
+      ...VALID,
+      firstName: ' Ada ',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, customer: { email, firstName: 'Ada', lastName: 'Lovelace' } });
+
+    const row = await customerRow(email);
+    expect(row).toMatchObject({ email, firstName: 'Ada', lastName: 'Lovelace', username: null, deletedAt: null });
+    expect(row!.passwordHash).toMatch(/^scrypt\$/);
+    expect(row!.passwordHash).not.toContain(CUSTOMER_PASSWORD);
+    expect(row!.lastLoginAt).toBeGreaterThan(Date.now() - 60_000);
+    expect((await browser.get('/test/whoami').expect(200)).body.email).toBe(email);
+  });
+
+  it("keeps the guest's cart as the new customer's", async () => {
+    const browser = client();
+    const headlamp = await productBySku(shop.dataSource, 'DEMO-HEADLAMP');
+    await addToCart(browser, headlamp.id, 2);
+    const email = await registerCustomer(browser);
+
+    const { cartId } = (await browser.get('/test/whoami').expect(200)).body;
+    const cart = await shop.dataSource.getRepository(Cart).findOneByOrFail({ id: cartId });
+    expect(cart.customerId).toBe((await customerRow(email))!.id);
+    const lines = await shop.dataSource.getRepository(CartLine).findBy({ cartId });
+    expect(lines.map((line) => [line.productId, line.qty])).toEqual([[headlamp.id, 2]]);
+  });
+
+  describe('refuses bad input with field errors', () => {
+    it.each([
+      ['a short password', { password: 'short1234' }, { password: ['must be at least 10 characters long'] }],
+      [
+        'a common password',
+        { password: 'Password123' },
+        { password: ['is one of the most common passwords; choose another'] },
+      ],
+      ['a bad e-mail', { email: 'not-an-address' }, { email: ['must be an e-mail address'] }],
+      [
+        'missing names',
+        { firstName: undefined, lastName: '   ' },
+        { firstName: ['is required'], lastName: ['is required'] },
+      ],
+      [
+        'text fields of another type',
+        { firstName: 7, password: ['a'] },
+        { firstName: ['must be text'], password: ['must be text'] },
+      ],
+    ])('%s', async (_, change, fields) => {
+      const res = await client().post('/shop/register', { email: newEmail(), ...VALID, ...change });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: 'validation_failed', message: expect.any(String), fields },
+      });
+    });
+
+    it('every problem at once', async () => {
+      const res = await client().post('/shop/register', { email: 'x@', password: '123', lastName: 'L' });
+      expect(res.status).toBe(400);
+      expect(Object.keys(res.body.error.fields).sort()).toEqual(['email', 'firstName', 'password']);
+      expect(await shop.dataSource.getRepository(Customer).countBy({ email: 'x@' })).toBe(0);
+    });
+  });
+
+  it('answers a registered e-mail, in any case, with a 409 that tells nothing more', async () => {
+    const email = await registerCustomer(client());
+    const res = await client().post('/shop/register', { ...VALID, email: email.toUpperCase(), firstName: 'Eve' });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({
+      success: false,
+      error: {
+        code: 'email_taken',
+        message: 'An account with this e-mail already exists. Log in or reset the password.',
+        fields: { email: ['is already registered'] },
+      },
+    });
+    expect((await customerRow(email))!.firstName).toBe('Ada');
+  });
+
+  describe('by form', () => {
+    it('creates the account and goes to the account page with a welcome', async () => {
+      const browser = client();
+      const email = newEmail();
+      const res = await browser.submitForm('/shop/create-account', { email, ...VALID, firstName: 'Grace' });
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe('/shop/account');
+      expect((await browser.get('/test/whoami').expect(200)).body.email).toBe(email);
+      expect((await browser.get('/shop/login').expect(200)).text).toContain('Welcome, Grace! Your account is ready.');
+    });
+
+    it.each([
+      [{ password: 'short' }, 'Password must be at least 10 characters long.'],
+      [{ email: 'nope', firstName: '' }, 'E-mail must be an e-mail address. First name is required.'],
+    ])('sends %j back to the form with the reason', async (change, message) => {
+      const browser = client();
+      const res = await browser.submitForm('/shop/create-account', { email: newEmail(), ...VALID, ...change });
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe('/shop/register');
+      expect((await browser.get('/shop/register').expect(200)).text).toContain(message);
+      await browser.get('/test/whoami').expect(302);
+    });
+
+    it('sends a registered e-mail back to the form', async () => {
+      const email = await registerCustomer(client());
+      const browser = client();
+      const res = await browser.submitForm('/shop/create-account', { email, ...VALID });
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe('/shop/register');
+      expect((await browser.get('/shop/register').expect(200)).text).toContain(
+        'An account with this e-mail already exists. Log in or reset the password.',
+      );
+    });
+  });
+
+  it('refuses a registration without the CSRF token', async () => {
+    const email = newEmail();
+    const res = await request(shop.server)
+      .post('/shop/register')
+      .send({ email, ...VALID });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('csrf_invalid');
+    expect(await customerRow(email)).toBeNull();
+  });
+
+  it('answers 404 while customer accounts are off', async () => {
+    const settings = shop.app.get(SettingsService);
+    const browser = client();
+    const email = newEmail();
+    await settings.save({ customerAccountsEnabled: false });
+    try {
+      await browser.get('/shop/register').expect(404);
+      expect((await browser.post('/shop/register', { email, ...VALID })).status).toBe(404);
+      expect((await browser.submitForm('/shop/create-account', { email, ...VALID })).status).toBe(404);
+    } finally {
+      await settings.save({ customerAccountsEnabled: true });
+    }
+    expect(await customerRow(email)).toBeNull();
+  });
+});
