@@ -91,6 +91,13 @@ export const CORE_SETTINGS: readonly SettingDefinition[] = [
   { key: 'salesBankTransferHolder', type: 'string', default: '', description: 'Bank transfer: account holder' },
   { key: 'salesBankTransferIban', type: 'string', default: '', description: 'Bank transfer: IBAN' },
   { key: 'salesBankTransferBic', type: 'string', default: '', description: 'Bank transfer: BIC / SWIFT' },
+  {
+    key: 'salesSellerAddress',
+    type: 'string',
+    default: '',
+    description: "The seller's postal address on invoices (lines separated by commas)",
+  },
+  { key: 'salesSellerVatId', type: 'string', default: '', description: "The seller's VAT id on invoices" },
   { key: 'salesTaxRate', type: 'integer', default: 20, description: 'VAT rate in percent applied to cart totals' },
   {
     key: 'salesPricesIncludeTax',

@@ -158,9 +158,11 @@ describe(`account orders and invoices (${usingMysql ? 'MariaDB' : 'SQLite'})`, (
     const headlamp = await productBySku(shop.dataSource, 'DEMO-HEADLAMP');
     for (const expected of [
       `Invoice INV-${cod.reference}`,
-      // Seller: the account holder from the bank-transfer settings, the store and its country.
+      // Seller: the account holder from the bank-transfer settings, the store, its address, country and VAT id.
       'Demo Outdoor & Coffee s.r.o.',
+      'Hlavná 12',
       'Slovakia',
+      'VAT ID: SK2020123456',
       'IBAN: SK31 1200 0000 1987 4263 7541',
       // Buyer: the billing address.
       'Ada Lovelace',

@@ -13,7 +13,7 @@ import { CpUser } from '../../cp/cp-user.entity';
 import { CpUsersService } from '../../cp/cp-users.service';
 import { TransactionRunner } from '../transaction-runner';
 import demoCatalog from './demo-catalog.json';
-import { DEMO_SETTINGS } from './demo-settings';
+import { DEMO_SETTINGS, demoSocialLogins } from './demo-settings';
 
 export const DEMO_CP_PASSWORD = 'demo-admin-pass';
 
@@ -92,7 +92,7 @@ export class DemoSeedService implements OnApplicationBootstrap {
         },
       ]);
     });
-    await this.settings.save(DEMO_SETTINGS);
+    await this.settings.save({ ...DEMO_SETTINGS, ...(this.config.sandboxes ? demoSocialLogins() : {}) });
     // Staff may have created CP users with the CLI before the first start; then no admin is added.
     if ((await this.dataSource.getRepository(CpUser).count()) > 0) {
       this.logger.log(`Demo shop created: ${summary.created} products; existing CP users kept.`);

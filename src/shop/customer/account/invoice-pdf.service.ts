@@ -95,15 +95,26 @@ export class InvoicePdfService {
     return { filename: `invoice-${order.reference}.pdf`, pdf: await done };
   }
 
-  /** The shop as the seller: the account holder of the bank-transfer settings (the legal name) and the store. */
+  /**
+   * The shop as the seller: the account holder of the bank-transfer settings (the legal name), the store,
+   * the seller's address and VAT id.
+   */
   private seller(store: Store): Array<string | null> {
     const holder = this.settings.get<string>('salesBankTransferHolder');
     const iban = this.settings.get<string>('salesBankTransferIban');
     const bic = this.settings.get<string>('salesBankTransferBic');
+    const vatId = this.settings.get<string>('salesSellerVatId');
+    const address = this.settings
+      .get<string>('salesSellerAddress')
+      .split(',')
+      .map((line) => line.trim())
+      .filter(Boolean);
     return [
       holder || store.name,
       holder && holder !== store.name ? store.name : null,
+      ...address,
       countryName(store.country, store.language),
+      vatId ? `VAT ID: ${vatId}` : null,
       iban ? `IBAN: ${iban}` : null,
       bic ? `BIC: ${bic}` : null,
     ];
