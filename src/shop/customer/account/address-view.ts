@@ -1,5 +1,5 @@
 import { CustomerAddress } from '../../../commerce/customers/customer-address.entity';
-import { addressLines } from './account-order-view.service';
+import { addressLines } from '../../../commerce/orders/order-summary';
 
 /** An address-book entry as JSON and pages show it. */
 export function addressJson(address: CustomerAddress) {

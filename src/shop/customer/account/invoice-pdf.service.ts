@@ -7,7 +7,8 @@ import { Store } from '../../../commerce/stores/store.entity';
 import { StoreService } from '../../../commerce/stores/store.service';
 import { countryName } from '../../../common/countries';
 import { SettingsService } from '../../../config/settings.service';
-import { AccountOrderViews, addressLines, MoneyFormat } from './account-order-view.service';
+import { addressLines, MoneyFormat } from '../../../commerce/orders/order-summary';
+import { AccountOrderViews } from './account-order-view.service';
 import { CustomerOrdersService } from './customer-orders.service';
 import { taxableAmount, VatRow, vatSummary } from './invoice-vat';
 
