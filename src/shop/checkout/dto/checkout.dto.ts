@@ -10,68 +10,18 @@ import {
   IsOptional,
   IsString,
   Length,
-  Matches,
   MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
+import { AddressDto, COUNTRY_MESSAGE, countryCode, trimmed } from '../../../common/address.dto';
 import { COUNTRY_CODES } from '../../../common/countries';
 
-/** Trims text; an empty optional form field counts as not given. */
-const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() || undefined : value));
-/** ISO country codes in any case: `sk` → `SK`. */
-const countryCode = () => Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value));
 /** A checkbox or JSON boolean. */
 const flag = () =>
   Transform(({ value }) =>
     ['on', '1', 'true', true].includes(value) ? true : ['0', 'false', false].includes(value) ? false : value,
   );
-
-const COUNTRY_MESSAGE = { message: 'must be an ISO 3166-1 alpha-2 country code, e.g. SK' };
-
-/** DESIGN.md §4 Address. */
-export class AddressDto {
-  @trimmed()
-  @IsString()
-  @Length(1, 100)
-  firstName: string;
-
-  @trimmed()
-  @IsString()
-  @Length(1, 100)
-  lastName: string;
-
-  @trimmed()
-  @IsString()
-  @Length(1, 255)
-  street: string;
-
-  @trimmed()
-  @IsString()
-  @Length(1, 100)
-  city: string;
-
-  @trimmed()
-  @IsString()
-  @Matches(/^[A-Za-z0-9][A-Za-z0-9 -]{1,11}$/, { message: 'must be a postal code' })
-  zipCode: string;
-
-  @countryCode()
-  @IsIn(COUNTRY_CODES, COUNTRY_MESSAGE)
-  country: string;
-
-  @IsOptional()
-  @trimmed()
-  @IsString()
-  @Matches(/^\+?[0-9 ()/-]{5,32}$/, { message: 'must be a phone number' })
-  phone?: string;
-
-  @IsOptional()
-  @trimmed()
-  @IsString()
-  @MaxLength(255)
-  company?: string;
-}
 
 export class SaveCheckoutDto {
   @Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
