@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { BANKPAY_BASE, Scope } from './bankpay-sandbox.model';
 import { BankpaySandboxState } from './bankpay-sandbox.state';
-import { bankError, EmptyAnswer, GarbageAnswer, NoAnswer } from './sandbox-answers';
+import { bankError, EmptyAnswer, GarbageAnswer, NoAnswer } from '../shared/sandbox-answers';
 
 /** How long the `timeout` mode keeps the caller waiting: longer than any test's 1000 ms client timeout. */
 export const SLOW_MS = 3000;

@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
+import { isHttpUrl } from '../shared/http-url';
 import type { Request } from 'express';
 import { roundHalfUp } from '../../common/money';
-import { illegalArgument } from './sandbox-answers';
+import { illegalArgument } from '../shared/sandbox-answers';
 
 export interface StringRule {
   min?: number;
@@ -20,15 +21,6 @@ export interface NumberRule {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** True for an absolute http(s) URL. */
-export function isHttpUrl(value: string): boolean {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}
 
 /** True for a number with at most two decimals. */
 export function hasCents(value: number): boolean {

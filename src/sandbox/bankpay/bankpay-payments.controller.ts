@@ -14,7 +14,7 @@ import {
   SandboxPayment,
 } from './bankpay-sandbox.model';
 import { BankpaySandboxState } from './bankpay-sandbox.state';
-import { bankError, SandboxAnswerFilter } from './sandbox-answers';
+import { bankError, SandboxAnswerFilter } from '../shared/sandbox-answers';
 
 /** The payments part of the bank's REST API (external-apis.md §1): create, status, cancel, methods, loan offers. */
 @ApiExcludeController()

@@ -6,8 +6,8 @@ import { BANKPAY_BASE } from './bankpay-sandbox.model';
 import { CardPayRequest, checkCardPayRequest } from './card-pay-request';
 import { BANK_KEY_ID, bankPublicKeyPem, cardPayReturn, CardPayResult } from './card-pay-signing';
 import { CARD_PAY_CHOICES, cardPayPage, cardPayProblemsPage } from './card-pay.views';
-import { SandboxAnswerFilter } from './sandbox-answers';
-import { allowFormRedirectTo, appendQuery, PageAnswer, postedChoice, sendPage } from './sandbox-pages';
+import { SandboxAnswerFilter } from '../shared/sandbox-answers';
+import { allowFormRedirectTo, appendQuery, PageAnswer, postedChoice, sendPage } from '../shared/sandbox-pages';
 
 /**
  * CardPay, the bank's signed card redirect (external-apis.md §2): the shopper's browser arrives with a

@@ -5,7 +5,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { safeEqual } from '../../common/ids';
-import { EmptyAnswer, NoAnswer, SandboxAnswerFilter } from '../bankpay/sandbox-answers';
+import { EmptyAnswer, NoAnswer, SandboxAnswerFilter } from '../shared/sandbox-answers';
 import { publicKeySet, signJwt } from './oauth-sandbox.jwt';
 import {
   IssuedAccessToken,

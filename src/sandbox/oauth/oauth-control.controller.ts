@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
-import { SandboxAnswerFilter } from '../bankpay/sandbox-answers';
+import { SandboxAnswerFilter } from '../shared/sandbox-answers';
 import {
   ENDPOINT_MODES,
   EndpointMode,
