@@ -6,6 +6,7 @@ import { PlaceOrderService } from './checkout/place-order.service';
 import { QuoteService } from './checkout/quote.service';
 import { CouponService } from './coupons/coupon.service';
 import { SessionCustomers } from './customers/session-customers.service';
+import { WishlistService } from './customers/wishlist.service';
 import { DeliverySlotsService } from './delivery/delivery-slots.service';
 import { PLUGINS_AFTER_LOAD } from './events';
 import { OrderCancellation } from './orders/order-cancellation.service';
@@ -48,6 +49,7 @@ const COMMERCE_SERVICES = [
   ViesClient,
   VatValidationService,
   SessionCustomers,
+  WishlistService,
 ];
 
 /**

@@ -7,6 +7,7 @@ import { Wishlist } from '../../src/commerce/customers/wishlist.entity';
 import { Product } from '../../src/commerce/products/product.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { productBySku, variantBySku } from '../support/catalog';
+import { addToCart } from '../support/checkout';
 import { CUSTOMER_PASSWORD, registerCustomer } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
 import { mailText, startSmtpCapture } from '../support/smtp-capture';
@@ -267,6 +268,21 @@ describe(`wishlists (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     // The session list is gone: adding now goes to the account.
     const next = await is(guest.post('/shop/wishlist/add', { product: lantern.id, qty: 1 }), 200);
     expect(next.body.wishlist).toMatchObject({ id: list.id, count: 3 });
+  });
+
+  it("saves a cart line for later into the customer's default list", async () => {
+    const { client, id } = await customer();
+    await addToCart(client, headlamp.id, 2);
+    // The cart a logged-in customer opens is theirs.
+    const cart = await shop.dataSource.getRepository(Cart).findOneByOrFail({ customerId: id });
+    const [line] = await shop.dataSource.getRepository(CartLine).findBy({ cartId: cart.id });
+    await is(client.post(`/shop/cart/wishlist-add/${line.id}`, {}), 200);
+    const [list] = await listsOf(id);
+    expect(list.isDefault).toBe(true);
+    expect((await itemsOf(list.id)).map(({ productId, qty }) => [productId, qty])).toEqual([[headlamp.id, 2]]);
+    expect((await client.get('/shop/customer/section-load/wishlist-count').expect(200)).body).toMatchObject({
+      count: 1,
+    });
   });
 
   it('moves an item to the cart, and leaves it on the list when the cart refuses it', async () => {

@@ -1,14 +1,20 @@
 import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { CartLine } from '../../commerce/carts/cart-line.entity';
 import { CartService } from '../../commerce/carts/cart.service';
+import { SessionCustomers } from '../../commerce/customers/session-customers.service';
+import { WishlistService } from '../../commerce/customers/wishlist.service';
 import { AppError } from '../../common/errors/app-error';
 import { CartSession } from './cart-session.service';
 import { answerCartChange } from './cart-response';
 import { CartSummaries } from './cart-summaries.service';
 import { WishlistAddDto } from './dto/cart.dto';
 
-/** "Save for later": moves a cart line to the wishlist. A guest's wishlist lives in the session. */
+/**
+ * "Save for later": moves a cart line to a wishlist: a customer's default (or named) list, or a guest's
+ * session list, which joins the customer's default list at login.
+ */
 @ApiTags('cart')
 @Controller('shop/cart')
 export class CartWishlistController {
@@ -16,6 +22,8 @@ export class CartWishlistController {
     private readonly carts: CartService,
     private readonly session: CartSession,
     private readonly summaries: CartSummaries,
+    private readonly customers: SessionCustomers,
+    private readonly wishlists: WishlistService,
   ) {}
 
   @Post('wishlist-add/:id')
@@ -26,12 +34,27 @@ export class CartWishlistController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
+    const customer = await this.customers.current(req);
     // Guests have exactly one (session) wishlist; named wishlists belong to customer accounts.
-    if (body.wishlist !== undefined) throw AppError.notFound('That wishlist does not exist.');
+    if (!customer && body.wishlist !== undefined) throw AppError.notFound('That wishlist does not exist.');
     const cart = await this.session.current(req);
     const line = cart && (await this.carts.lines(cart.id)).find((candidate) => candidate.id === id);
     if (!cart || !line) throw AppError.notFound('That item is not in your cart.');
+    if (customer) {
+      const { productId, qty, configuration } = line;
+      await this.wishlists.add(
+        customer.id,
+        [{ productId, variantId: line.variantId ?? 0, qty, configuration }],
+        body.wishlist,
+      );
+    } else {
+      this.saveForGuest(req, line);
+    }
     await this.carts.remove(cart.id, line.id);
+    await answerCartChange(req, res, 'Moved to your wishlist.', () => this.summaries.summary(cart.id));
+  }
+
+  private saveForGuest(req: Request, line: CartLine): void {
     const wishlist = (req.session.wishlist ??= []);
     const same = wishlist.find(
       (item) =>
@@ -47,6 +70,5 @@ export class CartWishlistController {
         qty: line.qty,
         configuration: line.configuration,
       });
-    await answerCartChange(req, res, 'Moved to your wishlist.', () => this.summaries.summary(cart.id));
   }
 }

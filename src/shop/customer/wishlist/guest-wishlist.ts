@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { AppError } from '../../../common/errors/app-error';
 import { SessionWishlistItem } from '../../../common/session-data';
-import { StoredList, WishlistEntry } from './wishlist-products.service';
-import { MAX_WISHLIST_QTY } from './wishlist.dto';
+import { StoredList, WishlistEntry } from '../../../commerce/customers/wishlist.service';
+import { MAX_WISHLIST_QTY } from '../../../commerce/customers/wishlist.service';
 
 /** The session is no place for a catalogue: a guest who wants more logs in. */
 const MAX_GUEST_ITEMS = 50;

@@ -7,7 +7,7 @@ import { answerWishlist } from './wishlist-response';
 import { WishlistToCart } from './wishlist-to-cart.service';
 import { WishlistViews } from './wishlist-views.service';
 import { WishlistClearDto, WishlistItemDto, WishlistUpdateDto } from './wishlist.dto';
-import { WishlistService } from './wishlist.service';
+import { WishlistService } from '../../../commerce/customers/wishlist.service';
 
 const PAGE = '/shop/account/wishlists';
 

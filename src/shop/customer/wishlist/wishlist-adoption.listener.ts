@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { CUSTOMER_LOGGED_IN, CustomerLoggedInEvent } from '../auth/customer-events';
 import { guestEntries } from './guest-wishlist';
-import { WishlistService } from './wishlist.service';
+import { WishlistService } from '../../../commerce/customers/wishlist.service';
 
 /** What a guest saved before logging in joins the account's default list. */
 @Injectable()

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { StoredList, WishlistEntry } from '../../../commerce/customers/wishlist.service';
 import { DataSource, In } from 'typeorm';
 import { absoluteUrl, productUrl } from '../../../commerce/products/catalog-product';
 import { ProductVariant } from '../../../commerce/products/product-variant.entity';
@@ -11,21 +12,6 @@ import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
 
 /** What a wishlist holds of one product; `variantId` 0 when no variant was chosen. */
-export interface WishlistEntry {
-  productId: number;
-  variantId: number;
-  qty: number;
-  configuration: Record<string, string> | null;
-}
-
-/** A list as stored (database or session), before it is shown. */
-export interface StoredList {
-  id: number | null;
-  name: string;
-  isDefault: boolean;
-  items: Array<WishlistEntry & { id: number }>;
-}
-
 export interface WishlistItemView {
   id: number;
   productId: number;

@@ -5,7 +5,7 @@ import { WishlistItem } from '../../../commerce/customers/wishlist-item.entity';
 import { CurrencyService } from '../../../commerce/stores/currency.service';
 import { StoreService } from '../../../commerce/stores/store.service';
 import { TransactionRunner } from '../../../database/transaction-runner';
-import { WishlistService } from './wishlist.service';
+import { WishlistService } from '../../../commerce/customers/wishlist.service';
 
 /** The session's cart as the cart area keeps it (`cartId`, `currency`). */
 export interface SessionCart {

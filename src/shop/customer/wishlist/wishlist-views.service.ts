@@ -4,7 +4,7 @@ import { Customer } from '../../../commerce/customers/customer.entity';
 import { SessionCustomers } from '../../../commerce/customers/session-customers.service';
 import { guestList } from './guest-wishlist';
 import { WishlistProducts, WishlistView } from './wishlist-products.service';
-import { DEFAULT_WISHLIST_NAME, WishlistService } from './wishlist.service';
+import { DEFAULT_WISHLIST_NAME, WishlistService } from '../../../commerce/customers/wishlist.service';
 
 /** Wishlists as the shopper sees them (prices in the session's currency), and who the shopper is. */
 @Injectable()

@@ -9,7 +9,7 @@ import { answerWishlist } from './wishlist-response';
 import { WishlistSharing } from './wishlist-sharing.service';
 import { WishlistViews } from './wishlist-views.service';
 import { WishlistAddDto, WishlistItemDto } from './wishlist.dto';
-import { WishlistService } from './wishlist.service';
+import { WishlistService } from '../../../commerce/customers/wishlist.service';
 
 const ACCOUNT_LISTS = '/shop/account/wishlists';
 

@@ -1,4 +1,5 @@
 import { Transform, Type } from 'class-transformer';
+import { MAX_WISHLIST_QTY } from '../../../commerce/customers/wishlist.service';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -14,8 +15,6 @@ import {
   Min,
 } from 'class-validator';
 
-/** Most of one product a list holds; adding beyond it keeps the list at this. */
-export const MAX_WISHLIST_QTY = 10_000;
 /** Recipients of one share e-mail (issue 6). */
 export const MAX_SHARE_RECIPIENTS = 10;
 

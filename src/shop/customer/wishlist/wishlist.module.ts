@@ -9,14 +9,12 @@ import { WishlistSharing } from './wishlist-sharing.service';
 import { WishlistToCart } from './wishlist-to-cart.service';
 import { WishlistViews } from './wishlist-views.service';
 import { WishlistController } from './wishlist.controller';
-import { WishlistService } from './wishlist.service';
 
 /** Named wishlists of customers, a guest's session list, sharing, and moving items to the cart. */
 @Module({
   imports: [CustomerCoreModule],
   controllers: [WishlistController, WishlistAccountController, WishlistShareController],
   providers: [
-    WishlistService,
     WishlistProducts,
     WishlistViews,
     WishlistSharing,

@@ -1,15 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
-import { Customer } from '../../../commerce/customers/customer.entity';
-import { WishlistItem } from '../../../commerce/customers/wishlist-item.entity';
-import { Wishlist } from '../../../commerce/customers/wishlist.entity';
-import { AppError } from '../../../common/errors/app-error';
-import { writeLock } from '../../../database/locking';
-import { TransactionRunner, Tx } from '../../../database/transaction-runner';
-import { StoredList, WishlistEntry } from './wishlist-products.service';
-import { MAX_WISHLIST_QTY } from './wishlist.dto';
+import { Customer } from './customer.entity';
+import { WishlistItem } from './wishlist-item.entity';
+import { Wishlist } from './wishlist.entity';
+import { AppError } from '../../common/errors/app-error';
+import { writeLock } from '../../database/locking';
+import { TransactionRunner, Tx } from '../../database/transaction-runner';
 
 export const DEFAULT_WISHLIST_NAME = 'My wishlist';
+/** The most of one product a list keeps. */
+export const MAX_WISHLIST_QTY = 10_000;
+
+/** A saved product (variant 0: none) and how many. */
+export interface WishlistEntry {
+  productId: number;
+  variantId: number;
+  qty: number;
+  configuration: Record<string, string> | null;
+}
+
+/** A list as stored (database or session), before it is shown. */
+export interface StoredList {
+  id: number | null;
+  name: string;
+  isDefault: boolean;
+  items: Array<WishlistEntry & { id: number }>;
+}
 /** Lists per customer and items per list: generous for a shopper, a bound for a script. */
 const MAX_LISTS = 20;
 const MAX_ITEMS = 200;
