@@ -5,7 +5,7 @@ import { Throttle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { customerSummary } from '../auth/customer-auth.controller';
 import { destroySession } from '../auth/customer-session';
-import { CustomerThrottlerGuard } from '../wishlist/customer-throttler.guard';
+import { CustomerThrottlerGuard } from '../auth/customer-throttler.guard';
 import { AccountDeletionService } from './account-deletion.service';
 import { AccountOrderViews } from './account-order-view.service';
 import { answerChange } from './account-response';

@@ -3,7 +3,7 @@ import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Customer } from '../../../commerce/customers/customer.entity';
-import { answerDone } from '../password-reset/form-answer';
+import { answerDone } from '../form-answer';
 import { SubscriptionsDto } from './newsletter.dto';
 import { NewsletterService } from './newsletter.service';
 

@@ -6,7 +6,7 @@ import { backUrl } from '../../../common/back-url';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../../common/errors/app-error';
 import { ShopThrottlerGuard } from '../../../common/throttling/throttling.module';
-import { answerDone } from '../password-reset/form-answer';
+import { answerDone } from '../form-answer';
 import { SubscribeDto } from './newsletter.dto';
 import { NewsletterService, NewsletterStatus } from './newsletter.service';
 

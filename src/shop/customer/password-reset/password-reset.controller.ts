@@ -7,7 +7,7 @@ import { RequiresFeature } from '../../../common/decorators/requires-feature.dec
 import { AppError } from '../../../common/errors/app-error';
 import { ShopThrottlerGuard } from '../../../common/throttling/throttling.module';
 import { MIN_PASSWORD_LENGTH } from '../auth/password-policy';
-import { answerDone } from './form-answer';
+import { answerDone } from '../form-answer';
 import { NewPasswordDto, ResetRequestDto, ResetTokenDto, VerifyOtpDto } from './password-reset.dto';
 import { OTP_TTL_MS, PasswordResetService } from './password-reset.service';
 

@@ -18,7 +18,7 @@ import type { Request, Response } from 'express';
 import { backUrl } from '../../../common/back-url';
 import { AppError } from '../../../common/errors/app-error';
 import { addFlash, wantsHtml } from '../../../common/session-data';
-import { CustomerThrottlerGuard } from './customer-throttler.guard';
+import { CustomerThrottlerGuard } from '../auth/customer-throttler.guard';
 import { WishlistSharing } from './wishlist-sharing.service';
 import { WishlistViews } from './wishlist-views.service';
 import { MAX_SHARE_RECIPIENTS, WishlistShareDto } from './wishlist.dto';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CustomerCoreModule } from '../auth/customer-core.module';
-import { CustomerThrottlerGuard } from './customer-throttler.guard';
+import { CustomerThrottlerGuard } from '../auth/customer-throttler.guard';
 import { WishlistAccountController } from './wishlist-account.controller';
 import { WishlistAdoption } from './wishlist-adoption.listener';
 import { WishlistProducts } from './wishlist-products.service';

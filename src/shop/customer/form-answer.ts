@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { addFlash, wantsHtml } from '../../../common/session-data';
+import { addFlash, wantsHtml } from '../../common/session-data';
 
 /**
  * Answers a request that did what it was asked (DESIGN.md §4): a browser form gets the message as a flash
