@@ -38,8 +38,18 @@ module.exports = {
     {
       name: 'areas-not-into-plugins',
       severity: 'error',
-      from: { path: '^src/(shop|flow|commerce|cache|common|config|database|jobs|mail|web)/' },
+      from: {
+        path: '^src/(shop|flow|commerce|cache|common|config|database|jobs|mail|web)/',
+        pathNot: '^src/database/entities\\.ts$',
+      },
       to: { path: '^src/plugins/' },
+    },
+    {
+      name: 'entity-list-knows-only-plugin-tables',
+      comment: 'The entity list names every table, plugin tables too, and nothing else of a plugin.',
+      severity: 'error',
+      from: { path: '^src/database/entities\\.ts$' },
+      to: { path: '^src/plugins/', pathNot: '\\.entity\\.ts$' },
     },
     {
       name: 'sandbox-only-from-bootstrap',

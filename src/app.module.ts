@@ -31,6 +31,7 @@ import { CatalogModule } from './shop/catalog/catalog.module';
 import { CheckoutModule } from './shop/checkout/checkout.module';
 import { CustomerModule } from './shop/customer/customer.module';
 import { MarketingModule } from './shop/marketing/marketing.module';
+import { PluginEndpointsModule } from './shop/plugin-endpoints/plugin-endpoints.module';
 import { loggerOptions } from './web/logger-options';
 
 export interface AppModuleOptions {
@@ -61,6 +62,7 @@ export class AppModule {
         CheckoutModule,
         CustomerModule,
         MarketingModule,
+        PluginEndpointsModule,
         FlowModule,
         BankpayPluginModule,
         CarrierAPluginModule,

@@ -23,6 +23,7 @@ import { Currency } from '../commerce/stores/currency.entity';
 import { Store } from '../commerce/stores/store.entity';
 import { SettingRow } from '../config/setting.entity';
 import { CpUser } from '../cp/cp-user.entity';
+import { CarrierAShipment } from '../plugins/carrier-a/carrier-a-shipment.entity';
 import { Job } from '../jobs/job.entity';
 import { SessionRow } from '../web/session.entity';
 
@@ -55,4 +56,5 @@ export const ENTITIES = [
   WatchdogAlert,
   NewsletterSubscriber,
   PasswordReset,
+  CarrierAShipment,
 ];

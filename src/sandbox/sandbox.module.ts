@@ -6,6 +6,10 @@ import { BankpayPagesController } from './bankpay/bankpay-pages.controller';
 import { BankpayPaymentsController } from './bankpay/bankpay-payments.controller';
 import { BankpaySandboxState } from './bankpay/bankpay-sandbox.state';
 import { CardPaySandboxController } from './bankpay/card-pay-sandbox.controller';
+import { CarrierAApiController } from './carrier-a/carrier-a-api.controller';
+import { CarrierAControlController } from './carrier-a/carrier-a-control.controller';
+import { CarrierASandboxState } from './carrier-a/carrier-a-sandbox.state';
+import { CarrierBSandboxController } from './carrier-b/carrier-b-sandbox.controller';
 import { OAuthSandboxModule } from './oauth/oauth-sandbox.module';
 import { ViesSandboxController } from './vies/vies-sandbox.controller';
 
@@ -23,7 +27,10 @@ import { ViesSandboxController } from './vies/vies-sandbox.controller';
     BankpayPagesController,
     CardPaySandboxController,
     BankpayControlController,
+    CarrierBSandboxController,
+    CarrierAApiController,
+    CarrierAControlController,
   ],
-  providers: [BankpaySandboxState],
+  providers: [BankpaySandboxState, CarrierASandboxState],
 })
 export class SandboxModule {}

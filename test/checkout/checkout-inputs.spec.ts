@@ -71,6 +71,8 @@ describe('checkout inputs', () => {
       expect(res.body.shipping_methods.map((method: { handle: string }) => method.handle)).toEqual([
         'flat-rate',
         'store-pickup',
+        'classic',
+        'parcelshop',
         'letterbox',
       ]);
       const sk = await request(shop.server).get('/shop/checkout/get-shipping-methods?code=SK').expect(200);
@@ -92,7 +94,7 @@ describe('checkout inputs', () => {
       const light = await shopperWithCart('DEMO-HEADLAMP'); // 85 g
       expect(await handles(light)).toContain('letterbox');
       const heavy = await shopperWithCart('DEMO-TENT-2P'); // 2.15 kg
-      expect(await handles(heavy)).toEqual(['flat-rate', 'store-pickup']);
+      expect(await handles(heavy)).toEqual(['flat-rate', 'store-pickup', 'classic', 'parcelshop']);
     });
 
     it('offers nothing for a country the shop does not sell to', async () => {

@@ -95,7 +95,7 @@ describe('CP shipping', () => {
       enabled: true,
     });
     expect((await offered('SK', shopper))[0]).toMatchObject({ handle: 'flat-rate', price: 5.9 });
-    expect((await offered('AT')).map((entry) => entry.handle)).toEqual(['store-pickup']);
+    expect((await offered('AT')).map((entry) => entry.handle)).toEqual(['store-pickup', 'classic', 'parcelshop']);
   });
 
   it('switches a method off', async () => {

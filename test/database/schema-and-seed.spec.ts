@@ -55,6 +55,7 @@ describe('schema and demo seed', () => {
           'ProductSearch1795335200000',
           'Checkout1795431798886',
           'Customers1795453312135',
+          'CarrierAShipments1795456796992',
         ],
       });
     } finally {

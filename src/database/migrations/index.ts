@@ -1,6 +1,7 @@
 import { Checkout1795431798886 } from './1795431798886-checkout';
 import { Initial1763800000000 } from './1763800000000-initial';
 import { Coupons1795335171932 } from './1795335171932-coupons';
+import { CarrierAShipments1795456796992 } from './1795456796992-carrier-a-shipments';
 import { Customers1795453312135 } from './1795453312135-customers';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
 
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   ProductSearch1795335200000,
   Checkout1795431798886,
   Customers1795453312135,
+  CarrierAShipments1795456796992,
 ];

@@ -63,6 +63,39 @@ export class DemoSeedService implements OnApplicationBootstrap {
           countries: [],
           sortOrder: 2,
         },
+        // The carriers run against their sandboxes in the demo (DESIGN.md §6).
+        {
+          type: 'carrier-a',
+          handle: 'classic',
+          name: 'Carrier A courier',
+          description: 'Carrier A delivers to your door in 1-2 working days',
+          price: 390,
+          freeShippingThreshold: 10000,
+          countries: ['SK', 'CZ', 'HU', 'AT', 'PL'],
+          maxWeightGrams: 31500,
+          sortOrder: 3,
+        },
+        {
+          type: 'carrier-a',
+          handle: 'parcelshop',
+          name: 'Carrier A ParcelShop',
+          description: 'Collect your parcel at a Carrier A ParcelShop near you',
+          price: 290,
+          freeShippingThreshold: 10000,
+          countries: ['SK', 'CZ', 'HU', 'AT', 'PL'],
+          maxWeightGrams: 20000,
+          sortOrder: 4,
+        },
+        // Priced by the carrier-b.* settings (the row's price is not used).
+        {
+          type: 'carrier-b',
+          handle: 'pickup-point',
+          name: 'Carrier B pickup point',
+          description: 'Collect your parcel at a pickup point of your choice',
+          price: 0,
+          countries: [],
+          sortOrder: 5,
+        },
       ]);
       const workdays = [1, 2, 3, 4, 5, 6];
       await manager.insert(DeliverySlot, [

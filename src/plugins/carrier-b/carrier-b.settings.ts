@@ -1,5 +1,19 @@
 import { SettingDefinition } from '../../config/setting-definition';
 
+/** A JSON map of lowercase ISO alpha-2 codes to amounts in minor units, e.g. `{"sk": 290, "cz": 350}`. */
+function checkCountryAmounts(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be a JSON object';
+  for (const [country, amount] of Object.entries(value)) {
+    if (!/^[a-z]{2}$/.test(country)) return `has ${country}, not a lowercase two-letter country code`;
+    if (!Number.isSafeInteger(amount) || (amount as number) < 0) return `must give ${country} a whole amount ≥ 0`;
+  }
+  return undefined;
+}
+
+function checkNotNegative(value: unknown): string | undefined {
+  return (value as number) < 0 ? 'must be 0 or more' : undefined;
+}
+
 /** Settings of the carrier B widget plugin (spec "Widget options (carrier B)", DESIGN.md §4). */
 export const CARRIER_B_SETTINGS: readonly SettingDefinition[] = [
   { key: 'carrier-b.apiKey', type: 'string', default: '', secret: true, description: 'Widget API key' },
@@ -8,14 +22,23 @@ export const CARRIER_B_SETTINGS: readonly SettingDefinition[] = [
     type: 'string',
     default: 'sk,cz',
     description: 'Comma-separated lowercase country codes',
+    check: (value) =>
+      /^ *[a-z]{2}( *, *[a-z]{2})* *$/.test(String(value)) ? undefined : 'must be codes such as sk,cz',
   },
   { key: 'carrier-b.language', type: 'string', default: 'en', description: 'Widget language' },
-  { key: 'carrier-b.defaultPrice', type: 'integer', default: 0, description: 'Default price in minor units' },
+  {
+    key: 'carrier-b.defaultPrice',
+    type: 'integer',
+    default: 0,
+    description: 'Default price (minor units of the default currency)',
+    check: checkNotNegative,
+  },
   {
     key: 'carrier-b.defaultFreeShippingThreshold',
     type: 'integer',
     default: 0,
     description: 'Free shipping from this subtotal (minor units; 0: never)',
+    check: checkNotNegative,
   },
   { key: 'carrier-b.defaultCurrency', type: 'string', default: 'EUR', description: 'Currency of the prices' },
   {
@@ -24,18 +47,26 @@ export const CARRIER_B_SETTINGS: readonly SettingDefinition[] = [
     default: false,
     description: 'Enable country-specific prices',
   },
-  { key: 'carrier-b.countryPrices', type: 'json', default: {}, description: 'Country code → price (minor units)' },
+  {
+    key: 'carrier-b.countryPrices',
+    type: 'json',
+    default: {},
+    description: 'Country code → price (minor units)',
+    check: checkCountryAmounts,
+  },
   {
     key: 'carrier-b.countryFreeShippingThresholds',
     type: 'json',
     default: {},
-    description: 'Country code → free-shipping threshold (minor units)',
+    description: 'Country code → free-shipping threshold (minor units; 0: never)',
+    check: checkCountryAmounts,
   },
   {
     key: 'carrier-b.dropOffWeight',
     type: 'integer',
     default: 0,
     description: 'Drop-off only of parcels weighing up to (kg; 0: off)',
+    check: checkNotNegative,
   },
   { key: 'carrier-b.claimAssistantOnly', type: 'boolean', default: false, description: 'Complaint points only' },
   { key: 'carrier-b.packetConsignmentOnly', type: 'boolean', default: false, description: 'Drop-off points only' },

@@ -1,0 +1,134 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Order } from '../../commerce/orders/order.entity';
+import { OrderStatusService } from '../../commerce/orders/order-status.service';
+import { PaymentTransaction } from '../../commerce/payments/payment-transaction.entity';
+import { Store } from '../../commerce/stores/store.entity';
+import { AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config.module';
+import { SettingsService } from '../../config/settings.service';
+import { TransactionRunner } from '../../database/transaction-runner';
+import { CarrierAClient } from './carrier-a.client';
+import { CarrierAConfigurationError } from './carrier-a.errors';
+import { parcelPayload } from './carrier-a-parcel-payload';
+import { CarrierAShipment } from './carrier-a-shipment.entity';
+
+/** One step of a parcel's tracking timeline. */
+export interface TrackingStep {
+  status: string;
+  description: string;
+  location: string | null;
+  timestamp: string | null;
+}
+
+/** Registers orders' parcels with carrier A and keeps the shipment records and their labels. */
+@Injectable()
+export class CarrierAShipments {
+  constructor(
+    private readonly client: CarrierAClient,
+    private readonly dataSource: DataSource,
+    private readonly runner: TransactionRunner,
+    private readonly orderStatus: OrderStatusService,
+    private readonly settings: SettingsService,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Creates the order's parcel, stores the shipment with its label on disk and notes the parcel number on
+   * the order. A failure is a `CarrierAConfigurationError`; a label that cannot be fetched yet leaves the
+   * path empty, to be fetched again on the next label request.
+   */
+  async createParcel(orderId: number): Promise<CarrierAShipment> {
+    const order = await this.dataSource.getRepository(Order).findOneBy({ id: orderId });
+    if (!order) throw new CarrierAConfigurationError(`Carrier A: there is no order ${orderId}`);
+    const defaultWeight = this.settings.get<number>('carrier-a.defaultWeight');
+    const payload = parcelPayload(order, await this.isPaid(order), await this.sender(order), defaultWeight);
+    const created = await this.client.createParcel(payload);
+    const labelFilePath = await this.storeLabel(created.id, created.parcelNumber).catch(() => null);
+    const shipment = await this.runner.run(async ({ manager }) =>
+      manager.save(
+        manager.create(CarrierAShipment, {
+          orderId,
+          parcelId: created.id,
+          parcelNumber: created.parcelNumber,
+          status: created.status,
+          service: payload.service.type,
+          pickupPointId: payload.service.pickupPointId ?? null,
+          codAmount: payload.cod ? order.total : null,
+          labelFilePath,
+          payload: payload as unknown as Record<string, unknown>,
+          response: { ...created },
+        }),
+      ),
+    );
+    await this.orderStatus.comment(orderId, `Carrier A parcel ${created.parcelNumber} created`, 'carrier-a');
+    return shipment;
+  }
+
+  /** The label PDF: the stored file when there is one, else fetched from the carrier and stored first. */
+  async label(shipment: CarrierAShipment): Promise<Buffer> {
+    if (shipment.labelFilePath) {
+      const stored = await readFile(shipment.labelFilePath).catch(() => null);
+      if (stored) return stored;
+    }
+    const path = await this.storeLabel(shipment.parcelId, shipment.parcelNumber);
+    await this.runner.run(({ manager }) => manager.update(CarrierAShipment, shipment.id, { labelFilePath: path }));
+    shipment.labelFilePath = path;
+    return readFile(path);
+  }
+
+  /**
+   * Asks the carrier where the parcel is and keeps its status on the record; the timeline oldest first,
+   * from the carrier's events, or the current status alone when it has none.
+   */
+  async refreshTracking(shipment: CarrierAShipment): Promise<TrackingStep[]> {
+    const tracking = await this.client.getTracking(shipment.parcelId);
+    if (tracking.status !== shipment.status) {
+      await this.runner.run(({ manager }) =>
+        manager.update(CarrierAShipment, shipment.id, { status: tracking.status }),
+      );
+      shipment.status = tracking.status;
+    }
+    const steps = tracking.events
+      .filter((event) => typeof event?.code === 'string')
+      .map((event) => ({
+        status: event.code,
+        description: event.description ?? event.code,
+        location: event.location ?? null,
+        timestamp: event.timestamp ?? null,
+      }));
+    return steps.length > 0
+      ? steps
+      : [{ status: tracking.status, description: tracking.status, location: null, timestamp: null }];
+  }
+
+  /** Fetches the label PDF and writes it under the labels folder; the stored path. */
+  private async storeLabel(parcelId: string, parcelNumber: string): Promise<string> {
+    const pdf = await this.client.getLabel(parcelId);
+    const folder = join(this.config.dataDir, 'labels');
+    await mkdir(folder, { recursive: true });
+    const path = join(folder, `carrier-a-${parcelNumber}.pdf`);
+    await writeFile(path, pdf);
+    return path;
+  }
+
+  /** Paid: marked so, or settled by successful payments (a COD order has none, so the courier collects). */
+  private async isPaid(order: Order): Promise<boolean> {
+    if (order.status === 'paid') return true;
+    const payments = await this.dataSource
+      .getRepository(PaymentTransaction)
+      .findBy({ orderId: order.id, status: 'success' });
+    return payments.reduce((sum, payment) => sum + (payment.paidAmount ?? 0), 0) >= order.total;
+  }
+
+  private async sender(order: Order) {
+    const store = await this.dataSource.getRepository(Store).findOneBy({ id: order.storeId });
+    return {
+      name: store?.name ?? 'Shop',
+      address: this.settings.get<string>('salesSellerAddress'),
+      countryCode: store?.country ?? 'SK',
+    };
+  }
+}

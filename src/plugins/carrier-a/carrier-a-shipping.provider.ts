@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { ShippingMethod } from '../../commerce/shipping/shipping-method.entity';
+import { ShippingProvider } from '../../commerce/shipping/shipping-method.registry';
+import { ShippingContext, ShippingQuote, tableRate } from '../../commerce/shipping/shipping-quote';
+import { SettingsService } from '../../config/settings.service';
+
+/** The handle of the ParcelShop method; every other carrier A method delivers to the door. */
+export const PARCELSHOP_HANDLE = 'parcelshop';
+
+/**
+ * Carrier A's methods (rows of type `carrier-a`): home delivery (`classic`) and ParcelShop (`parcelshop`),
+ * priced by table rate like the built-ins. ParcelShop is offered only while pickup points are enabled.
+ */
+@Injectable()
+export class CarrierAShippingProvider implements ShippingProvider {
+  readonly type = 'carrier-a';
+  readonly name = 'Carrier A';
+
+  constructor(private readonly settings: SettingsService) {}
+
+  quote(methods: ShippingMethod[], context: ShippingContext): ShippingQuote[] {
+    const pickupPoints = this.settings.isOn('carrier-a.pickupPointsEnabled');
+    return methods.flatMap((method) => {
+      const parcelShop = method.handle === PARCELSHOP_HANDLE;
+      if (parcelShop && !pickupPoints) return [];
+      return tableRate(method, context, { pickupPoints: parcelShop }) ?? [];
+    });
+  }
+}

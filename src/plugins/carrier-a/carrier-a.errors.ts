@@ -1,0 +1,23 @@
+/** Carrier A could not be used as configured, or it answered with an error (spec "Errors"). */
+export class CarrierAConfigurationError extends Error {}
+
+/** A JSON object (not an array). */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The carrier's own words from an error body: `errors[].message`, `error`, `message` or `detail`. */
+export function carrierMessage(body: unknown): string | null {
+  if (!isRecord(body)) return null;
+  if (Array.isArray(body.errors)) {
+    const messages = body.errors
+      .map((entry: unknown) => (isRecord(entry) ? entry.message : entry))
+      .filter((message): message is string => typeof message === 'string' && message !== '');
+    if (messages.length > 0) return messages.join('; ');
+  }
+  for (const field of ['error', 'message', 'detail']) {
+    const value = body[field];
+    if (typeof value === 'string' && value !== '') return value;
+    if (isRecord(value) && typeof value.message === 'string') return value.message;
+  }
+  return null;
+}

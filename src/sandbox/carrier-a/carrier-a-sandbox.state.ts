@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  FaultMode,
+  ROUTES,
+  SandboxParcel,
+  SandboxStats,
+  STATUS_DESCRIPTIONS,
+  TRACKING_STEP_MS,
+} from './carrier-a-sandbox.model';
+
+export type NewParcel = Omit<SandboxParcel, 'id' | 'parcelNumber' | 'createdAt' | 'advanced'>;
+
+export interface TrackingEvent {
+  code: string;
+  description: string;
+  location?: string;
+  timestamp: string;
+}
+
+/** The sandbox carrier's memory: parcels, stats and the fault mode (one per app). */
+@Injectable()
+export class CarrierASandboxState {
+  private readonly parcels = new Map<string, SandboxParcel>();
+  private stats: SandboxStats = { requests: {} };
+  private mode: FaultMode = 'normal';
+  private sequence = 0;
+
+  createParcel(input: NewParcel): SandboxParcel {
+    this.sequence++;
+    const parcel: SandboxParcel = {
+      id: randomUUID(),
+      // 14 digits like the carrier's parcel numbers; unique per sandbox run.
+      parcelNumber: `0${String(Date.now()).slice(-7)}${String(this.sequence).padStart(6, '0')}`,
+      ...input,
+      createdAt: Date.now(),
+      advanced: 0,
+    };
+    this.parcels.set(parcel.id, parcel);
+    return parcel;
+  }
+
+  parcel(id: string): SandboxParcel | undefined {
+    return this.parcels.get(id);
+  }
+
+  listParcels(): SandboxParcel[] {
+    return [...this.parcels.values()];
+  }
+
+  /** Moves a parcel `steps` further along its route than time alone has. */
+  advance(parcel: SandboxParcel, steps: number): void {
+    parcel.advanced += steps;
+  }
+
+  /** The events the parcel has reached so far, oldest first; the last one is its status. */
+  tracking(parcel: SandboxParcel): TrackingEvent[] {
+    const route = ROUTES[parcel.service.type];
+    const now = Date.now();
+    const elapsed = Math.floor((now - parcel.createdAt) / TRACKING_STEP_MS);
+    const reached = Math.min(route.length, 1 + elapsed + parcel.advanced);
+    return route.slice(0, reached).map((code, step) => ({
+      code,
+      description: STATUS_DESCRIPTIONS[code],
+      ...(step > 0 ? { location: step === route.length - 1 ? parcel.recipient.city : 'Hub Bratislava' } : {}),
+      timestamp: new Date(Math.min(now, parcel.createdAt + step * TRACKING_STEP_MS)).toISOString(),
+    }));
+  }
+
+  status(parcel: SandboxParcel): string {
+    return this.tracking(parcel).at(-1)!.code;
+  }
+
+  setMode(mode: FaultMode): { mode: FaultMode } {
+    this.mode = mode;
+    return { mode };
+  }
+
+  currentMode(): FaultMode {
+    return this.mode;
+  }
+
+  countRequest(route: string): void {
+    this.stats.requests[route] = (this.stats.requests[route] ?? 0) + 1;
+  }
+
+  currentStats(): SandboxStats {
+    return { requests: { ...this.stats.requests } };
+  }
+
+  reset(): void {
+    this.parcels.clear();
+    this.stats = { requests: {} };
+    this.mode = 'normal';
+  }
+}

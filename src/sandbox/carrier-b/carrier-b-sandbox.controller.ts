@@ -1,0 +1,41 @@
+import { Controller, Get, Header, Query, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CARRIER_B_LIBRARY_JS } from './carrier-b-library';
+import { widgetPoints } from './carrier-b-points';
+
+/** One value of a query parameter split at commas, trimmed, without empties. */
+function list(value: unknown): string[] {
+  return typeof value === 'string'
+    ? value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)
+    : [];
+}
+
+/**
+ * Carrier B's pickup-point widget (external-apis.md §4) at `{widget_url}` = `/_sandbox/carrier-b`: the v6
+ * library script and the points it lists. Any non-empty API key is accepted, as a real widget would accept
+ * the shop's key.
+ */
+@ApiExcludeController()
+@Controller('_sandbox/carrier-b/v6')
+export class CarrierBSandboxController {
+  @Get('www/js/library.js')
+  @Header('Content-Type', 'application/javascript; charset=utf-8')
+  library(): string {
+    return CARRIER_B_LIBRARY_JS;
+  }
+
+  /** `?apiKey=&country=sk,cz&valueFormat=id,name` → `{ points }`; 401 `{ error }` without a key. */
+  @Get('api/points')
+  points(@Query() query: Record<string, unknown>, @Res() res: Response): void {
+    if (typeof query.apiKey !== 'string' || query.apiKey.trim() === '') {
+      res.status(401).json({ error: 'An API key is required.' });
+      return;
+    }
+    const countries = list(query.country).map((code) => code.toLowerCase());
+    res.json({ points: widgetPoints(countries, list(query.valueFormat)) });
+  }
+}
