@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CartLine } from '../../commerce/carts/cart-line.entity';
 import { CartService } from '../../commerce/carts/cart.service';
+import { addToGuestWishlist } from '../../commerce/customers/guest-wishlist';
 import { SessionCustomers } from '../../commerce/customers/session-customers.service';
 import { WishlistService } from '../../commerce/customers/wishlist.service';
 import { AppError } from '../../common/errors/app-error';
@@ -40,35 +40,15 @@ export class CartWishlistController {
     const cart = await this.session.current(req);
     const line = cart && (await this.carts.lines(cart.id)).find((candidate) => candidate.id === id);
     if (!cart || !line) throw AppError.notFound('That item is not in your cart.');
-    if (customer) {
-      const { productId, qty, configuration } = line;
-      await this.wishlists.add(
-        customer.id,
-        [{ productId, variantId: line.variantId ?? 0, qty, configuration }],
-        body.wishlist,
-      );
-    } else {
-      this.saveForGuest(req, line);
-    }
+    const entry = {
+      productId: line.productId,
+      variantId: line.variantId ?? 0,
+      qty: line.qty,
+      configuration: line.configuration,
+    };
+    if (customer) await this.wishlists.add(customer.id, [entry], body.wishlist);
+    else addToGuestWishlist(req, entry);
     await this.carts.remove(cart.id, line.id);
     await answerCartChange(req, res, 'Moved to your wishlist.', () => this.summaries.summary(cart.id));
-  }
-
-  private saveForGuest(req: Request, line: CartLine): void {
-    const wishlist = (req.session.wishlist ??= []);
-    const same = wishlist.find(
-      (item) =>
-        item.productId === line.productId &&
-        item.variantId === line.variantId &&
-        JSON.stringify(item.configuration) === JSON.stringify(line.configuration),
-    );
-    if (same) same.qty += line.qty;
-    else
-      wishlist.push({
-        productId: line.productId,
-        variantId: line.variantId,
-        qty: line.qty,
-        configuration: line.configuration,
-      });
   }
 }
