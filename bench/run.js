@@ -2,6 +2,9 @@
 // (32 connections, each its own shopper session). Prints req/s and latency percentiles per scenario,
 // and the server's peak RSS. In the full-checkout scenario each connection plays one new shopper after
 // another: a fresh session, then add → save → shipping → payment → place-order; it also prints checkouts/s.
+// The catalog scenarios come last: they import 10,000 products (the catalog:import CLI) and measure the HTML
+// listing, product, search and home pages as a guest sees them, at 32 connections and again at 1 connection,
+// whose latency is the server time of one page.
 //   BENCH_SECONDS   length of each scenario (default 10)
 //   BENCH_ONLY      run only the scenarios whose name contains this text (e.g. "checkout")
 //   BENCH_NODE_ARGS extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
@@ -17,6 +20,8 @@ const PORT = 3900 + Math.floor(Math.random() * 90);
 const BASE = `http://127.0.0.1:${PORT}`;
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = 32;
+const CATALOG_SIZE = 10_000;
+const HTML = { accept: 'text/html' };
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'shop-bench-'));
@@ -70,24 +75,50 @@ async function main() {
         ],
       },
     ];
+    const catalogScenarios = [
+      { name: 'GET catalog/products HTML, 10k, page 1', steps: [{ path: '/shop/catalog/products', headers: HTML }] },
+      {
+        name: 'GET catalog/products HTML, 10k, filtered p.40',
+        steps: [{ path: '/shop/catalog/products?sort=price_asc&inStock=1&minPrice=20&page=40', headers: HTML }],
+      },
+      { name: 'GET product page HTML, 10k, configurable', product: 'BENCH-CAT-05001', steps: [] },
+      {
+        name: 'GET search-results HTML, 10k',
+        steps: [{ path: '/shop/catalog/search-results?q=alpine%20lantern', headers: HTML }],
+      },
+      { name: 'GET / HTML (home page), 10k', steps: [{ path: '/', headers: HTML }] },
+    ];
     const only = process.env.BENCH_ONLY;
-    for (const scenario of scenarios.filter(({ name }) => !only || name.includes(only))) {
-      await run(scenario, 1); // warm-up
-      const result = await run(scenario, SECONDS);
-      const errors = result.errors + result.non2xx;
-      const checkouts = scenario.checkout
-        ? `  = ${(result.requests.total / scenario.steps.length / SECONDS).toFixed(0)} checkouts/s`
-        : '';
-      console.log(
-        `${scenario.name.padEnd(46)} ${String(Math.round(result.requests.average)).padStart(6)} req/s  ` +
-          `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms${checkouts}${errors ? `  errors ${errors}` : ''}`,
-      );
+    const chosen = (list) => list.filter(({ name }) => !only || name.includes(only));
+    for (const scenario of chosen(scenarios)) await measure(scenario);
+    if (chosen(catalogScenarios).length > 0) {
+      const started = Date.now();
+      await importProducts(env, dataDir, benchCatalog(CATALOG_SIZE));
+      console.log(`imported ${CATALOG_SIZE} products in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      for (const scenario of chosen(catalogScenarios)) {
+        if (scenario.product) scenario.steps = [{ path: await productPath(scenario.product), headers: HTML }];
+        await measure(scenario);
+        await measure({ ...scenario, name: `  … 1 connection (server time)`, connections: 1 });
+      }
     }
     console.log(`peak RSS ${peakRssMb(server.pid)} MB`);
   } finally {
     server.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function measure(scenario) {
+  await run(scenario, 1); // warm-up
+  const result = await run(scenario, SECONDS);
+  const errors = result.errors + result.non2xx;
+  const checkouts = scenario.checkout
+    ? `  = ${(result.requests.total / scenario.steps.length / SECONDS).toFixed(0)} checkouts/s`
+    : '';
+  console.log(
+    `${scenario.name.padEnd(46)} ${String(Math.round(result.requests.average)).padStart(6)} req/s  ` +
+      `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms${checkouts}${errors ? `  errors ${errors}` : ''}`,
+  );
 }
 
 const BENCH_ADDRESS = {
@@ -104,11 +135,11 @@ const BENCH_ADDRESS = {
  * one of those sessions; a step that `opensSession` starts a new one, which the following steps of the
  * round use (autocannon gives every round of a connection a fresh context).
  */
-function run({ steps, method = 'GET', shoppers }, duration) {
+function run({ steps, method = 'GET', shoppers, connections = CONNECTIONS }, duration) {
   let next = 0;
   return autocannon({
     url: BASE,
-    connections: CONNECTIONS,
+    connections,
     duration,
     requests: steps.map(({ path, headers = {}, body, opensSession, method: stepMethod }) => ({
       method: stepMethod ?? method,
@@ -148,15 +179,79 @@ async function flatRate() {
 
 /** A product with stock for millions of adds, imported through the CLI into the bench database. */
 async function importBenchProduct(env, dataDir) {
-  const file = join(dataDir, 'bench-product.json');
-  writeFileSync(file, JSON.stringify([{ sku: 'BENCH-1', name: 'Bench product', price: 9.99, stock: 1e9 }]));
-  execFileSync(process.execPath, ['dist/src/cli.js', 'catalog:import', file], { env, stdio: 'ignore' });
+  await importProducts(env, dataDir, [{ sku: 'BENCH-1', name: 'Bench product', price: 9.99, stock: 1e9 }]);
   const res = await fetch(`${BASE}/shop/catalog/products?sort=newest&perPage=1`, {
     headers: { accept: 'application/json' },
   });
   const [product] = (await res.json()).products;
   if (product?.sku !== 'BENCH-1') throw new Error('the bench product was not imported');
   return product.id;
+}
+
+/** Runs `catalog:import` on `rows`, as a shop owner would. */
+async function importProducts(env, dataDir, rows) {
+  const file = join(dataDir, 'bench-products.json');
+  writeFileSync(file, JSON.stringify(rows));
+  execFileSync(process.execPath, ['dist/src/cli.js', 'catalog:import', file], { env, stdio: 'ignore' });
+}
+
+const ADJECTIVES = ['Alpine', 'Trail', 'Summit', 'Ridge', 'Forest', 'Canyon', 'Glacier', 'Harbor', 'Meadow', 'Storm'];
+const NOUNS = [
+  'Tent',
+  'Lantern',
+  'Kettle',
+  'Grinder',
+  'Backpack',
+  'Mug',
+  'Stove',
+  'Blanket',
+  'Bottle',
+  'Jacket',
+  'Mat',
+];
+const IMAGES = ['ridgeline-2-person-tent', 'firefly-led-lantern', 'camp-pour-over-kettle', 'hand-burr-grinder'];
+
+/**
+ * `count` products like a real catalog's: varied names, prices and stock (some sold out), every tenth
+ * configurable (size × color variants), each with related and cross-sell products.
+ */
+function benchCatalog(count) {
+  const sku = (n) => `BENCH-CAT-${String(((n - 1 + count) % count) + 1).padStart(5, '0')}`;
+  return Array.from({ length: count }, (_, index) => {
+    const n = index + 1;
+    const name = `${ADJECTIVES[index % ADJECTIVES.length]} ${NOUNS[(index * 7) % NOUNS.length]} ${n}`;
+    const row = {
+      sku: sku(n),
+      name,
+      price: 5 + ((index * 3779) % 50000) / 100,
+      stock: index % 17 === 0 ? 0 : (index * 13) % 60,
+      description: `${name}: made for long days outside and a good cup of coffee at camp. Model ${n}.`,
+      images: [`/public/images/products/${IMAGES[index % IMAGES.length]}.svg`],
+      related: [sku(n + 1), sku(n + 2), sku(n + 3), sku(n + 4)],
+      crossSell: [sku(n - 1), sku(n - 2)],
+    };
+    if (index % 10 !== 0) return row;
+    const sizes = ['S', 'M', 'L'];
+    const colors = ['red', 'blue'];
+    return {
+      ...row,
+      options: [
+        { code: 'size', label: 'Size', values: sizes },
+        { code: 'color', label: 'Color', values: colors },
+      ],
+      variants: sizes.flatMap((size) =>
+        colors.map((color) => ({ sku: `${row.sku}-${size}-${color}`, options: { size, color }, stock: row.stock })),
+      ),
+    };
+  });
+}
+
+/** The page path of a product, found by its SKU the way a shopper would: through search. */
+async function productPath(sku) {
+  const res = await fetch(`${BASE}/shop/catalog/search-results?q=${sku}`, { headers: { accept: 'application/json' } });
+  const product = (await res.json()).products.find((candidate) => candidate.sku === sku);
+  if (!product) throw new Error(`${sku} was not imported`);
+  return new URL(product.url).pathname;
 }
 
 async function openSession() {

@@ -12,10 +12,13 @@ import { ConfigModule } from './config/config.module';
 import { SettingsModule } from './config/settings.module';
 import { CpModule } from './cp/cp.module';
 import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
+import { CpGiftCardsModule } from './cp/gift-cards/cp-gift-cards.module';
+import { CpMarketingModule } from './cp/marketing/cp-marketing.module';
 import { CpProductsModule } from './cp/products/cp-products.module';
 import { CpShippingModule } from './cp/shipping/cp-shipping.module';
 import { DatabaseModule } from './database/database.module';
 import { DemoSeedModule } from './database/seeds/demo-seed.module';
+import { FlowsCpModule } from './flow/cp/flows-cp.module';
 import { FlowModule } from './flow/flow.module';
 import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
@@ -23,7 +26,9 @@ import { MailModule } from './mail/mail.module';
 import { BankpayPluginModule } from './plugins/bankpay/bankpay.module';
 import { BankpayCpModule } from './plugins/bankpay/cp/bankpay-cp.module';
 import { CarrierAPluginModule } from './plugins/carrier-a/carrier-a.module';
+import { CarrierACpModule } from './plugins/carrier-a/cp/carrier-a-cp.module';
 import { CarrierBPluginModule } from './plugins/carrier-b/carrier-b.module';
+import { CarrierBCpModule } from './plugins/carrier-b/cp/carrier-b-cp.module';
 import { RedisModule } from './redis/redis.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { CartModule } from './shop/cart/cart.module';
@@ -38,6 +43,20 @@ export interface AppModuleOptions {
   /** Extra modules, e.g. a test plugin. */
   extraModules?: Array<Type | DynamicModule>;
 }
+
+/** The control panel's modules: each is imported and mounted under the CP trigger. */
+const CP_MODULES = [
+  CpModule,
+  CpProductsModule,
+  CpCouponsModule,
+  CpShippingModule,
+  CpMarketingModule,
+  CpGiftCardsModule,
+  BankpayCpModule,
+  CarrierACpModule,
+  CarrierBCpModule,
+  FlowsCpModule,
+];
 
 @Module({})
 export class AppModule {
@@ -67,17 +86,8 @@ export class AppModule {
         BankpayPluginModule,
         CarrierAPluginModule,
         CarrierBPluginModule,
-        CpModule,
-        CpProductsModule,
-        CpCouponsModule,
-        CpShippingModule,
-        BankpayCpModule,
-        RouterModule.register(
-          [CpModule, CpProductsModule, CpCouponsModule, CpShippingModule, BankpayCpModule].map((module) => ({
-            path: config.cpTrigger,
-            module,
-          })),
-        ),
+        ...CP_MODULES,
+        RouterModule.register(CP_MODULES.map((module) => ({ path: config.cpTrigger, module }))),
         DemoSeedModule,
         ...(config.sandboxes ? [SandboxModule] : []),
         ...(options.extraModules ?? []),

@@ -1,9 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppModule } from '../app.module';
+import { GiftCardsModule } from '../commerce/gift-cards/gift-cards.module';
 import { AppConfig } from '../config/app-config';
 import { CpModule } from '../cp/cp.module';
+import { FlowModule } from '../flow/flow.module';
 import { CouponsCreateCommand } from './coupons-create.command';
 import { CpCreateUserCommand } from './cp-create-user.command';
+import { FlowsCreateCommand } from './flows-create.command';
+import { GiftCardsIssueCommand } from './giftcards-issue.command';
 import { JobsWorkCommand } from './jobs-work.command';
 import { MigrationsRunCommand } from './migrations-run.command';
 import { OrdersSetStatusCommand } from './orders-set-status.command';
@@ -14,7 +18,7 @@ export class CliModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [AppModule.register(config), CpModule],
+      imports: [AppModule.register(config), CpModule, FlowModule, GiftCardsModule],
       providers: [
         SettingsGetCommand,
         SettingsSetCommand,
@@ -23,6 +27,8 @@ export class CliModule {
         MigrationsRunCommand,
         OrdersSetStatusCommand,
         CouponsCreateCommand,
+        FlowsCreateCommand,
+        GiftCardsIssueCommand,
       ],
     };
   }

@@ -9,6 +9,8 @@ import { SessionCustomers } from './customers/session-customers.service';
 import { WishlistService } from './customers/wishlist.service';
 import { DeliverySlotsService } from './delivery/delivery-slots.service';
 import { PLUGINS_AFTER_LOAD } from './events';
+import { GiftCardPaymentGateway } from './gift-cards/gift-card-payment.gateway';
+import { GiftCardRedemption } from './gift-cards/gift-card-redemption.service';
 import { OrderCancellation } from './orders/order-cancellation.service';
 import { OrderConfirmationMail } from './orders/order-confirmation.mail';
 import { OrderStatusService } from './orders/order-status.service';
@@ -38,6 +40,7 @@ const COMMERCE_SERVICES = [
   CurrencyService,
   StoreService,
   CouponService,
+  GiftCardRedemption,
   CartService,
   CartPricingService,
   DeliverySlotsService,
@@ -58,7 +61,13 @@ const COMMERCE_SERVICES = [
  */
 @Global()
 @Module({
-  providers: [...COMMERCE_SERVICES, CoreShippingProvider, CorePaymentGateway, OrderCancellation],
+  providers: [
+    ...COMMERCE_SERVICES,
+    CoreShippingProvider,
+    CorePaymentGateway,
+    GiftCardPaymentGateway,
+    OrderCancellation,
+  ],
   exports: COMMERCE_SERVICES,
 })
 export class CommerceModule implements OnApplicationBootstrap {

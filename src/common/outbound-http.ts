@@ -3,8 +3,24 @@ export class OutboundError extends Error {
   constructor(
     readonly reason: 'timeout' | 'network' | 'garbage',
     message: string,
+    /** The HTTP status, when the service answered at all. */
+    readonly status: number | null = null,
   ) {
     super(message);
+  }
+
+  /**
+   * Whether the service may have acted on the request: it was sent and no clear answer came back. Only a
+   * connection that could not be opened, or an error status, proves it was not.
+   */
+  get outcomeUnknown(): boolean {
+    if (this.reason === 'garbage') return this.status !== null && this.status < 400;
+    return this.reason === 'timeout' || !this.neverConnected;
+  }
+
+  private get neverConnected(): boolean {
+    const code = (this.cause as { code?: string } | undefined)?.code;
+    return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
   }
 }
 
@@ -51,12 +67,15 @@ export async function requestJson<T = unknown>(url: string, request: OutboundReq
     if (name === 'TimeoutError' || name === 'AbortError') {
       throw new OutboundError('timeout', `no answer from ${new URL(url).host} within ${request.timeoutMs} ms`);
     }
-    throw new OutboundError('network', `${new URL(url).host} unreachable: ${(error as Error).message}`);
+    const failure = new OutboundError('network', `${new URL(url).host} unreachable: ${(error as Error).message}`);
+    failure.cause = (error as Error).cause;
+    throw failure;
   }
   if (text.trim() === '') return { status: response.status, headers: response.headers, json: undefined };
   try {
     return { status: response.status, headers: response.headers, json: JSON.parse(text) as T };
   } catch {
-    throw new OutboundError('garbage', `${new URL(url).host} answered ${response.status} with a body that is not JSON`);
+    const message = `${new URL(url).host} answered ${response.status} with a body that is not JSON`;
+    throw new OutboundError('garbage', message, response.status);
   }
 }

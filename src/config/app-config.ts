@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { ed25519PublicKey, SANDBOX_LICENSE_PUBLIC_KEY } from './licenses/license-key';
 
 /** Typed process configuration, read once from the environment at start-up. */
 export interface AppConfig {
@@ -33,6 +34,13 @@ export interface AppConfig {
   sandboxBaseUrl: string;
   /** Longest wait for any outside service (gateway, carriers, VAT service) before giving up. */
   outboundTimeoutMs: number;
+  /**
+   * Base64 of the raw 32-byte Ed25519 key license tokens are verified against; while sandboxes are on and
+   * none is given, the sandbox license server's; null: licenses cannot be activated.
+   */
+  licensePublicKey: string | null;
+  /** The license server that redeems purchase codes (`POST {url}/v1/redeem`); null: none configured. */
+  licenseServerUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -63,6 +71,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!LOG_LEVELS.includes(logLevel)) fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   const jobWorker = env.JOB_WORKER || 'inline';
   if (jobWorker !== 'inline' && jobWorker !== 'off') fail('JOB_WORKER', 'must be inline or off');
+  const sandboxes = !production && boolean(env, 'SANDBOXES', true);
+  const sandboxBaseUrl = `http://127.0.0.1:${port}/_sandbox`;
+  const licensePublicKey = licenseKey(env, sandboxes);
+  const licenseServerUrl =
+    (env.LICENSE_SERVER_URL || '').replace(/\/+$/, '') || (sandboxes ? `${sandboxBaseUrl}/licenses` : null);
+  if (licenseServerUrl && !/^https?:\/\/[^/\s]+/.test(licenseServerUrl)) {
+    fail('LICENSE_SERVER_URL', 'must be an http(s) URL such as https://licenses.example.com');
+  }
 
   return {
     nodeEnv,
@@ -85,9 +101,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     demoSeed: boolean(env, 'DEMO_SEED', true),
     cpAdminEmail: env.CP_ADMIN_EMAIL || 'admin@example.com',
     cpAdminPassword: env.CP_ADMIN_PASSWORD || null,
-    sandboxes: !production && boolean(env, 'SANDBOXES', true),
-    sandboxBaseUrl: `http://127.0.0.1:${port}/_sandbox`,
+    sandboxes,
+    sandboxBaseUrl,
     outboundTimeoutMs: integer(env, 'OUTBOUND_TIMEOUT_MS', 10_000, 50, 120_000),
+    licensePublicKey,
+    licenseServerUrl,
   };
 }
 
@@ -109,6 +127,18 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
   if (['0', 'false', 'off', 'no'].includes(raw)) return false;
   return fail(name, 'must be true or false');
+}
+
+/** LICENSE_PUBLIC_KEY, else the sandbox license server's key while sandboxes are on, else none. */
+function licenseKey(env: Env, sandboxes: boolean): string | null {
+  const given = env.LICENSE_PUBLIC_KEY?.trim();
+  if (!given) return sandboxes ? SANDBOX_LICENSE_PUBLIC_KEY : null;
+  try {
+    ed25519PublicKey(given);
+  } catch (error) {
+    fail('LICENSE_PUBLIC_KEY', (error as Error).message);
+  }
+  return given;
 }
 
 /** Production must be given a secret; elsewhere one is generated once and kept under the data folder. */

@@ -18,6 +18,30 @@ function nonNegative(value: unknown): string | undefined {
   if ((value as number) < 0) return 'must not be negative';
 }
 
+function positive(value: unknown): string | undefined {
+  if ((value as number) < 1) return 'must be at least 1';
+}
+
+/** Longest reminder delay: 30 days. */
+const MAX_REMINDER_MINUTES = 43_200;
+
+/** Up to 5 whole minutes, each later than the one before. */
+function reminderDelays(value: unknown): string | undefined {
+  const ok =
+    Array.isArray(value) &&
+    value.length <= 5 &&
+    value.every(
+      (minutes, i) =>
+        Number.isSafeInteger(minutes) && minutes > (i === 0 ? 0 : value[i - 1]) && minutes <= MAX_REMINDER_MINUTES,
+    );
+  if (!ok) return `must be a JSON list of up to 5 ascending minutes (at most ${MAX_REMINDER_MINUTES}), e.g. [60,1440]`;
+}
+
+/** Up to ten years; 0 means gift cards never expire. */
+function giftCardValidity(value: unknown): string | undefined {
+  if ((value as number) < 0 || (value as number) > 120) return 'must be from 0 (never expires) to 120 months';
+}
+
 /** Shop-wide settings and feature flags (spec "Feature flags and settings", DESIGN.md §4). */
 export const CORE_SETTINGS: readonly SettingDefinition[] = [
   {
@@ -35,10 +59,31 @@ export const CORE_SETTINGS: readonly SettingDefinition[] = [
     description: 'Abandoned-cart reminders and recovery links',
   },
   {
+    key: 'salesAbandonedCartsIdleMinutes',
+    type: 'integer',
+    default: 60,
+    check: positive,
+    description: 'Minutes without activity after which a cart with an e-mail and items counts as abandoned',
+  },
+  {
+    key: 'salesAbandonedCartsReminderDelays',
+    type: 'json',
+    default: [60, 1440, 4320],
+    check: reminderDelays,
+    description: 'Minutes after the last cart activity at which the reminder e-mails go out (empty list: none)',
+  },
+  {
     key: 'salesGiftCardsEnabled',
     type: 'boolean',
     default: false,
     description: 'Gift cards: previews, vouchers and redemption',
+  },
+  {
+    key: 'salesGiftCardsValidityMonths',
+    type: 'integer',
+    default: 12,
+    check: giftCardValidity,
+    description: 'Months a new gift card stays valid (0: it never expires)',
   },
   { key: 'salesValidateVAT', type: 'boolean', default: false, description: 'Check VAT ids at checkout' },
   {

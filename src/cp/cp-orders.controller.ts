@@ -8,7 +8,7 @@ import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.mac
 import { OrderStatusService } from '../commerce/orders/order-status.service';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
-import { CpListQuery } from './cp-list.query';
+import { CpListQuery } from '../common/cp-list.query';
 import { CpOrdersService } from './cp-orders.service';
 
 class OrderListQuery extends CpListQuery {

@@ -11,6 +11,12 @@ import { PasswordReset } from '../commerce/customers/password-reset.entity';
 import { WatchdogAlert } from '../commerce/customers/watchdog-alert.entity';
 import { WishlistItem } from '../commerce/customers/wishlist-item.entity';
 import { Wishlist } from '../commerce/customers/wishlist.entity';
+import { GiftCardDesign } from '../commerce/gift-cards/gift-card-design.entity';
+import { GiftCardMovement } from '../commerce/gift-cards/gift-card-movement.entity';
+import { GiftCardProduct } from '../commerce/gift-cards/gift-card-product.entity';
+import { GiftCard } from '../commerce/gift-cards/gift-card.entity';
+import { AbandonedCartRecovery } from '../commerce/marketing/abandoned-cart-recovery.entity';
+import { AbandonedCartReminder } from '../commerce/marketing/abandoned-cart-reminder.entity';
 import { Order } from '../commerce/orders/order.entity';
 import { OrderHistory } from '../commerce/orders/order-history.entity';
 import { OrderLine } from '../commerce/orders/order-line.entity';
@@ -21,8 +27,13 @@ import { ProductVariant } from '../commerce/products/product-variant.entity';
 import { ShippingMethod } from '../commerce/shipping/shipping-method.entity';
 import { Currency } from '../commerce/stores/currency.entity';
 import { Store } from '../commerce/stores/store.entity';
+import { License } from '../config/licenses/license.entity';
 import { SettingRow } from '../config/setting.entity';
 import { CpUser } from '../cp/cp-user.entity';
+import { FlowRun } from '../flow/flow-run.entity';
+import { Flow } from '../flow/flow.entity';
+import { CarrierAAutoShipment } from '../plugins/carrier-a/carrier-a-auto-shipment.entity';
+import { CarrierALabelMonth } from '../plugins/carrier-a/carrier-a-label-month.entity';
 import { CarrierAShipment } from '../plugins/carrier-a/carrier-a-shipment.entity';
 import { Job } from '../jobs/job.entity';
 import { SessionRow } from '../web/session.entity';
@@ -57,4 +68,15 @@ export const ENTITIES = [
   NewsletterSubscriber,
   PasswordReset,
   CarrierAShipment,
+  CarrierAAutoShipment,
+  CarrierALabelMonth,
+  License,
+  Flow,
+  FlowRun,
+  AbandonedCartReminder,
+  AbandonedCartRecovery,
+  GiftCardDesign,
+  GiftCard,
+  GiftCardMovement,
+  GiftCardProduct,
 ];

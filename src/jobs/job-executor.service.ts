@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { TransactionRunner } from '../database/transaction-runner';
-import { JobQueue } from './job-queue.service';
+import { JobGaveUp, JobQueue } from './job-queue.service';
 import { Job } from './job.entity';
 
 /** A running job's lease; past it, a job whose worker died is picked up again. */
@@ -73,10 +73,10 @@ export class JobExecutor {
     });
   }
 
-  /** Retries with exponential backoff (base, 2×, 4×, …) until the job's attempts are used up. */
+  /** Retries with exponential backoff (base, 2×, 4×, …) until the job's attempts are used up or it gives up. */
   private async recordFailure(job: Job, error: Error): Promise<void> {
     const lastError = (error.message || String(error)).slice(0, 2000);
-    const exhausted = job.attempts >= job.maxAttempts;
+    const exhausted = job.attempts >= job.maxAttempts || error instanceof JobGaveUp;
     this.logger.warn(`job ${job.id} (${job.name}) failed on attempt ${job.attempts}/${job.maxAttempts}: ${lastError}`);
     const changes: Pick<Partial<Job>, 'status' | 'lockedUntil' | 'lastError' | 'finishedAt' | 'runAt'> = exhausted
       ? { status: 'failed', lockedUntil: null, lastError, finishedAt: Date.now() }

@@ -8,6 +8,9 @@ import { Job, JobStatus } from './job.entity';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler names its own payload type
 export type JobHandler<P = any> = (payload: P, job: Job) => Promise<void>;
 
+/** Thrown by a handler when trying again cannot help: the job fails at once, for staff to look at. */
+export class JobGaveUp extends Error {}
+
 export interface EnqueueOptions {
   /** Idempotency key: enqueueing the same key twice creates one job. */
   key?: string;

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { createTransport, Transporter } from 'nodemailer';
@@ -13,6 +13,14 @@ export interface MailMessage {
   text: string;
   html?: string;
   replyTo?: string;
+}
+
+/**
+ * A message with files, delivered straight from a job of the caller's that renders them (a gift-card
+ * voucher): files do not belong in a queued job row.
+ */
+export interface MailWithAttachments extends MailMessage {
+  attachments: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
 const SEND_JOB = 'mail.send';
@@ -43,7 +51,11 @@ export class MailService implements OnModuleInit {
     return this.jobs.enqueue(tx, SEND_JOB, { ...message }, { key: key && `mail:${key}` });
   }
 
-  private async deliver(message: MailMessage, jobId: number): Promise<void> {
+  /**
+   * Delivers now, from inside a job: `jobId` becomes the Message-ID, so a retried job's second delivery can
+   * be dropped by the receiving server. Everything else queues with `send`.
+   */
+  async deliver(message: MailMessage | MailWithAttachments, jobId: number): Promise<void> {
     const info = await this.transport.sendMail({
       from: this.config.mailFrom,
       ...message,
@@ -51,9 +63,12 @@ export class MailService implements OnModuleInit {
       messageId: `<job-${jobId}@${new URL(this.config.baseUrl).hostname}>`,
     });
     if (!this.config.smtpUrl) {
-      const dir = join(this.config.dataDir, 'mail');
-      await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, `${Date.now()}-${jobId}.eml`), (info as { message: Buffer }).message);
+      // Written in a folder beside it, then moved in: whoever watches data/mail only ever sees whole messages.
+      const name = `${Date.now()}-${jobId}.eml`;
+      const [dir, partial] = [join(this.config.dataDir, 'mail'), join(this.config.dataDir, 'mail.partial')];
+      await Promise.all([mkdir(dir, { recursive: true }), mkdir(partial, { recursive: true })]);
+      await writeFile(join(partial, name), (info as { message: Buffer }).message);
+      await rename(join(partial, name), join(dir, name));
     }
   }
 }

@@ -10,6 +10,7 @@ import { CarrierAApiController } from './carrier-a/carrier-a-api.controller';
 import { CarrierAControlController } from './carrier-a/carrier-a-control.controller';
 import { CarrierASandboxState } from './carrier-a/carrier-a-sandbox.state';
 import { CarrierBSandboxController } from './carrier-b/carrier-b-sandbox.controller';
+import { LicensesSandboxController } from './licenses/licenses-sandbox.controller';
 import { OAuthSandboxModule } from './oauth/oauth-sandbox.module';
 import { ViesSandboxController } from './vies/vies-sandbox.controller';
 
@@ -30,6 +31,7 @@ import { ViesSandboxController } from './vies/vies-sandbox.controller';
     CarrierBSandboxController,
     CarrierAApiController,
     CarrierAControlController,
+    LicensesSandboxController,
   ],
   providers: [BankpaySandboxState, CarrierASandboxState],
 })

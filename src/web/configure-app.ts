@@ -3,6 +3,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { json, NextFunction, Request, RequestHandler, Response, urlencoded } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
+import { ShippingMethodRegistry } from '../commerce/shipping/shipping-method.registry';
 import { AppError } from '../common/errors/app-error';
 import { sendError } from '../common/errors/error-response';
 import { createValidationPipe } from '../common/validation';
@@ -10,6 +11,7 @@ import { AppConfig } from '../config/app-config';
 import { PUBLIC_DIR, VIEWS_DIR } from './paths';
 import { renderLocals } from './render-locals';
 import { sessionMiddleware } from './sessions';
+import { shopPageLocals } from './shop-page-locals';
 import { createViewEngine } from './view-engine';
 
 /** Express-level set-up shared by `main.ts` and the tests; call before `app.init()`. */
@@ -17,12 +19,16 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.useLogger(app.get(Logger));
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.disable('x-powered-by');
+  const widgetOrigins = checkoutWidgetOrigins(app);
   app.use(
     helmet({
       contentSecurityPolicy: {
         useDefaults: true,
         directives: {
-          scriptSrc: ["'self'"],
+          scriptSrc: ["'self'", widgetOrigins],
+          // A carrier's pickup-point widget may open its picker in a frame or fetch its points itself.
+          frameSrc: ["'self'", widgetOrigins],
+          connectSrc: ["'self'", widgetOrigins],
           styleSrc: ["'self'"],
           imgSrc: ["'self'", 'data:'],
           upgradeInsecureRequests: config.baseUrl.startsWith('https:') ? [] : null,
@@ -39,6 +45,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.setViewEngine('hbs');
   for (const parser of bodyParsers()) app.use(parser);
   app.use(sessionMiddleware(app, config));
+  app.use(shopPageLocals(app));
   app.use(renderLocals(config.cpTrigger));
   app.useGlobalPipes(createValidationPipe());
 
@@ -51,21 +58,42 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
 }
 
 /**
+ * The origins of the checkout widgets' own libraries (a carrier's configured widget URL), read per request so
+ * a URL changed in the CP applies without a restart. The registry is looked up on first use: configureApp runs
+ * before the modules initialise.
+ */
+function checkoutWidgetOrigins(app: NestExpressApplication): () => string {
+  let registry: ShippingMethodRegistry | undefined;
+  return () => {
+    registry ??= app.get<ShippingMethodRegistry>(ShippingMethodRegistry);
+    return registry.widgetOrigins().join(' ');
+  };
+}
+
+/** The flow webhook takes any JSON up to 1 MiB, whatever content type its caller sends (spec "Webhook payload"). */
+const FLOW_WEBHOOK_PATH = /^\/core\/flow\/webhook\//i;
+
+/**
  * JSON and form bodies (forms nest fields: `billingAddress[city]`). Nest would hand a JSON syntax error on
  * with the parser's wording; the shopper's script gets ours.
  */
 function bodyParsers(): RequestHandler[] {
-  return [json(), urlencoded({ extended: true })].map(
+  const flowWebhookJson = json({ limit: '1mb', type: (req) => FLOW_WEBHOOK_PATH.test(req.url ?? '') });
+  return [flowWebhookJson, json(), urlencoded({ extended: true })].map(
     (parser): RequestHandler =>
       (req, res, next) =>
-        parser(req, res, (error?: unknown) =>
-          next(
-            (error as { type?: string } | undefined)?.type === 'entity.parse.failed'
-              ? new AppError('invalid_json', 'The request body is not valid JSON.', 400)
-              : error,
-          ),
-        ),
+        parser(req, res, (error?: unknown) => next(bodyError(error))),
   );
+}
+
+/** A body parser's refusal in our words; anything else passes on as it is. */
+function bodyError(error: unknown): unknown {
+  const { type, limit } = (error ?? {}) as { type?: string; limit?: number };
+  if (type === 'entity.parse.failed') return new AppError('invalid_json', 'The request body is not valid JSON.', 400);
+  if (type === 'entity.too.large') {
+    return new AppError('payload_too_large', `The request body is larger than the ${limit} bytes allowed.`, 413);
+  }
+  return error;
 }
 
 /** Errors raised by Express middleware before Nest's router (malformed JSON, oversized bodies). */

@@ -15,3 +15,4 @@ function findRoot(from: string): string {
 export const PROJECT_ROOT = findRoot(__dirname);
 export const VIEWS_DIR = join(PROJECT_ROOT, 'views');
 export const PUBLIC_DIR = join(PROJECT_ROOT, 'public');
+export const LOCALES_DIR = join(PROJECT_ROOT, 'locales');

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import Handlebars from 'handlebars';
+import { formatAmount } from '../common/money-format';
+import { FALLBACK_LANGUAGE, translations } from './i18n/translations';
 
 type RenderCallback = (error: Error | null, html?: string) => void;
 
@@ -11,6 +13,7 @@ type RenderCallback = (error: Error | null, html?: string) => void;
 export function createViewEngine(viewsDir: string) {
   const hbs = Handlebars.create();
   registerHelpers(hbs);
+  registerI18nHelpers(hbs);
   const partialsDir = join(viewsDir, 'partials');
   for (const file of listTemplates(partialsDir)) {
     hbs.registerPartial(relative(partialsDir, file).replace(/\.hbs$/, ''), readFileSync(file, 'utf8'));
@@ -54,5 +57,27 @@ function registerHelpers(hbs: typeof Handlebars): void {
   hbs.registerHelper('json', (value: unknown) => JSON.stringify(value, null, 2));
   hbs.registerHelper('date', (value: Date | string | number | null) =>
     value ? new Date(value).toISOString().replace('T', ' ').slice(0, 16) : '',
+  );
+}
+
+/** The page language the page-locals middleware put in `res.locals`, seen by templates as `@root.lang`. */
+function pageLanguage(options: Handlebars.HelperOptions): string {
+  return (options.data?.root as { lang?: string } | undefined)?.lang ?? FALLBACK_LANGUAGE;
+}
+
+/**
+ * `{{t "area.key" name=value}}`: a UI string in the page's language (escaped like any value);
+ * `{{formatPrice amount currency}}`: a major-unit amount in a currency (`{ code, decimals }`) as the page's
+ * language writes it ("€12.50" in English, "12,50 €" in Slovak).
+ */
+function registerI18nHelpers(hbs: typeof Handlebars): void {
+  const strings = translations();
+  hbs.registerHelper('t', (key: string, options: Handlebars.HelperOptions) =>
+    strings.t(pageLanguage(options), key, options.hash as Record<string, unknown>),
+  );
+  hbs.registerHelper(
+    'formatPrice',
+    (amount: number, currency: { code: string; decimals: number }, options: Handlebars.HelperOptions) =>
+      formatAmount(Number(amount), currency, pageLanguage(options)),
   );
 }

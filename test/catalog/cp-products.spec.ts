@@ -31,7 +31,7 @@ describe('CP products', () => {
   it('lists and searches products by SKU or name, with paging', async () => {
     const all = await client.get('/admin/products').set('Accept', 'text/html').expect(200);
     expect(all.text).toContain('<a href="/admin/products">Products</a>');
-    expect(all.text).toContain('34 products');
+    expect(all.text).toContain('35 products');
     expect(all.text).toContain('DEMO-TENT-4P');
     expect(all.text).toContain('Page 1 of 1');
 

@@ -3,6 +3,10 @@ import { redactUrl } from '../../src/common/redact-url';
 describe('redactUrl', () => {
   it.each([
     ['/core/flow/webhook/s3cr3t?x=1', '/core/flow/webhook/[redacted]?x=1'],
+    ['/core/flow/webhook/s3cr3t/', '/core/flow/webhook/[redacted]/'],
+    ['/CORE/Flow/WebHook/s3cr3t', '/CORE/Flow/WebHook/[redacted]'],
+    ['/core/flow/webhook//s3cr3t', '/core/flow/webhook//[redacted]'],
+    ['/core/flow/webhook%2Fs3cr3t', '/core/flow/webhook%2F[redacted]'],
     ['/shop/order/view/0123456789abcdef0123456789abcdef', '/shop/order/view/[redacted]'],
     ['/shop/order/pay/0123456789abcdef0123456789abcdef?a=b', '/shop/order/pay/[redacted]?a=b'],
     [

@@ -43,7 +43,7 @@ describe('schema and demo seed', () => {
 
     const second = await startTestApp({ place });
     try {
-      expect(await second.dataSource.getRepository(Product).count()).toBe(34);
+      expect(await second.dataSource.getRepository(Product).count()).toBe(35);
       expect(await second.dataSource.getRepository(CpUser).count()).toBe(1);
       const cli = await runCli(place, 'migrations:run');
       expect(cli.json).toMatchObject({
@@ -56,6 +56,12 @@ describe('schema and demo seed', () => {
           'Checkout1795431798886',
           'Customers1795453312135',
           'CarrierAShipments1795456796992',
+          'CarrierAAutomation1795459235040',
+          'Licenses1795459391865',
+          'AbandonedCarts1795460256959',
+          'Flows1795460311935',
+          'GiftCards1795461178002',
+          'CatalogListingIndexes1795461698667',
         ],
       });
     } finally {

@@ -15,6 +15,10 @@ export function mailText(mail: CapturedMail): string {
 }
 
 /** A real SMTP listener on loopback that keeps every message it is given. */
+export function subjectOf(mail: CapturedMail): string {
+  return /^Subject: (.*)$/m.exec(mail.raw)?.[1] ?? '';
+}
+
 export async function startSmtpCapture(): Promise<{ url: string; messages: CapturedMail[]; close(): Promise<void> }> {
   const messages: CapturedMail[] = [];
   const server = new SMTPServer({

@@ -9,6 +9,7 @@ import { createConnection } from 'mysql2/promise';
 import { createClient } from 'redis';
 import { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { Job } from '../../src/jobs/job.entity';
 import { createApp } from '../../src/web/create-app';
 
 /** Where one test app keeps its state; a second app given the same place shares it. */
@@ -26,6 +27,12 @@ export interface TestApp {
   place: TestPlace;
   close(): Promise<void>;
 }
+
+/**
+ * An address that refuses connections: nothing listens on port 2, a privileged port fetch does not block. (A port
+ * freed by a probe would not do: another test file running in parallel may take it and answer.)
+ */
+export const REFUSING_URL = 'http://127.0.0.1:2';
 
 export const usingMysql = (process.env.DATABASE_URL ?? '').startsWith('mysql');
 export const usingRedis = Boolean(process.env.REDIS_URL);
@@ -152,4 +159,20 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
+}
+
+/** Waits until no job is running or due: what a change queued, and what those jobs queued in turn. */
+export function jobsSettled(shop: TestApp): Promise<boolean> {
+  return eventually(async () => {
+    const busy = await shop.dataSource
+      .getRepository(Job)
+      .createQueryBuilder('job')
+      .where('job.status = :running OR (job.status = :pending AND job.runAt <= :now)', {
+        running: 'running',
+        pending: 'pending',
+        now: Date.now(),
+      })
+      .getCount();
+    return busy === 0;
+  });
 }

@@ -6,6 +6,8 @@ import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
 import { CouponService } from '../coupons/coupon.service';
+import { coverWithGiftCards, GiftCardBalance, GiftCardCover } from '../gift-cards/gift-card-cover';
+import { GiftCardRedemption } from '../gift-cards/gift-card-redemption.service';
 import { absoluteUrl, productUrl } from '../products/catalog-product';
 import { Currency } from '../stores/currency.entity';
 import { CurrencyService } from '../stores/currency.service';
@@ -41,6 +43,11 @@ export interface PricedLines {
   couponError: string | null;
   /** The stable code of that reason, e.g. `coupon_used_up`. */
   couponErrorCode: string | null;
+  /** The applied gift cards that can pay now, in the order they were applied. */
+  giftCardBalances: GiftCardBalance[];
+  /** Why an applied gift card can no longer pay (expired, used up, …), and its stable code. */
+  giftCardError: string | null;
+  giftCardErrorCode: string | null;
   weightGrams: number;
 }
 
@@ -53,6 +60,10 @@ export interface PricedCart extends PricedLines {
   total: number;
   /** A valid VAT id of another EU country: the net price, no VAT. */
   reverseCharge: boolean;
+  /** What each applied gift card pays of `total`, their sum, and what is left for the payment method. */
+  giftCards: GiftCardCover[];
+  giftCardTotal: number;
+  amountDue: number;
 }
 
 /** The cart as JSON (DESIGN.md §4 CartSummary): decimals in the cart currency. */
@@ -81,6 +92,11 @@ export interface CartSummary {
   currency: string;
   couponCode: string | null;
   couponError: string | null;
+  /** DESIGN.md §4: the gift cards applied and what each pays; `amountDue` is `total` less them. */
+  giftCards: Array<{ code: string; amount: number }>;
+  giftCardTotal: number;
+  amountDue: number;
+  giftCardError: string | null;
 }
 
 /** What checkout adds to a cart's lines, in minor units of the cart currency. */
@@ -97,6 +113,7 @@ export class CartPricingService {
     private readonly dataSource: DataSource,
     private readonly currencies: CurrencyService,
     private readonly coupons: CouponService,
+    private readonly giftCards: GiftCardRedemption,
     private readonly settings: SettingsService,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
@@ -142,6 +159,7 @@ export class CartPricingService {
       currency,
       base,
     );
+    const giftCards = await this.giftCards.applied(cart.giftCardCodes, currency.code);
     return {
       currency,
       lines: priced,
@@ -152,13 +170,17 @@ export class CartPricingService {
       couponCode: cart.couponCode,
       couponError,
       couponErrorCode,
+      giftCardBalances: giftCards.balances,
+      giftCardError: giftCards.problem?.message ?? null,
+      giftCardErrorCode: giftCards.problem?.code ?? null,
       weightGrams: priced.reduce((sum, line) => sum + line.weightGrams, 0),
     };
   }
 
   /**
    * VAT is included in (or added to) what remains after the discount, plus shipping and the payment fee.
-   * Under reverse charge the buyer pays the net amount: included VAT comes off, none is added.
+   * Under reverse charge the buyer pays the net amount: included VAT comes off, none is added. Gift cards
+   * are a way of paying, not a discount: they pay part of the total and leave the tax as it is.
    */
   total(lines: PricedLines, extras: PricingExtras = {}): PricedCart {
     const shipping = extras.shipping ?? 0;
@@ -169,13 +191,19 @@ export class CartPricingService {
     const tax = includeTax ? roundHalfUp((taxable * rate) / (100 + rate)) : roundHalfUp((taxable * rate) / 100);
     const reverseCharge = extras.reverseCharge ?? false;
     const net = includeTax ? taxable - tax : taxable;
+    const total = reverseCharge ? net : net + tax;
+    const giftCards = coverWithGiftCards(lines.giftCardBalances, total);
+    const giftCardTotal = giftCards.reduce((sum, card) => sum + card.amount, 0);
     return {
       ...lines,
       shipping,
       paymentFee,
       tax: reverseCharge ? 0 : tax,
-      total: reverseCharge ? net : net + tax,
+      total,
       reverseCharge,
+      giftCards,
+      giftCardTotal,
+      amountDue: total - giftCardTotal,
     };
   }
 
@@ -206,6 +234,10 @@ export class CartPricingService {
       currency: priced.currency.code,
       couponCode: priced.couponCode,
       couponError: priced.couponError,
+      giftCards: priced.giftCards.map((card) => ({ code: card.code, amount: major(card.amount) })),
+      giftCardTotal: major(priced.giftCardTotal),
+      amountDue: major(priced.amountDue),
+      giftCardError: priced.giftCardError,
     };
   }
 

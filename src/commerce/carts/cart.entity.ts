@@ -36,6 +36,10 @@ export class Cart extends BaseRow {
   @Column({ type: 'varchar', length: 64, nullable: true })
   couponCode: string | null;
 
+  /** Gift-card codes applied to the cart, in the order they were applied (the first pays first). */
+  @Column({ type: 'simple-json', nullable: true })
+  giftCardCodes: string[] | null;
+
   @Column({ type: 'simple-json', nullable: true })
   billingAddress: Address | null;
 

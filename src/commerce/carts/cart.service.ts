@@ -148,6 +148,13 @@ export class CartService {
     await this.change(cartId, (tx) => tx.manager.update(Cart, { id: cartId }, { couponCode }));
   }
 
+  /** The gift-card codes applied to the cart, in the order they pay; an empty list removes them all. */
+  async setGiftCards(cartId: number, giftCardCodes: string[]): Promise<void> {
+    await this.change(cartId, (tx) =>
+      tx.manager.update(Cart, { id: cartId }, { giftCardCodes: giftCardCodes.length ? giftCardCodes : null }),
+    );
+  }
+
   /** Saves checkout details on the cart, under its lock and as a new version (place-order re-prices then). */
   async saveQuote(cartId: number, details: QuoteDetails): Promise<void> {
     // `as never`: TypeORM's deep-partial type cannot follow the open records of the simple-json columns.

@@ -14,9 +14,11 @@ import { CouponService } from '../coupons/coupon.service';
 import { DeliverySlot } from '../delivery/delivery-slot.entity';
 import { DeliverySlotsService } from '../delivery/delivery-slots.service';
 import { ORDER_PLACED } from '../events';
+import { GIFT_CARD_PAYMENT } from '../gift-cards/gift-card-payment.gateway';
+import { GiftCardRedemption } from '../gift-cards/gift-card-redemption.service';
 import { OrderHistory } from '../orders/order-history.entity';
 import { OrderLine } from '../orders/order-line.entity';
-import { Order } from '../orders/order.entity';
+import { amountDue, Order } from '../orders/order.entity';
 import { PaymentTransaction } from '../payments/payment-transaction.entity';
 import { StockService } from '../products/stock.service';
 import { Quote, QuoteService } from './quote.service';
@@ -55,6 +57,7 @@ export class PlaceOrderService {
     private readonly stock: StockService,
     private readonly coupons: CouponService,
     private readonly slots: DeliverySlotsService,
+    private readonly giftCards: GiftCardRedemption,
     private readonly events: EventEmitter2,
   ) {}
 
@@ -91,13 +94,13 @@ export class PlaceOrderService {
 
   /** Everything a shopper can still fix, checked before the transaction; answers with what to fix. */
   private async validate(quote: Quote, expectedTotal: number | undefined): Promise<DeliverySlot | null> {
-    const { cart, priced, shipping, payment, country } = quote;
+    const { cart, priced, shipping, payment, country, paidByGiftCards } = quote;
     if (priced.lines.length === 0) throw emptyCart();
     const missing: FieldErrors = {};
     if (!cart.email) missing.email = ['is required'];
     if (!cart.billingAddress) missing.billingAddress = ['is required'];
     if (!cart.shippingMethod) missing.shippingMethod = ['choose a shipping method'];
-    if (!cart.paymentMethod) missing.paymentMethod = ['choose a payment method'];
+    if (!cart.paymentMethod && !paidByGiftCards) missing.paymentMethod = ['choose a payment method'];
     if (Object.keys(missing).length > 0) {
       throw new AppError(
         'checkout_incomplete',
@@ -122,7 +125,7 @@ export class PlaceOrderService {
     if (shipping.pickupPoints && !cart.pickupPoint) {
       throw unavailable('pickup_point_required', 'pickupPoint', `Choose a pickup point for ${shipping.method.name}.`);
     }
-    if (!payment) {
+    if (!payment && !paidByGiftCards) {
       throw unavailable(
         'payment_method_unavailable',
         'paymentMethod',
@@ -131,6 +134,9 @@ export class PlaceOrderService {
     }
     if (cart.couponCode && priced.couponError) {
       throw AppError.conflict(priced.couponErrorCode ?? 'coupon_invalid', priced.couponError);
+    }
+    if (priced.giftCardError) {
+      throw AppError.conflict(priced.giftCardErrorCode ?? 'gift_card_invalid', `${priced.giftCardError} Remove it.`);
     }
     if (expectedTotal !== undefined && toMinor(expectedTotal, priced.currency.decimals) !== priced.total) {
       throw new AppError(
@@ -149,7 +155,9 @@ export class PlaceOrderService {
   }
 
   private async write(tx: Tx, quote: Quote, slot: DeliverySlot | null, input: PlaceOrderInput): Promise<Order> {
-    const { cart, priced, shipping, payment } = quote;
+    const { cart, priced, shipping } = quote;
+    // Gift cards that pay the whole order settle it through their own (unlisted) payment method.
+    const payment = quote.paidByGiftCards ? GIFT_CARD_PAYMENT : quote.payment!;
     const converted = await tx.manager.update(
       Cart,
       { id: cart.id, orderedAt: IsNull(), version: cart.version },
@@ -184,13 +192,14 @@ export class PlaceOrderService {
         paymentFee: priced.paymentFee,
         tax: priced.tax,
         total: priced.total,
+        giftCardTotal: priced.giftCardTotal,
         weightGrams: priced.weightGrams,
         billingAddress: cart.billingAddress!,
         shippingAddress: cart.shippingAddress ?? cart.billingAddress,
         shippingMethod: shipping!.value,
         shippingName: shipping!.method.name,
-        paymentMethod: payment!.code,
-        paymentName: payment!.name,
+        paymentMethod: payment.code,
+        paymentName: payment.name,
         pickupPoint: shipping!.pickupPoints ? cart.pickupPoint : null,
         couponCode: priced.discount > 0 ? priced.couponCode : null,
         notes: cart.notes,
@@ -227,10 +236,10 @@ export class PlaceOrderService {
     });
     await insertRows(tx.manager, PaymentTransaction, {
       orderId: order.id,
-      gateway: payment!.gateway,
-      code: payment!.code,
+      gateway: payment.gateway,
+      code: payment.code,
       reference: `${order.number}-1`,
-      amount: order.total,
+      amount: amountDue(order),
       currency: order.currency,
       status: 'pending',
       extra: {},
@@ -240,6 +249,7 @@ export class PlaceOrderService {
       if (!coupon) throw AppError.conflict('coupon_invalid', 'This coupon no longer exists. Remove it from your cart.');
       await this.coupons.recordUse(tx, coupon.id, order.id, order.email);
     }
+    await this.giftCards.spend(tx, order, priced.giftCards);
     tx.afterCommit(() => this.events.emit(ORDER_PLACED, { orderId: order.id, orderNumber: order.number }));
     return order;
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SettingsService } from '../../config/settings.service';
 import { CartLine } from '../carts/cart-line.entity';
-import { CartPricingService, PricedCart } from '../carts/cart-pricing.service';
+import { CartPricingService, PricedCart, PricingExtras } from '../carts/cart-pricing.service';
 import { Cart } from '../carts/cart.entity';
 import { CartService } from '../carts/cart.service';
 import { PaymentMethodRegistry, RegisteredPaymentMethod } from '../payments/payment-method.registry';
@@ -22,6 +22,8 @@ export interface Quote {
   shipping: ShippingQuote | null;
   /** The chosen payment method, while it may pay for this checkout. */
   payment: RegisteredPaymentMethod | null;
+  /** Gift cards pay the whole order: no payment method is needed, and none is charged for. */
+  paidByGiftCards: boolean;
 }
 
 /** Prices a cart for checkout: its lines, the shipping rate, the payment fee and VAT. */
@@ -52,12 +54,19 @@ export class QuoteService {
           .find((method) => method.code === cart.paymentMethod) ?? null)
       : null;
     const store = await this.stores.byId(cart.storeId);
-    const priced = this.pricing.total(pricedLines, {
+    const extras: PricingExtras = {
       shipping: shipping ? await this.currencies.fromBase(shipping.price, pricedLines.currency) : 0,
-      paymentFee: payment ? await this.currencies.fromBase(payment.price, pricedLines.currency) : 0,
       reverseCharge: await this.vat.reverseCharge(cart.vatId, store.country),
+    };
+    const withoutPayment = this.pricing.total(pricedLines, extras);
+    if (withoutPayment.giftCardTotal > 0 && withoutPayment.amountDue === 0) {
+      return { cart, lines, priced: withoutPayment, country, shipping, payment: null, paidByGiftCards: true };
+    }
+    const priced = this.pricing.total(pricedLines, {
+      ...extras,
+      paymentFee: payment ? await this.currencies.fromBase(payment.price, pricedLines.currency) : 0,
     });
-    return { cart, lines, priced, country, shipping, payment };
+    return { cart, lines, priced, country, shipping, payment, paidByGiftCards: false };
   }
 
   /** Shipping quotes for a destination, priced for this cart (or an empty one). */

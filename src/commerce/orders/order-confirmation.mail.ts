@@ -10,7 +10,7 @@ import { PaymentMethodRegistry } from '../payments/payment-method.registry';
 import { CurrencyService } from '../stores/currency.service';
 import { StoreService } from '../stores/store.service';
 import { OrderLine } from './order-line.entity';
-import { Order } from './order.entity';
+import { amountDue, Order } from './order.entity';
 
 const CONFIRMATION_JOB = 'order.confirmation';
 
@@ -66,6 +66,9 @@ export class OrderConfirmationMail implements OnModuleInit {
       `Shipping (${order.shippingName}): ${money(order.shippingTotal)}`,
       ...(order.paymentFee > 0 ? [`Payment fee (${order.paymentName}): ${money(order.paymentFee)}`] : []),
       `Total: ${money(order.total)}`,
+      ...(order.giftCardTotal > 0
+        ? [`Paid with gift cards: -${money(order.giftCardTotal)}`, `To pay: ${money(amountDue(order))}`]
+        : []),
       order.reverseCharge ? `VAT: reverse charge (VAT ID ${order.vatId})` : `incl. VAT: ${money(order.tax)}`,
       '',
       `Payment: ${order.paymentName}`,

@@ -2,7 +2,7 @@ import { Address } from '../carts/cart.entity';
 import { countryName } from '../../common/countries';
 import { OrderLine } from './order-line.entity';
 import { OrderStatus } from './order-status.machine';
-import { Order } from './order.entity';
+import { amountDue, Order } from './order.entity';
 
 /** How each status reads to a shopper. */
 export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
@@ -46,6 +46,8 @@ export function orderSummary(order: Order, lines: OrderLine[], money: MoneyForma
     paymentName: order.paymentName,
     tax: money(order.tax),
     total: money(order.total),
+    giftCards: order.giftCardTotal > 0 ? money(order.giftCardTotal) : null,
+    amountDue: money(amountDue(order)),
     reverseCharge: order.reverseCharge,
     vatId: order.vatId,
     companyName: order.companyName,

@@ -57,6 +57,10 @@ export class Order extends BaseRow {
   @Column({ type: 'integer' })
   total: number;
 
+  /** The part of `total` paid with gift cards at place-order; the rest is what payment collects. */
+  @Column({ type: 'integer', default: 0 })
+  giftCardTotal: number;
+
   @Column({ type: 'integer', default: 0 })
   weightGrams: number;
 
@@ -107,4 +111,9 @@ export class Order extends BaseRow {
 
   @Column({ type: 'varchar', length: 64, nullable: true })
   deliverySlotLabel: string | null;
+}
+
+/** What is left to pay for an order once its gift cards are counted: what a payment method collects. */
+export function amountDue(order: Pick<Order, 'total' | 'giftCardTotal'>): number {
+  return order.total - order.giftCardTotal;
 }

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { formatMoney } from '../../common/money-format';
 import { SettingsService } from '../../config/settings.service';
-import { Order } from '../orders/order.entity';
+import { amountDue, Order } from '../orders/order.entity';
 import { CurrencyService } from '../stores/currency.service';
 import {
   PaymentContext,
@@ -84,7 +84,7 @@ export class CorePaymentGateway implements PaymentGateway, OnModuleInit {
       { label: 'Account holder', value: this.settings.get<string>('salesBankTransferHolder') },
       { label: 'IBAN', value: this.settings.get<string>('salesBankTransferIban') },
       { label: 'BIC', value: this.settings.get<string>('salesBankTransferBic') },
-      { label: 'Amount', value: formatMoney(order.total, currency) },
+      { label: 'Amount', value: formatMoney(amountDue(order), currency) },
       { label: 'Payment reference', value: order.reference },
     ].filter((line) => line.value !== '');
   }

@@ -9,7 +9,7 @@ import { OrderConfirmationMail } from '../orders/order-confirmation.mail';
 import { OrderLine } from '../orders/order-line.entity';
 import { canTransition } from '../orders/order-status.machine';
 import { OrderStatusService } from '../orders/order-status.service';
-import { Order } from '../orders/order.entity';
+import { amountDue, Order } from '../orders/order.entity';
 import { PaymentGateway, PaymentOutcome, PaymentStart } from './payment-gateway';
 import { PaymentMethodRegistry } from './payment-method.registry';
 import { schedulePaymentPoll } from './payment-poll.job';
@@ -68,7 +68,7 @@ export class PaymentService {
           gateway: this.registry.gatewayFor(order.paymentMethod)?.handle ?? 'core',
           code: order.paymentMethod,
           reference: `${order.number}-${attempts + 1}`,
-          amount: order.total,
+          amount: amountDue(order),
           currency: order.currency,
           status: 'pending',
           extra: {},

@@ -16,6 +16,9 @@ export interface ProductOption {
 @Index(['storeId', 'visible', 'enabled'])
 @Index('FT_products_name', { synchronize: false })
 @Index('FT_products_search', { synchronize: false })
+// The listing's sort indexes (CatalogListingIndexes migration): the name one has a collation TypeORM cannot express.
+@Index('IDX_products_listing_name', { synchronize: false })
+@Index('IDX_products_listing_price', { synchronize: false })
 export class Product extends BaseRow {
   @Column({ type: 'integer' })
   storeId: number;

@@ -11,6 +11,8 @@ export interface ShippingProvider {
   readonly name: string;
   /** Quotes for those of its enabled methods that can ship this cart, in one call. */
   quote(methods: ShippingMethod[], context: ShippingContext): ShippingQuote[] | Promise<ShippingQuote[]>;
+  /** Origins other than the shop's that its checkout widget loads scripts or frames from (the CSP allows them). */
+  widgetOrigins?(): string[];
 }
 
 /** Staff edit methods rarely; every instance sees an edit within this. */
@@ -38,6 +40,11 @@ export class ShippingMethodRegistry {
 
   get(type: string): ShippingProvider | undefined {
     return this.providers.get(type);
+  }
+
+  /** Every provider's widget origins, for the Content-Security-Policy; read per request, so keep it cheap. */
+  widgetOrigins(): string[] {
+    return [...new Set(this.all().flatMap((provider) => provider.widgetOrigins?.() ?? []))];
   }
 
   /** Every method that can ship this cart, in the staff's order. Rows of a provider not loaded are left out. */

@@ -9,6 +9,18 @@ export interface ShippingContext {
   weightGrams: number;
 }
 
+/**
+ * A browser script that completes the choice of a method at checkout, such as a carrier's pickup-point picker
+ * (spec "Checkout pickup widgets"). The checkout page loads `script` and starts the widget named `name` with
+ * `data`: public values only, since they reach the browser (a widget's own API key is meant to).
+ */
+export interface ShippingWidget {
+  name: string;
+  /** A script of the shop's own, under `/public/js/`. */
+  script: string;
+  data: Record<string, string>;
+}
+
 /** A method that can ship this cart, with its price (spec "Shipping method entry"). */
 export interface ShippingQuote {
   method: ShippingMethod;
@@ -18,6 +30,8 @@ export interface ShippingQuote {
   price: number;
   /** The shopper picks a pickup point (carrier widgets); cash on delivery is not offered then. */
   pickupPoints: boolean;
+  /** Only on methods that passed their provider's checks, so a widget renders only for what is on offer. */
+  widget?: ShippingWidget;
 }
 
 export interface ShippingMethodId {
@@ -45,7 +59,7 @@ export function shippingMethodId(method: Pick<ShippingMethod, 'type' | 'handle' 
 export function tableRate(
   method: ShippingMethod,
   context: ShippingContext,
-  options: { pickupPoints?: boolean } = {},
+  options: { pickupPoints?: boolean; widget?: ShippingWidget } = {},
 ): ShippingQuote | null {
   if (method.countries.length > 0 && !method.countries.includes(context.country)) return null;
   if (method.maxWeightGrams !== null && context.weightGrams > method.maxWeightGrams) return null;
@@ -55,5 +69,6 @@ export function tableRate(
     value: shippingMethodId(method),
     price: free ? 0 : method.price,
     pickupPoints: options.pickupPoints ?? false,
+    ...(options.widget && { widget: options.widget }),
   };
 }

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CouponService } from '../../commerce/coupons/coupon.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
-import { CpListQuery } from '../cp-list.query';
+import { CpListQuery } from '../../common/cp-list.query';
 import { CpGuard } from '../../common/guards/cp.guard';
 import { addFlash } from '../../common/session-data';
 import { AppConfig } from '../../config/app-config';

@@ -5,7 +5,7 @@ import { CpGuard } from '../../common/guards/cp.guard';
 import { addFlash } from '../../common/session-data';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
-import { CpListQuery } from '../cp-list.query';
+import { CpListQuery } from '../../common/cp-list.query';
 import { CpProductFormDto } from './cp-product-form.dto';
 import { CpProductsService } from './cp-products.service';
 

@@ -1,8 +1,14 @@
+import { AbandonedCarts1795460256959 } from './1795460256959-abandoned-carts';
 import { Checkout1795431798886 } from './1795431798886-checkout';
 import { Initial1763800000000 } from './1763800000000-initial';
 import { Coupons1795335171932 } from './1795335171932-coupons';
 import { CarrierAShipments1795456796992 } from './1795456796992-carrier-a-shipments';
+import { CarrierAAutomation1795459235040 } from './1795459235040-carrier-a-automation';
+import { CatalogListingIndexes1795461698667 } from './1795461698667-catalog-listing-indexes';
 import { Customers1795453312135 } from './1795453312135-customers';
+import { Flows1795460311935 } from './1795460311935-flows';
+import { GiftCards1795461178002 } from './1795461178002-gift-cards';
+import { Licenses1795459391865 } from './1795459391865-licenses';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
@@ -13,4 +19,10 @@ export const MIGRATIONS = [
   Checkout1795431798886,
   Customers1795453312135,
   CarrierAShipments1795456796992,
+  CarrierAAutomation1795459235040,
+  Licenses1795459391865,
+  AbandonedCarts1795460256959,
+  Flows1795460311935,
+  GiftCards1795461178002,
+  CatalogListingIndexes1795461698667,
 ];

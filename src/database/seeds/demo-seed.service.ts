@@ -13,6 +13,7 @@ import { CpUser } from '../../cp/cp-user.entity';
 import { CpUsersService } from '../../cp/cp-users.service';
 import { TransactionRunner } from '../transaction-runner';
 import demoCatalog from './demo-catalog.json';
+import { seedDemoGiftCards } from './demo-gift-cards';
 import { DEMO_SETTINGS, demoSocialLogins } from './demo-settings';
 
 export const DEMO_CP_PASSWORD = 'demo-admin-pass';
@@ -124,6 +125,7 @@ export class DemoSeedService implements OnApplicationBootstrap {
           sortOrder: 3,
         },
       ]);
+      await seedDemoGiftCards(manager);
     });
     await this.settings.save({ ...DEMO_SETTINGS, ...(this.config.sandboxes ? demoSocialLogins() : {}) });
     // Staff may have created CP users with the CLI before the first start; then no admin is added.

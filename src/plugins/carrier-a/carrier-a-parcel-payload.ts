@@ -1,5 +1,5 @@
 import { Address } from '../../commerce/carts/cart.entity';
-import { Order } from '../../commerce/orders/order.entity';
+import { amountDue, Order } from '../../commerce/orders/order.entity';
 import { parseShippingMethodId } from '../../commerce/shipping/shipping-quote';
 import { CarrierAParcelRequest, CarrierAParty } from './carrier-a.client';
 import { CarrierAConfigurationError } from './carrier-a.errors';
@@ -40,7 +40,9 @@ export function parcelPayload(
     recipient: recipientParty(address, order.email),
     parcels: [{ weight: Math.min(MAX_KG, Math.max(MIN_KG, Math.round(grams / 100) / 10)) }],
     service: parcelShop ? { type: 'PARCELSHOP', pickupPointId: pickupPointId as string } : { type: 'CLASSIC' },
-    ...(paid ? {} : { cod: { amount: order.total / 100, currency: order.currency, variableSymbol: String(order.id) } }),
+    ...(paid
+      ? {}
+      : { cod: { amount: amountDue(order) / 100, currency: order.currency, variableSymbol: String(order.id) } }),
   };
 }
 

@@ -2,16 +2,17 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Order } from '../../commerce/orders/order.entity';
+import { amountDue, Order } from '../../commerce/orders/order.entity';
 import { OrderStatusService } from '../../commerce/orders/order-status.service';
 import { PaymentTransaction } from '../../commerce/payments/payment-transaction.entity';
 import { Store } from '../../commerce/stores/store.entity';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
-import { TransactionRunner } from '../../database/transaction-runner';
+import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { CarrierAClient } from './carrier-a.client';
 import { CarrierAConfigurationError } from './carrier-a.errors';
+import { giveLabelBack, labelMonth, takeLabel } from './carrier-a-label-months';
 import { parcelPayload } from './carrier-a-parcel-payload';
 import { CarrierAShipment } from './carrier-a-shipment.entity';
 
@@ -22,6 +23,16 @@ export interface TrackingStep {
   location: string | null;
   timestamp: string | null;
 }
+
+export interface ParcelOptions {
+  /** Refuse with `LabelLimitReached` once this month's labels reach `carrier-a.labelLimit` (automation). */
+  withinLabelLimit?: boolean;
+  /** Runs in the transaction that counts the label, just before the carrier is called; may throw to stop. */
+  beforeCall?: (tx: Tx) => Promise<void>;
+}
+
+/** This month's labels have reached the configured limit. */
+export class LabelLimitReached extends Error {}
 
 /** Registers orders' parcels with carrier A and keeps the shipment records and their labels. */
 @Injectable()
@@ -37,15 +48,29 @@ export class CarrierAShipments {
 
   /**
    * Creates the order's parcel, stores the shipment with its label on disk and notes the parcel number on
-   * the order. A failure is a `CarrierAConfigurationError`; a label that cannot be fetched yet leaves the
-   * path empty, to be fetched again on the next label request.
+   * the order. Every label counts towards the month's total, taken before the call and given back only
+   * when the carrier certainly made none. A failure is a `CarrierAConfigurationError`; a label that cannot
+   * be fetched yet leaves the path empty, to be fetched again on the next label request.
    */
-  async createParcel(orderId: number): Promise<CarrierAShipment> {
+  async createParcel(orderId: number, options: ParcelOptions = {}): Promise<CarrierAShipment> {
     const order = await this.dataSource.getRepository(Order).findOneBy({ id: orderId });
     if (!order) throw new CarrierAConfigurationError(`Carrier A: there is no order ${orderId}`);
     const defaultWeight = this.settings.get<number>('carrier-a.defaultWeight');
     const payload = parcelPayload(order, await this.isPaid(order), await this.sender(order), defaultWeight);
-    const created = await this.client.createParcel(payload);
+    const month = labelMonth();
+    const limit = options.withinLabelLimit ? this.settings.get<number>('carrier-a.labelLimit') : 0;
+    await this.runner.run(async (tx) => {
+      if (!(await takeLabel(tx.manager, month, limit))) {
+        throw new LabelLimitReached(`Carrier A: the limit of ${limit} labels in ${month} is reached`);
+      }
+      await options.beforeCall?.(tx);
+    });
+    const created = await this.client.createParcel(payload).catch(async (error: unknown) => {
+      if (!(error instanceof CarrierAConfigurationError && error.outcomeUnknown)) {
+        await this.runner.run(({ manager }) => giveLabelBack(manager, month));
+      }
+      throw error;
+    });
     const labelFilePath = await this.storeLabel(created.id, created.parcelNumber).catch(() => null);
     const shipment = await this.runner.run(async ({ manager }) =>
       manager.save(
@@ -56,7 +81,7 @@ export class CarrierAShipments {
           status: created.status,
           service: payload.service.type,
           pickupPointId: payload.service.pickupPointId ?? null,
-          codAmount: payload.cod ? order.total : null,
+          codAmount: payload.cod ? amountDue(order) : null,
           labelFilePath,
           payload: payload as unknown as Record<string, unknown>,
           response: { ...created },
@@ -120,7 +145,7 @@ export class CarrierAShipments {
     const payments = await this.dataSource
       .getRepository(PaymentTransaction)
       .findBy({ orderId: order.id, status: 'success' });
-    return payments.reduce((sum, payment) => sum + (payment.paidAmount ?? 0), 0) >= order.total;
+    return payments.reduce((sum, payment) => sum + (payment.paidAmount ?? 0), 0) >= amountDue(order);
   }
 
   private async sender(order: Order) {

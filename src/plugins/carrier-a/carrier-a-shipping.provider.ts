@@ -1,15 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { ShippingMethod } from '../../commerce/shipping/shipping-method.entity';
 import { ShippingProvider } from '../../commerce/shipping/shipping-method.registry';
-import { ShippingContext, ShippingQuote, tableRate } from '../../commerce/shipping/shipping-quote';
+import { ShippingContext, ShippingQuote, ShippingWidget, tableRate } from '../../commerce/shipping/shipping-quote';
 import { SettingsService } from '../../config/settings.service';
 
 /** The handle of the ParcelShop method; every other carrier A method delivers to the door. */
 export const PARCELSHOP_HANDLE = 'parcelshop';
 
 /**
+ * The checkout's ParcelShop picker (public/js/carrier-a-pickup.js). It asks the site endpoint with the plugin
+ * handle as `country`, as the original widget does (spec "Site-facing carrier endpoints").
+ */
+const PICKUP_WIDGET: ShippingWidget = {
+  name: 'carrier-a-pickup',
+  script: '/public/js/carrier-a-pickup.js',
+  data: { pointsUrl: '/index.php?p=carrier-a/api/pickup-points', country: 'carrier-a' },
+};
+
+/**
  * Carrier A's methods (rows of type `carrier-a`): home delivery (`classic`) and ParcelShop (`parcelshop`),
- * priced by table rate like the built-ins. ParcelShop is offered only while pickup points are enabled.
+ * priced by table rate like the built-ins. ParcelShop is offered, with its picker, only while pickup points
+ * are enabled.
  */
 @Injectable()
 export class CarrierAShippingProvider implements ShippingProvider {
@@ -23,7 +34,7 @@ export class CarrierAShippingProvider implements ShippingProvider {
     return methods.flatMap((method) => {
       const parcelShop = method.handle === PARCELSHOP_HANDLE;
       if (parcelShop && !pickupPoints) return [];
-      return tableRate(method, context, { pickupPoints: parcelShop }) ?? [];
+      return tableRate(method, context, parcelShop ? { pickupPoints: true, widget: PICKUP_WIDGET } : {}) ?? [];
     });
   }
 }

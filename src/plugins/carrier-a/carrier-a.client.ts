@@ -144,11 +144,12 @@ export class CarrierAClient {
     try {
       answer = await requestJson(url, { method, body, headers, timeoutMs: this.config.outboundTimeoutMs });
     } catch (error) {
-      throw this.fail(what, error instanceof OutboundError ? error.message : String(error));
+      if (error instanceof OutboundError) throw this.fail(what, error.message, error.outcomeUnknown);
+      throw this.fail(what, String(error), true);
     }
     if (answer.status < 200 || answer.status >= 300) throw this.fail(what, describe(answer.status, answer.json));
     const result = read(answer.json);
-    if (result === null) throw this.fail(what, `unexpected answer (HTTP ${answer.status})`);
+    if (result === null) throw this.fail(what, `unexpected answer (HTTP ${answer.status})`, true);
     return result;
   }
 
@@ -172,9 +173,9 @@ export class CarrierAClient {
     return null;
   }
 
-  private fail(what: string, reason: string): CarrierAConfigurationError {
+  private fail(what: string, reason: string, outcomeUnknown = false): CarrierAConfigurationError {
     this.logger.warn(`carrier A call "${what}" failed: ${reason}`);
-    return new CarrierAConfigurationError(`Carrier A: ${what} failed: ${reason}`);
+    return new CarrierAConfigurationError(`Carrier A: ${what} failed: ${reason}`, outcomeUnknown);
   }
 }
 

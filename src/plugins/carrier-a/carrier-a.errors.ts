@@ -1,5 +1,13 @@
 /** Carrier A could not be used as configured, or it answered with an error (spec "Errors"). */
-export class CarrierAConfigurationError extends Error {}
+export class CarrierAConfigurationError extends Error {
+  constructor(
+    message: string,
+    /** The carrier may have acted on the request (sent, but no clear answer came back). */
+    readonly outcomeUnknown = false,
+  ) {
+    super(message);
+  }
+}
 
 /** A JSON object (not an array). */
 export const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -5,6 +5,7 @@ import { SiteEndpointRegistry } from '../../commerce/plugin-endpoints/site-endpo
 import { SiteEndpointsModule } from '../../commerce/plugin-endpoints/site-endpoints.module';
 import { ShippingMethodRegistry } from '../../commerce/shipping/shipping-method.registry';
 import { PluginSettingsModule } from '../../config/settings.module';
+import { CarrierAAutoShipments } from './carrier-a-auto-shipments.service';
 import { CarrierAPickupPoints } from './carrier-a-pickup-points.service';
 import { CarrierAShipments } from './carrier-a-shipments.service';
 import { CarrierAShippingProvider } from './carrier-a-shipping.provider';
@@ -14,7 +15,7 @@ import { CARRIER_A_SETTINGS } from './carrier-a.settings';
 /** Carrier A: parcels, labels, tracking and ParcelShop pickup points. */
 @Module({
   imports: [PluginSettingsModule.register(CARRIER_A_SETTINGS), SiteEndpointsModule],
-  providers: [CarrierAClient, CarrierAPickupPoints, CarrierAShippingProvider, CarrierAShipments],
+  providers: [CarrierAClient, CarrierAPickupPoints, CarrierAShippingProvider, CarrierAShipments, CarrierAAutoShipments],
   exports: [CarrierAClient, CarrierAShipments],
 })
 export class CarrierAPluginModule implements OnModuleInit {

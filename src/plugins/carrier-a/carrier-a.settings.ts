@@ -1,4 +1,13 @@
+import { DashboardLayout } from '../../config/dashboard-layout';
 import { SettingDefinition } from '../../config/setting-definition';
+
+/** The widgets of the carrier A CP dashboard, in their natural order, and where their layout is kept. */
+export const CARRIER_A_DASHBOARD = new DashboardLayout('carrier-a.dashboardLayout', [
+  { id: 'by-status', title: 'Shipments by status' },
+  { id: 'by-day', title: 'Shipments by day' },
+  { id: 'label-usage', title: 'Labels this month' },
+  { id: 'failed-jobs', title: 'Failed automatic parcels' },
+]);
 
 /** Settings of the carrier A plugin (spec "Feature flags and settings", DESIGN.md §4). */
 export const CARRIER_A_SETTINGS: readonly SettingDefinition[] = [
@@ -39,6 +48,7 @@ export const CARRIER_A_SETTINGS: readonly SettingDefinition[] = [
     key: 'carrier-a.labelLimit',
     type: 'integer',
     default: 0,
-    description: 'Parcel labels automation may create (0: no limit)',
+    description: 'Labels per calendar month after which automation stops creating parcels (0: no limit)',
   },
+  CARRIER_A_DASHBOARD.setting,
 ];

@@ -14,6 +14,7 @@ import { CARRIER_B_SETTINGS } from './carrier-b.settings';
 @Module({
   imports: [PluginSettingsModule.register(CARRIER_B_SETTINGS), SiteEndpointsModule],
   providers: [CarrierBRatesReader, CarrierBOptions, CarrierBShippingProvider],
+  exports: [CarrierBRatesReader],
 })
 export class CarrierBPluginModule implements OnModuleInit {
   constructor(

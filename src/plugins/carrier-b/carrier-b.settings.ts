@@ -1,4 +1,12 @@
+import { DashboardLayout } from '../../config/dashboard-layout';
 import { SettingDefinition } from '../../config/setting-definition';
+
+/** The widgets of the carrier B CP dashboard, in their natural order, and where their layout is kept. */
+export const CARRIER_B_DASHBOARD = new DashboardLayout('carrier-b.dashboardLayout', [
+  { id: 'configuration', title: 'Configuration' },
+  { id: 'prices', title: 'Prices' },
+  { id: 'orders-by-country', title: 'Orders this month by country' },
+]);
 
 /** A JSON map of lowercase ISO alpha-2 codes to amounts in minor units, e.g. `{"sk": 290, "cz": 350}`. */
 function checkCountryAmounts(value: unknown): string | undefined {
@@ -17,6 +25,16 @@ function checkNotNegative(value: unknown): string | undefined {
 /** Settings of the carrier B widget plugin (spec "Widget options (carrier B)", DESIGN.md §4). */
 export const CARRIER_B_SETTINGS: readonly SettingDefinition[] = [
   { key: 'carrier-b.apiKey', type: 'string', default: '', secret: true, description: 'Widget API key' },
+  {
+    key: 'carrier-b.widgetUrl',
+    type: 'string',
+    default: '',
+    description: 'Widget base URL, the library loads from {url}/v6/www/js/library.js (empty: the sandbox stand-in)',
+    check: (value) =>
+      value === '' || /^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(String(value))
+        ? undefined
+        : 'must be an http(s) URL without query, such as https://widget.example.com',
+  },
   {
     key: 'carrier-b.countries',
     type: 'string',
@@ -70,4 +88,5 @@ export const CARRIER_B_SETTINGS: readonly SettingDefinition[] = [
   },
   { key: 'carrier-b.claimAssistantOnly', type: 'boolean', default: false, description: 'Complaint points only' },
   { key: 'carrier-b.packetConsignmentOnly', type: 'boolean', default: false, description: 'Drop-off points only' },
+  CARRIER_B_DASHBOARD.setting,
 ];

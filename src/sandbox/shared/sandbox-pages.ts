@@ -39,6 +39,7 @@ export function bankPage(title: string, content: SafeHtml): SafeHtml {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} – Sandbox bank</title>
+<link rel="icon" href="/public/images/favicon.svg" type="image/svg+xml">
 </head>
 <body>
 <main>

@@ -5,6 +5,7 @@ import { CartService } from '../../commerce/carts/cart.service';
 import { CouponService } from '../../commerce/coupons/coupon.service';
 import { RequiresFeature } from '../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../common/errors/app-error';
+import { t } from '../../web/i18n/page-language';
 import { CartSession } from './cart-session.service';
 import { answerCartChange } from './cart-response';
 import { CartSummaries } from './cart-summaries.service';
@@ -37,7 +38,8 @@ export class CartCouponController {
       email: cart.email,
     });
     await this.carts.setCoupon(cart.id, coupon.code);
-    await answerCartChange(req, res, `Coupon ${coupon.code} applied.`, () => this.summaries.summary(cart.id));
+    const message = t(res, 'cart.messages.couponApplied', { code: coupon.code });
+    await answerCartChange(req, res, message, () => this.summaries.summary(cart.id));
   }
 
   @Post('remove-coupon')
@@ -47,6 +49,7 @@ export class CartCouponController {
     const code = body.coupon_code.trim().toUpperCase();
     if (!cart || cart.couponCode !== code) throw AppError.notFound(`Coupon ${code} is not applied to your cart.`);
     await this.carts.setCoupon(cart.id, null);
-    await answerCartChange(req, res, `Coupon ${code} removed.`, () => this.summaries.summary(cart.id));
+    const message = t(res, 'cart.messages.couponRemoved', { code });
+    await answerCartChange(req, res, message, () => this.summaries.summary(cart.id));
   }
 }

@@ -8,6 +8,7 @@ import { StoreService } from '../../commerce/stores/store.service';
 import { CartFragmentCache } from './cart-fragment.cache';
 import { CartSession } from './cart-session.service';
 import { CartSummaries } from './cart-summaries.service';
+import { chooseLanguage } from '../../web/i18n/page-language';
 import { cartView } from './cart-view';
 import { FragmentQuery, RelatedItemsQuery } from './dto/cart.dto';
 
@@ -64,7 +65,9 @@ export class CartFragmentsController {
     const store = await this.stores.resolve(query.store);
     const currency = await this.session.currency(req);
     const cart = await this.session.current(req);
-    const variant = `${kind}:${store.handle}:${cart?.currency ?? currency.code}:${cart?.lastActivityAt ?? 0}`;
+    // The fragment speaks the language a page of that store view would.
+    const lang = chooseLanguage(req.session.language, store.language);
+    const variant = `${kind}:${store.handle}:${lang}:${cart?.currency ?? currency.code}:${cart?.lastActivityAt ?? 0}`;
     if (cart && query['force-reload'] !== '1') {
       const cached = await this.cache.get(cart.id, variant);
       if (cached !== undefined) {
@@ -74,7 +77,7 @@ export class CartFragmentsController {
     }
     const priced = await this.summaries.priced(cart?.id, currency.code);
     const html = await new Promise<string>((resolve, reject) =>
-      res.render(`shop/cart/${kind}`, { layout: false, cart: cartView(priced, store.language) }, (error, rendered) =>
+      res.render(`shop/cart/${kind}`, { layout: false, lang, cart: cartView(priced, lang) }, (error, rendered) =>
         error ? reject(error) : resolve(rendered),
       ),
     );

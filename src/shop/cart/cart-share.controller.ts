@@ -3,12 +3,13 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CartService } from '../../commerce/carts/cart.service';
 import { AppError } from '../../common/errors/app-error';
-import { addFlash } from '../../common/session-data';
-import { AppConfig } from '../../config/app-config';
-import { InjectConfig } from '../../config/config.module';
+import { addFlash, wantsHtml } from '../../common/session-data';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { MailService } from '../../mail/mail.service';
+import { t } from '../../web/i18n/page-language';
+import { redirectBack } from './cart-response';
 import { CartSession } from './cart-session.service';
+import { CartShareLinks } from './cart-share-links';
 import { ShareEmailsDto } from './dto/cart.dto';
 
 /** Shareable cart links: a 32-hex token that lets anyone copy the cart's lines into their own cart. */
@@ -20,21 +21,26 @@ export class CartShareController {
     private readonly session: CartSession,
     private readonly runner: TransactionRunner,
     private readonly mail: MailService,
-    @InjectConfig() private readonly config: AppConfig,
+    private readonly links: CartShareLinks,
   ) {}
 
+  /** JSON `{ success, token, url }`; a form post goes back to the cart page, which shows the link. */
   @Post('share-create')
   @HttpCode(200)
-  async create(@Req() req: Request): Promise<{ success: true; token: string; url: string }> {
+  async create(@Req() req: Request, @Res() res: Response): Promise<void> {
     const token = await this.tokenOfCurrentCart(req);
-    return { success: true, token, url: this.shareUrl(token) };
+    if (wantsHtml(req)) {
+      addFlash(req, 'success', t(res, 'cart.messages.shareReady'));
+      return redirectBack(req, res);
+    }
+    res.json({ success: true, token, url: this.links.url(token) });
   }
 
   /** Mails the link to up to 10 recipients, through the job queue. */
   @Post('share-send-emails')
   @HttpCode(200)
   async sendEmails(@Body() body: ShareEmailsDto, @Req() req: Request): Promise<{ success: true; sent: number }> {
-    const url = this.shareUrl(await this.tokenOfCurrentCart(req));
+    const url = this.links.url(await this.tokenOfCurrentCart(req));
     const recipients = [...new Set(body.recipients.map((email) => email.trim().toLowerCase()))];
     const note = body.message ? `\n\nThey wrote:\n${body.message}\n` : '';
     await this.runner.run(async (tx) => {
@@ -62,8 +68,8 @@ export class CartShareController {
       req,
       skipped ? 'info' : 'success',
       skipped
-        ? `${copied} shared item(s) added; ${skipped} could not be added (no longer available).`
-        : `${copied} shared item(s) added to your cart.`,
+        ? t(res, 'cart.messages.sharedPartly', { count: copied, skipped })
+        : t(res, 'cart.messages.sharedAdded', { count: copied }),
     );
     res.redirect(302, '/shop/cart');
   }
@@ -74,9 +80,5 @@ export class CartShareController {
     if (!cart || lines.length === 0)
       throw AppError.conflict('cart_empty', 'Add something to your cart before sharing it.');
     return this.carts.shareToken(cart.id);
-  }
-
-  private shareUrl(token: string): string {
-    return `${this.config.baseUrl}/shop/cart/share/${token}`;
   }
 }

@@ -1,7 +1,8 @@
 import { PricedCart } from '../../commerce/carts/cart-pricing.service';
+import { maskGiftCardCode } from '../../commerce/gift-cards/gift-card-code';
 import { formatMoney } from '../../common/money-format';
 
-/** What the cart templates show: every amount already formatted for the store's locale. */
+/** What the cart templates show: every amount already formatted for the page's locale. */
 export function cartView(priced: PricedCart, locale: string) {
   const money = (minor: number) => formatMoney(minor, priced.currency, locale);
   return {
@@ -26,5 +27,14 @@ export function cartView(priced: PricedCart, locale: string) {
     total: money(priced.total),
     couponCode: priced.couponCode,
     couponError: priced.couponError,
+    // The shopper's own cards: the code goes back in the remove form, the page shows it masked.
+    giftCards: priced.giftCards.map((card) => ({
+      code: card.code,
+      label: maskGiftCardCode(card.code),
+      amount: money(card.amount),
+    })),
+    giftCardTotal: priced.giftCardTotal > 0 ? money(priced.giftCardTotal) : null,
+    amountDue: money(priced.amountDue),
+    giftCardError: priced.giftCardError,
   };
 }

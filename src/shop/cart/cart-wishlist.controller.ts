@@ -6,6 +6,7 @@ import { addToGuestWishlist } from '../../commerce/customers/guest-wishlist';
 import { SessionCustomers } from '../../commerce/customers/session-customers.service';
 import { WishlistService } from '../../commerce/customers/wishlist.service';
 import { AppError } from '../../common/errors/app-error';
+import { t } from '../../web/i18n/page-language';
 import { CartSession } from './cart-session.service';
 import { answerCartChange } from './cart-response';
 import { CartSummaries } from './cart-summaries.service';
@@ -49,6 +50,7 @@ export class CartWishlistController {
     if (customer) await this.wishlists.add(customer.id, [entry], body.wishlist);
     else addToGuestWishlist(req, entry);
     await this.carts.remove(cart.id, line.id);
-    await answerCartChange(req, res, 'Moved to your wishlist.', () => this.summaries.summary(cart.id));
+    const message = t(res, 'cart.messages.movedToWishlist');
+    await answerCartChange(req, res, message, () => this.summaries.summary(cart.id));
   }
 }

@@ -5,6 +5,7 @@ import { CartService } from '../../commerce/carts/cart.service';
 import { AppError } from '../../common/errors/app-error';
 import { addFlash, isAjax } from '../../common/session-data';
 import { SettingsService } from '../../config/settings.service';
+import { t } from '../../web/i18n/page-language';
 import { CartSession } from './cart-session.service';
 import { answerCartChange, redirectBack } from './cart-response';
 import { CartSummaries } from './cart-summaries.service';
@@ -37,7 +38,7 @@ export class CartController {
       configuration: body.configuration,
       custom: body.custom,
     });
-    const message = `${added.product.name} was added to your cart.`;
+    const message = t(res, 'cart.messages.added', { name: added.product.name });
     if (isAjax(req) && this.settings.isOn('salesCheckoutEnableAjax')) {
       res.json({
         success: true,
@@ -56,9 +57,8 @@ export class CartController {
   async updateItem(@Body() body: UpdateCartItemDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const cart = await this.requireCart(req);
     await this.carts.update(cart.id, body.id, body.qty, body.custom);
-    await answerCartChange(req, res, body.qty === 0 ? 'The item was removed.' : 'Your cart was updated.', () =>
-      this.summaries.summary(cart.id),
-    );
+    const message = t(res, body.qty === 0 ? 'cart.messages.removed' : 'cart.messages.updated');
+    await answerCartChange(req, res, message, () => this.summaries.summary(cart.id));
   }
 
   @Post('remove-item/:id')
@@ -66,7 +66,7 @@ export class CartController {
   async removeItem(@Param('id', ParseIntPipe) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
     const cart = await this.requireCart(req);
     await this.carts.remove(cart.id, id);
-    await answerCartChange(req, res, 'The item was removed.', () => this.summaries.summary(cart.id));
+    await answerCartChange(req, res, t(res, 'cart.messages.removed'), () => this.summaries.summary(cart.id));
   }
 
   @Post('clear')
@@ -74,7 +74,7 @@ export class CartController {
   async clear(@Req() req: Request, @Res() res: Response): Promise<void> {
     const cart = await this.session.current(req);
     if (cart) await this.carts.clear(cart.id);
-    await answerCartChange(req, res, 'Your cart is empty.', () => this.summaries.summary(cart?.id));
+    await answerCartChange(req, res, t(res, 'cart.messages.cleared'), () => this.summaries.summary(cart?.id));
   }
 
   /** A line id only means something in the session's own cart: without one, any id is unknown. */

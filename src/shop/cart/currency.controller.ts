@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CartService } from '../../commerce/carts/cart.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
+import { t } from '../../web/i18n/page-language';
 import { CartSession } from './cart-session.service';
 import { answerCartChange } from './cart-response';
 import { CartSummaries } from './cart-summaries.service';
@@ -26,8 +27,7 @@ export class CurrencyController {
     req.session.currency = currency.code;
     const cart = await this.session.current(req);
     if (cart) await this.carts.setCurrency(cart.id, currency.code);
-    await answerCartChange(req, res, `Prices are now shown in ${currency.code}.`, () =>
-      this.summaries.summary(cart?.id, currency.code),
-    );
+    const message = t(res, 'cart.messages.currency', { code: currency.code });
+    await answerCartChange(req, res, message, () => this.summaries.summary(cart?.id, currency.code));
   }
 }

@@ -1,18 +1,31 @@
 import { Controller, Get, Header, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { catalogPageJson, catalogPageView, renderProductNotFound, sessionCurrency, wantsJson } from './catalog-view';
+import { AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config.module';
+import { t } from '../../web/i18n/page-language';
+import {
+  catalogPageJson,
+  catalogPageView,
+  renderGuestPage,
+  renderProductNotFound,
+  sessionCurrency,
+  wantsJson,
+} from './catalog-view';
 import { CatalogService } from './catalog.service';
 import { CatalogListingQuery, CatalogSearchQuery } from './dto/catalog-query.dto';
 
 /**
- * Listing, search results and the product-404 page. The same URL answers HTML or JSON by `Accept`, and
- * prices follow the session's currency, so no cache may share an answer across either.
+ * Listing, search results and the product-404 page. The same URL answers HTML or JSON by `Accept`; the JSON
+ * follows the session's currency and stays private, the HTML is shared-cacheable for guests (renderGuestPage).
  */
 @ApiTags('catalog')
 @Controller('shop/catalog')
 export class CatalogController {
-  constructor(private readonly catalog: CatalogService) {}
+  constructor(
+    private readonly catalog: CatalogService,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
 
   @Get('products')
   @Header('Vary', 'Accept')
@@ -26,10 +39,17 @@ export class CatalogController {
       res.json(catalogPageJson(page));
       return;
     }
-    res.render('shop/catalog/products', {
-      title: 'Products',
+    const filters = {
       sort: query.sort,
-      ...catalogPageView(page, req, { sort: query.sort }),
+      inStock: query.inStock === '1' ? '1' : undefined,
+      minPrice: query.minPrice?.toString(),
+      maxPrice: query.maxPrice?.toString(),
+    };
+    renderGuestPage(req, res, 'shop/catalog/products', {
+      title: t(res, 'catalog.listing.title'),
+      filters,
+      filtered: Boolean(filters.inStock || filters.minPrice || filters.maxPrice),
+      ...catalogPageView(page, req, filters, this.config.baseUrl),
     });
   }
 
@@ -43,11 +63,10 @@ export class CatalogController {
       res.json(catalogPageJson(page));
       return;
     }
-    res.render('shop/catalog/products', {
-      title: query.q ? `Search: ${query.q}` : 'Search',
-      search: true,
+    renderGuestPage(req, res, 'shop/catalog/search', {
+      title: query.q ? t(res, 'catalog.search.titleFor', { q: query.q }) : t(res, 'catalog.search.title'),
       q: query.q,
-      ...catalogPageView(page, req, { q: query.q }),
+      ...catalogPageView(page, req, { q: query.q }, this.config.baseUrl),
     });
   }
 

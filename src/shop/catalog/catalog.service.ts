@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { toMajor } from '../../common/money';
+import { DataSource, FindOptionsSelect } from 'typeorm';
+import { convertMinor, toMinor } from '../../common/money';
 import { absoluteUrl, CatalogProduct } from '../../commerce/products/catalog-product';
 import { ProductVariant } from '../../commerce/products/product-variant.entity';
 import { Product } from '../../commerce/products/product.entity';
@@ -18,15 +18,6 @@ import {
   MAX_PER_PAGE,
 } from './dto/catalog-query.dto';
 import { ProductSearchService } from './product-search.service';
-
-export interface ProductCard {
-  id: number;
-  name: string;
-  slug: string;
-  price: string;
-  image: string | null;
-  inStock: boolean;
-}
 
 /** One page of the listing or of search results, prices in `currency`. */
 export interface CatalogPage {
@@ -56,27 +47,41 @@ export interface ProductDetail extends CatalogProduct {
 export interface ProductPage {
   product: ProductDetail;
   related: CatalogProduct[];
+  crossSell: CatalogProduct[];
   currency: Currency;
 }
 
-/** Related products shown under a product (spec "Limits": related items default 4). */
+/**
+ * The columns a product card needs (toCatalogProduct): listing pages skip the description and timestamps,
+ * which cost more to read and hydrate than the rest together.
+ */
+const CARD_COLUMNS = ['id', 'sku', 'slug', 'name', 'type', 'price', 'stock', 'images', 'options'] as const;
+const CARD_SELECT = Object.fromEntries(CARD_COLUMNS.map((column) => [column, true])) as FindOptionsSelect<Product>;
+
+/** Related and cross-sell products shown under a product (spec "Limits": related items default 4). */
 const RELATED_ON_PAGE = 4;
 
-const ORDER_BY: Record<CatalogSort, Array<[string, 'ASC' | 'DESC']>> = {
-  name: [
-    ['LOWER(p.name)', 'ASC'],
-    ['p.id', 'ASC'],
-  ],
-  price_asc: [
-    ['p.price', 'ASC'],
-    ['p.id', 'ASC'],
-  ],
-  price_desc: [
-    ['p.price', 'DESC'],
-    ['p.id', 'ASC'],
-  ],
-  newest: [['p.id', 'DESC']],
-};
+/**
+ * The listing's sort orders, each read from an index (CatalogListingIndexes migration). Name order is
+ * case-insensitive: SQLite's NOCASE collation, the column's case-insensitive collation on MySQL/MariaDB.
+ */
+function listingOrders(sqlite: boolean): Record<CatalogSort, Array<[string, 'ASC' | 'DESC']>> {
+  return {
+    name: [
+      [sqlite ? 'p.name COLLATE NOCASE' : 'p.name', 'ASC'],
+      ['p.id', 'ASC'],
+    ],
+    price_asc: [
+      ['p.price', 'ASC'],
+      ['p.id', 'ASC'],
+    ],
+    price_desc: [
+      ['p.price', 'DESC'],
+      ['p.id', 'ASC'],
+    ],
+    newest: [['p.id', 'DESC']],
+  };
+}
 
 /**
  * Read side of the storefront catalog: the default store's visible, enabled products (hidden ones only by
@@ -84,6 +89,8 @@ const ORDER_BY: Record<CatalogSort, Array<[string, 'ASC' | 'DESC']>> = {
  */
 @Injectable()
 export class CatalogService {
+  private readonly orders: ReturnType<typeof listingOrders>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly stores: StoreService,
@@ -91,25 +98,20 @@ export class CatalogService {
     private readonly products: ProductsService,
     private readonly searchIndex: ProductSearchService,
     @InjectConfig() private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.orders = listingOrders(dataSource.options.type === 'better-sqlite3');
+  }
 
-  /** The first visible products, for the front page. */
-  async featured(limit = 12): Promise<ProductCard[]> {
-    const store = await this.stores.default();
+  /** The first visible products, for the front page, prices in the shopper's currency. */
+  async featured(currencyCode?: string, limit = 12): Promise<{ products: CatalogProduct[]; currency: Currency }> {
+    const [store, currency] = await Promise.all([this.stores.default(), this.currency(currencyCode)]);
     const products = await this.dataSource.getRepository(Product).find({
+      select: CARD_SELECT,
       where: { storeId: store.id, visible: true, enabled: true },
-      select: { id: true, name: true, slug: true, price: true, stock: true, images: true },
       order: { id: 'ASC' },
       take: limit,
     });
-    return products.map((product) => ({
-      id: product.id,
-      name: product.name,
-      slug: product.slug,
-      price: toMajor(product.price).toFixed(2),
-      image: product.images[0] ?? null,
-      inStock: product.stock > 0,
-    }));
+    return { products: await this.products.present(products, currency), currency };
   }
 
   /** The currency chosen in the session (`/shop/currency/set`), else the base currency. */
@@ -117,18 +119,29 @@ export class CatalogService {
     return this.currencies.chosenOrBase(code);
   }
 
+  /** One page of the listing, filtered by stock and by a price range in the shopper's currency. */
   async listing(query: CatalogListingQuery, currencyCode?: string): Promise<CatalogPage> {
-    const store = await this.stores.default();
+    const [store, currency, base] = await Promise.all([
+      this.stores.default(),
+      this.currency(currencyCode),
+      this.currencies.base(),
+    ]);
     const { page, perPage } = paging(query);
     const builder = this.dataSource
       .getRepository(Product)
       .createQueryBuilder('p')
+      .select(CARD_COLUMNS.map((column) => `p.${column}`))
       .where('p.storeId = :storeId AND p.visible = :yes AND p.enabled = :yes', { storeId: store.id, yes: true })
       .skip((page - 1) * perPage)
       .take(perPage);
-    for (const [column, direction] of ORDER_BY[query.sort]) builder.addOrderBy(column, direction);
+    if (query.inStock === '1') builder.andWhere('p.stock > 0');
+    // Prices are stored in the base currency: the bounds are converted once instead of every row.
+    const inBase = (major: number) => convertMinor(toMinor(major, currency.decimals), currency, base);
+    if (query.minPrice !== undefined) builder.andWhere('p.price >= :min', { min: inBase(query.minPrice) });
+    if (query.maxPrice !== undefined) builder.andWhere('p.price <= :max', { max: inBase(query.maxPrice) });
+    for (const [column, direction] of this.orders[query.sort]) builder.addOrderBy(column, direction);
     const [products, total] = await builder.getManyAndCount();
-    return this.page(products, total, page, perPage, currencyCode);
+    return { products: await this.products.present(products, currency), page, perPage, total, currency };
   }
 
   /** Full-text search in relevance order; an empty query is an empty page, not an error. */
@@ -145,10 +158,11 @@ export class CatalogService {
     const product = await this.dataSource.getRepository(Product).findOneBy({ slug, storeId: store.id, enabled: true });
     if (!product) return null;
     const currency = await this.currency(currencyCode);
-    const [[summary], variants, related] = await Promise.all([
+    const [[summary], variants, related, crossSell] = await Promise.all([
       this.products.present([product], currency),
       this.dataSource.getRepository(ProductVariant).find({ where: { productId: product.id }, order: { id: 'ASC' } }),
       this.products.related([product.id], 'related', { limit: RELATED_ON_PAGE }),
+      this.products.related([product.id], 'cross_sell', { limit: RELATED_ON_PAGE }),
     ]);
     return {
       product: {
@@ -169,6 +183,7 @@ export class CatalogService {
         ),
       },
       related: await this.products.present(related, currency),
+      crossSell: await this.products.present(crossSell, currency),
       currency,
     };
   }

@@ -1,14 +1,19 @@
 import { Controller, Get, Header, Param, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { productPageView, renderProductNotFound, sessionCurrency, wantsJson } from './catalog-view';
+import { AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config.module';
+import { productPageView, renderGuestPage, renderProductNotFound, sessionCurrency, wantsJson } from './catalog-view';
 import { CatalogService } from './catalog.service';
 
 /** `/shop/p/{slug}`: hidden products too (sold by direct link); missing, disabled or foreign ones get the product-404. */
 @ApiTags('catalog')
 @Controller('shop/p')
 export class ProductPageController {
-  constructor(private readonly catalog: CatalogService) {}
+  constructor(
+    private readonly catalog: CatalogService,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
 
   @Get(':slug')
   @Header('Vary', 'Accept')
@@ -21,6 +26,9 @@ export class ProductPageController {
       res.json({ success: true, product: page.product });
       return;
     }
-    res.render('shop/product', { title: page.product.name, ...productPageView(page) });
+    renderGuestPage(req, res, 'shop/product', {
+      title: page.product.name,
+      ...productPageView(page, this.config.baseUrl),
+    });
   }
 }

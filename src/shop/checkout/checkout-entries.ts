@@ -1,5 +1,5 @@
 import { RegisteredPaymentMethod } from '../../commerce/payments/payment-method.registry';
-import { ShippingQuote } from '../../commerce/shipping/shipping-quote';
+import { ShippingQuote, ShippingWidget } from '../../commerce/shipping/shipping-quote';
 import { Currency } from '../../commerce/stores/currency.entity';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { convertMinor } from '../../common/money';
@@ -14,6 +14,8 @@ export interface ShippingMethodEntry {
   value: string;
   description: string;
   pickupPoints: boolean;
+  /** The script the checkout page starts for this method (a pickup-point picker), when it has one. */
+  widget?: ShippingWidget;
 }
 
 /** DESIGN.md §4 payment method entry; `code` is what save-payment-method takes. */
@@ -40,6 +42,7 @@ export function shippingEntry(quote: ShippingQuote, base: Currency, currency: Cu
     value: quote.value,
     description: method.description,
     pickupPoints: quote.pickupPoints,
+    ...(quote.widget && { widget: quote.widget }),
   };
 }
 

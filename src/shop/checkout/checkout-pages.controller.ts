@@ -3,9 +3,11 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { OrdersService } from '../../commerce/orders/orders.service';
 import { PaymentService } from '../../commerce/payments/payment.service';
+import { pageLanguage, t } from '../../web/i18n/page-language';
+import { CheckoutPageService } from './checkout-page.service';
 import { OrderPageService } from './order-page.service';
 
-/** The pages a shopper lands on after placing an order or returning from the gateway. */
+/** The checkout page, and the pages a shopper lands on after placing an order or returning from the gateway. */
 @ApiExcludeController()
 @Controller('shop/checkout')
 export class CheckoutPagesController {
@@ -13,7 +15,16 @@ export class CheckoutPagesController {
     private readonly orders: OrdersService,
     private readonly payments: PaymentService,
     private readonly pages: OrderPageService,
+    private readonly checkoutPage: CheckoutPageService,
   ) {}
+
+  /** Details, shipping and payment on one page (public/js/checkout.js); an empty cart goes back to the cart. */
+  @Get()
+  async checkout(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const checkout = await this.checkoutPage.view(req, pageLanguage(res));
+    if (!checkout) return res.redirect(302, '/shop/cart');
+    res.render('shop/checkout/page', { title: t(res, 'checkout.title'), csrf: true, checkout });
+  }
 
   /** Needs the order this browser just placed; without one there is nothing to confirm. */
   @Get('success')
@@ -22,7 +33,10 @@ export class CheckoutPagesController {
     if (!order) return res.redirect(302, '/shop/cart');
     if ((await this.payments.nextStep(order.id)).kind === 'failed') return res.redirect(302, '/shop/checkout/failed');
     res.setHeader('Cache-Control', 'private, no-store');
-    res.render('shop/checkout/success', { title: 'Thank you for your order', order: await this.pages.view(order) });
+    res.render('shop/checkout/success', {
+      title: t(res, 'checkout.success.title'),
+      order: await this.pages.view(order, pageLanguage(res)),
+    });
   }
 
   /** For the order this browser placed, while its payment failed or it was canceled; else the success page. */
@@ -32,6 +46,9 @@ export class CheckoutPagesController {
     if (!order) return res.redirect(302, '/shop/cart');
     if ((await this.payments.nextStep(order.id)).kind !== 'failed') return res.redirect(302, '/shop/checkout/success');
     res.setHeader('Cache-Control', 'private, no-store');
-    res.render('shop/checkout/failed', { title: 'Payment not completed', order: await this.pages.view(order) });
+    res.render('shop/checkout/failed', {
+      title: t(res, 'checkout.failed.title'),
+      order: await this.pages.view(order, pageLanguage(res)),
+    });
   }
 }

@@ -4,7 +4,6 @@ import type { Request, Response } from 'express';
 import { CartPricingService, CartSummary } from '../../commerce/carts/cart-pricing.service';
 import { Cart } from '../../commerce/carts/cart.entity';
 import { QuoteService } from '../../commerce/checkout/quote.service';
-import { COUNTRY_CODES, countryName } from '../../common/countries';
 import { addFlash, wantsHtml } from '../../common/session-data';
 import { backUrl } from '../../common/back-url';
 import { SettingsService } from '../../config/settings.service';
@@ -30,7 +29,6 @@ export class CheckoutController {
     const priced = cart
       ? (await this.quotes.quote(cart)).priced
       : await this.pricing.price({ currency: currency.code, couponCode: null, email: null } as Cart, []);
-    const allowed = this.settings.get<string[]>('salesAllowedCountries');
     const vatValidation = this.settings.isOn('salesValidateVAT')
       ? this.settings.get<string>('salesValidateVATType')
       : 'none';
@@ -55,7 +53,7 @@ export class CheckoutController {
       settings: {
         vatValidation,
         deliverySlots: this.settings.isOn('salesDeliveryTimeEnabled'),
-        countries: (allowed.length ? allowed : COUNTRY_CODES).map((code) => ({ code, name: countryName(code) })),
+        countries: this.checkout.countries(),
       },
     };
   }

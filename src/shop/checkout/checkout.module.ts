@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CheckoutOptionsController } from './checkout-options.controller';
+import { CheckoutPageService } from './checkout-page.service';
 import { CheckoutPagesController } from './checkout-pages.controller';
 import { CheckoutController } from './checkout.controller';
 import { CheckoutService } from './checkout.service';
@@ -18,6 +19,6 @@ import { VatController } from './vat.controller';
     CheckoutPagesController,
     GuestOrderController,
   ],
-  providers: [CheckoutService, OrderPageService],
+  providers: [CheckoutService, OrderPageService, CheckoutPageService],
 })
 export class CheckoutModule {}

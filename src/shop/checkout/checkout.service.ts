@@ -10,7 +10,7 @@ import { parseShippingMethodId } from '../../commerce/shipping/shipping-quote';
 import { Currency } from '../../commerce/stores/currency.entity';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { VatValidationService } from '../../commerce/tax/vat-validation.service';
-import { countryName } from '../../common/countries';
+import { COUNTRY_CODES, countryName } from '../../common/countries';
 import { AppError } from '../../common/errors/app-error';
 import { SettingsService } from '../../config/settings.service';
 import { SaveCheckoutDto, SavePaymentMethodDto, SaveShippingMethodDto } from './dto/checkout.dto';
@@ -46,6 +46,12 @@ export class CheckoutService {
   /** Prices are shown in the cart's currency, else the one the shopper chose. */
   async currency(req: Request, cart: Cart | null): Promise<Currency> {
     return this.currencies.chosenOrBase(cart?.currency ?? req.session.currency);
+  }
+
+  /** The countries a shopper may pick in an address: those the shop sells to (`salesAllowedCountries`, else all). */
+  countries(): Array<{ code: string; name: string }> {
+    const allowed = this.settings.get<string[]>('salesAllowedCountries');
+    return (allowed.length ? allowed : COUNTRY_CODES).map((code) => ({ code, name: countryName(code) }));
   }
 
   async summary(cartId: number): Promise<CartSummary> {

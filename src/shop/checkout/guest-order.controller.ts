@@ -7,6 +7,7 @@ import { PaymentService } from '../../commerce/payments/payment.service';
 import { AppError } from '../../common/errors/app-error';
 import { addFlash } from '../../common/session-data';
 import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
+import { pageLanguage, t } from '../../web/i18n/page-language';
 import { OrderPageService } from './order-page.service';
 import { stepUrl } from './place-order.controller';
 
@@ -28,25 +29,26 @@ export class GuestOrderController {
   @Get('view/:orderNumber')
   async view(@Param('orderNumber') number: string, @Res() res: Response): Promise<void> {
     const order = await this.orders.byNumber(number);
-    if (!order) throw AppError.notFound('We could not find an order with this number.');
+    if (!order) throw AppError.notFound(t(res, 'order.notFound'));
     res.setHeader('Cache-Control', 'private, no-store');
     res.setHeader('X-Robots-Tag', 'noindex');
-    res.render('shop/order/view', { title: `Order ${order.reference}`, order: await this.pages.view(order) });
+    res.render('shop/order/view', {
+      title: t(res, 'order.title', { reference: order.reference }),
+      order: await this.pages.view(order, pageLanguage(res)),
+    });
   }
 
   /** Pays again while the order awaits an online payment; otherwise back to the order with a word why not. */
   @Get('pay/:orderNumber')
   async pay(@Param('orderNumber') number: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const order = await this.orders.byNumber(number);
-    if (!order) throw AppError.notFound('We could not find an order with this number.');
+    if (!order) throw AppError.notFound(t(res, 'order.notFound'));
     const step = await this.payments.retry(order, req.ip ?? '');
     if (!step) {
       addFlash(
         req,
         'info',
-        order.status === 'pending_payment'
-          ? 'This order is paid by bank transfer: use the payment details below.'
-          : 'This order does not await payment.',
+        t(res, order.status === 'pending_payment' ? 'order.payByTransfer' : 'order.notAwaitingPayment'),
       );
       return res.redirect(302, `/shop/order/view/${order.number}`);
     }

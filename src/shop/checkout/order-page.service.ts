@@ -4,8 +4,8 @@ import { Order } from '../../commerce/orders/order.entity';
 import { OrdersService } from '../../commerce/orders/orders.service';
 import { PaymentMethodRegistry } from '../../commerce/payments/payment-method.registry';
 import { CurrencyService } from '../../commerce/stores/currency.service';
-import { StoreService } from '../../commerce/stores/store.service';
 import { formatMoney } from '../../common/money-format';
+import { translations } from '../../web/i18n/translations';
 
 /** What the success page, the failed page and the guest order view show of an order, formatted. */
 @Injectable()
@@ -13,23 +13,23 @@ export class OrderPageService {
   constructor(
     private readonly orders: OrdersService,
     private readonly currencies: CurrencyService,
-    private readonly stores: StoreService,
     private readonly payments: PaymentMethodRegistry,
   ) {}
 
-  async view(order: Order) {
-    const [lines, currency, store] = await Promise.all([
+  /** In `language`, the page's: the status in words and the amounts as that language writes them. */
+  async view(order: Order, language: string) {
+    const [lines, currency] = await Promise.all([
       this.orders.lines(order.id),
       this.currencies.chosenOrBase(order.currency),
-      this.stores.byId(order.storeId),
     ]);
-    const money = (minor: number) => formatMoney(minor, currency, store.language);
+    const money = (minor: number) => formatMoney(minor, currency, language);
     const awaitingPayment = order.status === 'pending_payment';
     const instructions = awaitingPayment
       ? ((await this.payments.gatewayFor(order.paymentMethod)?.instructionsFor?.(order)) ?? [])
       : [];
     return {
       ...orderSummary(order, lines, money),
+      statusLabel: translations().t(language, `order.statuses.${order.status}`),
       pickupPoint: pickupPointName(order.pickupPoint),
       instructions,
       canPay: awaitingPayment && this.payments.describe(order.paymentMethod)?.type === 'online',
@@ -39,9 +39,15 @@ export class OrderPageService {
   }
 }
 
-/** Carrier widgets name their points differently; show the first name-like field. */
+/** Carrier widgets describe their points differently: the name and, where the point has them, its address. */
 function pickupPointName(point: Record<string, unknown> | null): string | null {
   if (!point) return null;
-  const name = point.name ?? point.formatedValue ?? point.id;
-  return typeof name === 'string' || typeof name === 'number' ? String(name) : 'selected pickup point';
+  const text = (key: string) => {
+    const value = point[key];
+    return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+  };
+  if (text('address')) return text('address');
+  const place = [text('zipCode') || text('zip'), text('city')].filter(Boolean).join(' ');
+  const parts = [text('name') || text('formatedValue') || text('id'), text('street'), place].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : 'selected pickup point';
 }

@@ -1,10 +1,9 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { answerCpPost } from '../../../common/cp-form-post';
 import { CpPermission } from '../../../common/decorators/cp-permission.decorator';
 import { CpGuard } from '../../../common/guards/cp.guard';
-import { AppError } from '../../../common/errors/app-error';
-import { addFlash, wantsHtml } from '../../../common/session-data';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
 import { PayPlusClient } from '../pay-plus/pay-plus.client';
@@ -42,35 +41,30 @@ export class BankpayCpController {
 
   /** Requests a token with the stored credentials (spec: bankpay/settings/test → flash). */
   @Post('settings/test')
-  async test(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const token = await this.payPlus.getAccessToken('BANKPAYPLUS');
-    addFlash(
-      req,
-      token ? 'success' : 'error',
-      token
-        ? 'The bank accepted the credentials.'
-        : 'The bank did not issue a token: check the API key, client secret and base URL.',
-    );
-    res.redirect(303, `/${this.config.cpTrigger}/bankpay/settings/credentials`);
+  test(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return answerCpPost(req, res, {
+      page: `/${this.config.cpTrigger}/bankpay/settings/credentials`,
+      action: async () =>
+        (await this.payPlus.getAccessToken('BANKPAYPLUS'))
+          ? { message: 'The bank accepted the credentials.' }
+          : {
+              success: false,
+              message: 'The bank did not issue a token: check the API key, client secret and base URL.',
+            },
+    });
   }
 
   /** The one save action shared by every section; the form says which section it is. */
   @Post('settings/save')
-  async save(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  save(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const section = this.cp.section(String(body.section ?? ''));
-    const sectionUrl = `/${this.config.cpTrigger}/bankpay/settings/${section.handle}`;
-    try {
-      await this.cp.save(section, body);
-    } catch (error) {
-      // The exception filter would send the browser "back" by its Referer, which helmet's `no-referrer`
-      // policy keeps browsers from sending: a refused save would land on the shop's home page.
-      if (!(error instanceof AppError) || !wantsHtml(req)) throw error;
-      addFlash(req, 'error', error.message);
-      res.redirect(303, sectionUrl);
-      return;
-    }
-    addFlash(req, 'success', `${section.title} settings saved.`);
-    res.redirect(303, sectionUrl);
+    return answerCpPost(req, res, {
+      page: `/${this.config.cpTrigger}/bankpay/settings/${section.handle}`,
+      action: async () => {
+        await this.cp.save(section, body);
+        return { message: `${section.title} settings saved.` };
+      },
+    });
   }
 
   @Get('settings/:section')

@@ -3,11 +3,11 @@ import { DataSource, In } from 'typeorm';
 import { Order } from '../../../commerce/orders/order.entity';
 import { PaymentTransaction } from '../../../commerce/payments/payment-transaction.entity';
 import { AppError } from '../../../common/errors/app-error';
-import { SettingDefinition } from '../../../config/setting-definition';
+import { fieldName } from '../../../config/settings-form';
 import { SettingsService } from '../../../config/settings.service';
 import { BANKPAY_HANDLE, PaymentType } from '../bankpay-methods';
 import { PayPlusClient } from '../pay-plus/pay-plus.client';
-import { SETTINGS_SECTIONS, SettingsSection, settingsField, submittedValues } from './bankpay-settings-form';
+import { SETTINGS_SECTIONS, SettingsSection } from './bankpay-settings-form';
 
 const RECENT_FAILURES = 10;
 
@@ -73,7 +73,7 @@ export class BankpayCpService {
     return {
       section,
       sections: SETTINGS_SECTIONS.map((candidate) => ({ ...candidate, current: candidate === section })),
-      fields: section.keys.map((key) => settingsField(this.definition(key), this.settings.get(key))),
+      fields: section.form.fields(this.settings),
     };
   }
 
@@ -83,21 +83,17 @@ export class BankpayCpService {
    * from the cache (PayPlusClient listens for the save).
    */
   async save(section: SettingsSection, body: Record<string, unknown>): Promise<void> {
-    const values = submittedValues(section, (key) => this.definition(key), body);
+    const values = section.form.parse(body);
     const after = (key: string) => (key in values ? values[key] : this.settings.get(key));
     const gated = section.handle === 'general' || section.handle === 'credentials';
     const missing = (gated ? requiredCredentials(after) : []).filter((key) => String(after(key) ?? '').trim() === '');
     if (missing.length > 0) {
       throw AppError.invalid(
-        Object.fromEntries(missing.map((key) => [key.slice('bankpay.'.length), ['is required for this Payment Type']])),
-        `Fill in ${missing.map((key) => key.slice('bankpay.'.length)).join(', ')} first.`,
+        Object.fromEntries(missing.map((key) => [fieldName(key), ['is required for this Payment Type']])),
+        `Fill in ${missing.map(fieldName).join(', ')} first.`,
       );
     }
     await this.settings.save(values);
-  }
-
-  private definition(key: string): SettingDefinition {
-    return this.settings.definition(key)!;
   }
 }
 

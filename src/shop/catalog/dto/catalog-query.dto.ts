@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 export const CATALOG_SORTS = ['name', 'price_asc', 'price_desc', 'newest'] as const;
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
@@ -24,10 +24,34 @@ export class CatalogPagingQuery {
   perPage: number = 24;
 }
 
+/** An empty form field (`maxPrice=`) is no filter, not zero. */
+const optionalNumber = ({ value }: { value: unknown }) =>
+  value === '' || value === undefined ? undefined : Number(value);
+
 export class CatalogListingQuery extends CatalogPagingQuery {
   @IsOptional()
   @IsIn(CATALOG_SORTS)
   sort: CatalogSort = 'name';
+
+  /** `1`: only products in stock (the filter form's checkbox). */
+  @IsOptional()
+  @IsIn(['0', '1'])
+  inStock?: '0' | '1';
+
+  /** Price bounds in the shopper's currency, major units, inclusive. */
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'must be a number' })
+  @Min(0)
+  @Max(100_000_000)
+  minPrice?: number;
+
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'must be a number' })
+  @Min(0)
+  @Max(100_000_000)
+  maxPrice?: number;
 }
 
 /** Search results come in relevance order, so there is no `sort`. */

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { MoneyFormat, ORDER_STATUS_LABELS, orderSummary } from '../../../commerce/orders/order-summary';
+import { MoneyFormat, orderSummary } from '../../../commerce/orders/order-summary';
 import { Order } from '../../../commerce/orders/order.entity';
 import { OrdersService } from '../../../commerce/orders/orders.service';
 import { CurrencyService } from '../../../commerce/stores/currency.service';
 import { StoreService } from '../../../commerce/stores/store.service';
 import { formatMoney } from '../../../common/money-format';
+import { translations } from '../../../web/i18n/translations';
 import { INVOICED_STATUSES } from './customer-orders.service';
 
 /** What the account pages (and the invoice) show of an order, formatted in the order's currency. */
@@ -17,41 +18,46 @@ export class AccountOrderViews {
   ) {}
 
   /**
-   * Formats amounts of this order. An order keeps the currency it was paid in even if the shop stops
-   * selling in it, so an unknown code falls back to the ISO digits rather than to the base currency.
+   * Formats amounts of this order in `language` (default: its store's). An order keeps the currency it was
+   * paid in even if the shop stops selling in it, so an unknown code falls back to the ISO digits rather
+   * than to the base currency.
    */
-  async money(order: Order): Promise<MoneyFormat> {
+  async money(order: Order, language?: string): Promise<MoneyFormat> {
     const [currencies, store] = await Promise.all([this.currencies.all(), this.stores.byId(order.storeId)]);
     const currency = currencies.find((candidate) => candidate.code === order.currency) ?? {
       code: order.currency,
       decimals: new Intl.NumberFormat('en', { style: 'currency', currency: order.currency }).resolvedOptions()
         .maximumFractionDigits!,
     };
-    return (minor) => formatMoney(minor, currency, store.language);
+    return (minor) => formatMoney(minor, currency, language ?? store.language);
   }
 
-  /** A row of the order and invoice lists. */
-  async row(order: Order) {
-    const money = await this.money(order);
+  /** A row of the order and invoice lists, in the page's language. */
+  async row(order: Order, language: string) {
+    const money = await this.money(order, language);
     return {
       number: order.number,
       reference: order.reference,
       placedAt: order.dateCreated,
       status: order.status,
-      statusLabel: ORDER_STATUS_LABELS[order.status],
+      statusLabel: translations().t(language, `order.statuses.${order.status}`),
       total: money(order.total),
       url: `/shop/account/my-order?number=${order.number}`,
       invoiced: INVOICED_STATUSES.includes(order.status),
     };
   }
 
-  rows(orders: Order[]) {
-    return Promise.all(orders.map((order) => this.row(order)));
+  rows(orders: Order[], language: string) {
+    return Promise.all(orders.map((order) => this.row(order, language)));
   }
 
   /** The order detail, in the shape of the shared `order-summary` partial. */
-  async detail(order: Order) {
-    const [row, lines, money] = await Promise.all([this.row(order), this.orders.lines(order.id), this.money(order)]);
+  async detail(order: Order, language: string) {
+    const [row, lines, money] = await Promise.all([
+      this.row(order, language),
+      this.orders.lines(order.id),
+      this.money(order, language),
+    ]);
     return {
       ...orderSummary(order, lines, money),
       ...row,

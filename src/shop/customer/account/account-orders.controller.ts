@@ -4,6 +4,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { OrderStatus } from '../../../commerce/orders/order-status.machine';
 import { AppError } from '../../../common/errors/app-error';
+import { pageLanguage, t } from '../../../web/i18n/page-language';
 import { AccountOrderViews } from './account-order-view.service';
 import { CustomerOrdersService, INVOICED_STATUSES } from './customer-orders.service';
 import { OrderNumberDto, PageQuery } from './dto/account.dto';
@@ -22,7 +23,11 @@ export class AccountOrdersController {
 
   @Get('my-orders')
   async myOrders(@Query() query: PageQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
-    res.render('shop/account/my-orders', { title: 'My orders', csrf: true, ...(await this.list(req, query)) });
+    res.render('shop/account/my-orders', {
+      title: t(res, 'account.orders.title'),
+      csrf: true,
+      ...(await this.list(req, res, query)),
+    });
   }
 
   @Get('my-order')
@@ -31,18 +36,18 @@ export class AccountOrdersController {
     if (!order) throw orderNotFound();
     res.setHeader('X-Robots-Tag', 'noindex');
     res.render('shop/account/my-order', {
-      title: `Order ${order.reference}`,
+      title: t(res, 'account.order.title', { reference: order.reference }),
       csrf: true,
-      order: await this.views.detail(order),
+      order: await this.views.detail(order, pageLanguage(res)),
     });
   }
 
   @Get('my-invoices')
   async myInvoices(@Query() query: PageQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
     res.render('shop/account/my-invoices', {
-      title: 'My invoices',
+      title: t(res, 'account.invoices.title'),
       csrf: true,
-      ...(await this.list(req, query, INVOICED_STATUSES)),
+      ...(await this.list(req, res, query, INVOICED_STATUSES)),
     });
   }
 
@@ -58,11 +63,11 @@ export class AccountOrdersController {
     res.type('application/pdf').send(pdf);
   }
 
-  private async list(req: Request, query: PageQuery, statuses?: readonly OrderStatus[]) {
+  private async list(req: Request, res: Response, query: PageQuery, statuses?: readonly OrderStatus[]) {
     const page = await this.orders.page(req.customer!.id, query.page ?? 1, statuses);
     const path = req.path;
     return {
-      orders: await this.views.rows(page.orders),
+      orders: await this.views.rows(page.orders, pageLanguage(res)),
       total: page.total,
       pager:
         page.pages > 1

@@ -6,6 +6,7 @@ import type { Request, Response } from 'express';
 import { customerSummary } from '../auth/customer-auth.controller';
 import { destroySession } from '../auth/customer-session';
 import { CustomerThrottlerGuard } from '../auth/customer-throttler.guard';
+import { pageLanguage, t } from '../../../web/i18n/page-language';
 import { AccountDeletionService } from './account-deletion.service';
 import { AccountOrderViews } from './account-order-view.service';
 import { answerChange } from './account-response';
@@ -44,10 +45,10 @@ export class AccountController {
     const billing = addresses.find((address) => address.isDefaultBilling);
     const shipping = addresses.find((address) => address.isDefaultShipping);
     res.render('shop/account/dashboard', {
-      title: 'Your account',
+      title: t(res, 'account.title'),
       csrf: true,
       customer: customerSummary(customer),
-      recentOrders: await this.orderViews.rows(recent.orders),
+      recentOrders: await this.orderViews.rows(recent.orders, pageLanguage(res)),
       moreOrders: recent.pages > 1,
       defaultBilling: billing ? addressView(billing) : null,
       defaultShipping: shipping ? addressView(shipping) : null,
@@ -57,7 +58,7 @@ export class AccountController {
   @Get('login-details')
   loginDetailsPage(@Req() req: Request, @Res() res: Response): void {
     res.render('shop/account/login-details', {
-      title: 'Login details',
+      title: t(res, 'account.loginDetails.title'),
       csrf: true,
       customer: customerSummary(req.customer!),
       hasPassword: req.customer!.passwordHash !== null,
@@ -72,8 +73,8 @@ export class AccountController {
     const result = await this.loginDetails.save(req.customer!, body);
     // This browser stays logged in; every other session of the account ends at its next request.
     if (result.passwordChanged) req.session.customerAuthVersion = result.customer.authVersion;
-    const message =
-      result.emailChanged || result.passwordChanged ? 'Your login details were saved.' : 'Nothing was changed.';
+    const changed = result.emailChanged || result.passwordChanged;
+    const message = { key: changed ? 'account.loginDetails.saved' : 'account.loginDetails.unchanged' };
     answerChange(req, res, {
       message,
       redirect: '/shop/account/login-details',
@@ -93,7 +94,7 @@ export class AccountController {
     await this.deletion.delete(req.customer!, body.password);
     await destroySession(req);
     answerChange(req, res, {
-      message: 'Your account was deleted. Thank you for shopping with us.',
+      message: { key: 'account.loginDetails.deleted' },
       redirect: '/',
       body: { redirect: '/' },
     });

@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { StoreService } from '../../../commerce/stores/store.service';
 import { COUNTRY_CODES, countryName } from '../../../common/countries';
 import { AppError } from '../../../common/errors/app-error';
+import { t } from '../../../web/i18n/page-language';
 import { answerChange } from './account-response';
 import { AddressBookService } from './address-book.service';
 import { addressJson, addressView } from './address-view';
@@ -36,7 +37,7 @@ export class AddressBookController {
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
     const addresses = await this.addresses.list(req.customer!.id);
     res.render('shop/account/address-book', {
-      title: 'Address book',
+      title: t(res, 'account.addresses.title'),
       csrf: true,
       addresses: addresses.map(addressView),
     });
@@ -46,7 +47,7 @@ export class AddressBookController {
   async newForm(@Req() req: Request, @Res() res: Response): Promise<void> {
     const customer = req.customer!;
     const store = await this.stores.default();
-    this.form(res, 'New address', {
+    this.form(res, t(res, 'account.addresses.new'), {
       firstName: customer.firstName,
       lastName: customer.lastName,
       country: store.country,
@@ -55,7 +56,7 @@ export class AddressBookController {
 
   @Get(':id')
   async editForm(@Param('id', addressId) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
-    this.form(res, 'Edit address', addressJson(await this.addresses.own(req.customer!.id, id)));
+    this.form(res, t(res, 'account.addresses.edit'), addressJson(await this.addresses.own(req.customer!.id, id)));
   }
 
   @Post('save')
@@ -63,7 +64,7 @@ export class AddressBookController {
   async save(@Body() body: SaveAddressDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const address = await this.addresses.save(req.customer!.id, body);
     answerChange(req, res, {
-      message: 'The address was saved.',
+      message: { key: 'account.addresses.saved' },
       redirect: ADDRESS_BOOK,
       body: { address: addressJson(address) },
     });
@@ -73,7 +74,7 @@ export class AddressBookController {
   @HttpCode(200)
   async delete(@Param('id', addressId) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.addresses.delete(req.customer!.id, id);
-    answerChange(req, res, { message: 'The address was deleted.', redirect: ADDRESS_BOOK });
+    answerChange(req, res, { message: { key: 'account.addresses.deleted' }, redirect: ADDRESS_BOOK });
   }
 
   private form(res: Response, title: string, address: Partial<ReturnType<typeof addressJson>>): void {

@@ -6,6 +6,7 @@ import { OrdersService } from '../../../commerce/orders/orders.service';
 import { Store } from '../../../commerce/stores/store.entity';
 import { StoreService } from '../../../commerce/stores/store.service';
 import { countryName } from '../../../common/countries';
+import { collectPdf, pdfText } from '../../../common/pdf';
 import { SettingsService } from '../../../config/settings.service';
 import { addressLines, MoneyFormat } from '../../../commerce/orders/order-summary';
 import { AccountOrderViews } from './account-order-view.service';
@@ -68,7 +69,7 @@ export class InvoicePdfService {
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: this.settings.get<string>('salesTimezone') });
 
     const doc = new PDFDocument({ size: 'A4', margin: LEFT, info: { Title: `Invoice ${number}` } });
-    const done = collect(doc);
+    const done = collectPdf(doc);
     doc
       .font('Helvetica-Bold')
       .fontSize(20)
@@ -198,30 +199,4 @@ function row(doc: PDFKit.PDFDocument, columns: Column[], cells: string[], bold =
   });
   doc.x = LEFT;
   doc.y = top + height + 4;
-}
-
-function collect(doc: PDFKit.PDFDocument): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-}
-
-/** Windows-1252 characters above Latin-1 that the standard PDF fonts can draw. */
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-
-/**
- * The invoice uses the standard PDF fonts (nothing to ship or embed), which cover Windows-1252 only:
- * other letters lose their accents (č → c), spaces of other widths become plain spaces, and whatever
- * is left becomes "?" instead of a broken glyph.
- */
-export function pdfText(text: string): string {
-  return text.normalize('NFC').replace(/[^\x20-\x7e\xa0-\xff\n]/g, (char) => {
-    if (WIN_ANSI_EXTRA.has(char)) return char;
-    if (/\s/.test(char)) return ' ';
-    const plain = char.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-    return /^[\x20-\x7e\xa0-\xff]+$/.test(plain) ? plain : '?';
-  });
 }

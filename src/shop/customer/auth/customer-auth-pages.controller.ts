@@ -7,6 +7,7 @@ import { RequiresFeature } from '../../../common/decorators/requires-feature.dec
 import { AppError } from '../../../common/errors/app-error';
 import { addFlash } from '../../../common/session-data';
 import { SettingsService } from '../../../config/settings.service';
+import { t } from '../../../web/i18n/page-language';
 import { formMessage, validateForm } from './auth-forms';
 import { LoginDto, RegisterDto } from './customer-auth.dto';
 import { CustomerLoginService } from './customer-login.service';
@@ -38,7 +39,7 @@ export class CustomerAuthPagesController {
       label: PROVIDER_LABELS[provider],
       href: `/shop/auth/social/${provider}${returnPath ? `?return=${encodeURIComponent(returnPath)}` : ''}`,
     }));
-    res.render('shop/customer/login', { title: 'Log in', csrf: true, returnPath, social });
+    res.render('shop/customer/login', { title: t(res, 'customer.login.title'), csrf: true, returnPath, social });
   }
 
   @Post(['login', 'authorize'])
@@ -47,7 +48,7 @@ export class CustomerAuthPagesController {
     try {
       const body = await validateForm(LoginDto, form);
       const customer = await this.login.logIn(req, body.rememberMe === true);
-      addFlash(req, 'success', `Welcome back, ${customer.firstName}.`);
+      addFlash(req, 'success', t(res, 'customer.login.welcomeBack', { name: customer.firstName }));
       res.redirect(303, returnPath || ACCOUNT_PAGE);
     } catch (error) {
       const page = returnPath ? `/shop/login?return=${encodeURIComponent(returnPath)}` : '/shop/login';
@@ -57,14 +58,14 @@ export class CustomerAuthPagesController {
 
   @Get('register')
   registerPage(@Res() res: Response): void {
-    res.render('shop/customer/register', { title: 'Create an account', csrf: true });
+    res.render('shop/customer/register', { title: t(res, 'customer.register.title'), csrf: true });
   }
 
   @Post('create-account')
   async createAccount(@Body() form: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     try {
       const customer = await this.login.registerAndLogIn(req, await validateForm(RegisterDto, form));
-      addFlash(req, 'success', `Welcome, ${customer.firstName}! Your account is ready.`);
+      addFlash(req, 'success', t(res, 'customer.register.welcome', { name: customer.firstName }));
       res.redirect(303, ACCOUNT_PAGE);
     } catch (error) {
       backToForm(req, res, error, '/shop/register');
@@ -84,7 +85,7 @@ export class CustomerAuthPagesController {
 
   private async logOut(req: Request, res: Response): Promise<void> {
     await destroySession(req);
-    addFlash(req, 'info', 'You have been logged out.');
+    addFlash(req, 'info', t(res, 'customer.login.loggedOut'));
     res.redirect(303, sameSitePath(this.settings.get<string>('customerLogoutRedirect'), '/'));
   }
 }

@@ -3,6 +3,7 @@ import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Customer } from '../../../commerce/customers/customer.entity';
+import { t } from '../../../web/i18n/page-language';
 import { answerDone } from '../form-answer';
 import { SubscriptionsDto } from './newsletter.dto';
 import { NewsletterService } from './newsletter.service';
@@ -25,7 +26,7 @@ export class AccountSubscriptionsController {
     const customer = req.customer as Customer;
     const status = await this.newsletter.statusOf(customer.email);
     res.render('shop/account/subscriptions', {
-      title: 'Subscriptions',
+      title: t(res, 'account.subscriptions.title'),
       email: customer.email,
       confirmed: status === 'confirmed',
       pending: status === 'pending',
@@ -41,12 +42,13 @@ export class AccountSubscriptionsController {
       body.newsletter === true
         ? await this.newsletter.subscribe(customer.email, customer.firstName)
         : await this.newsletter.unsubscribe(customer.email);
-    const message =
+    const key =
       status === 'confirmed'
-        ? 'You are subscribed to the newsletter.'
+        ? 'account.subscriptions.subscribed'
         : status === 'pending'
-          ? `Almost done: confirm the subscription with the link we have e-mailed to ${customer.email}.`
-          : 'You will not receive the newsletter.';
+          ? 'account.subscriptions.almostDone'
+          : 'account.subscriptions.unsubscribed';
+    const message = { key, params: { email: customer.email } };
     answerDone(req, res, message, PAGE, { newsletter: status });
   }
 }

@@ -6,6 +6,7 @@ import { backUrl } from '../../../common/back-url';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../../common/errors/app-error';
 import { ShopThrottlerGuard } from '../../../common/throttling/throttling.module';
+import { t } from '../../../web/i18n/page-language';
 import { answerDone } from '../form-answer';
 import { SubscribeDto } from './newsletter.dto';
 import { NewsletterService, NewsletterStatus } from './newsletter.service';
@@ -13,17 +14,17 @@ import { NewsletterService, NewsletterStatus } from './newsletter.service';
 /** Subscribe requests per IP address in 10 minutes: every one may e-mail someone. */
 export const SUBSCRIBE_LIMIT = 10;
 
-const CONFIRM_RESULTS: Record<NewsletterStatus, { heading: string; message: string }> = {
-  confirmed: { heading: 'Subscription confirmed', message: 'Thank you: you will receive our newsletter.' },
-  pending: { heading: 'Subscription pending', message: 'Follow the link in the confirmation e-mail.' },
-  unsubscribed: {
-    heading: 'Not subscribed',
-    message: 'This address was unsubscribed after the link was sent. Subscribe again to get the newsletter.',
-  },
-  none: {
-    heading: 'Not subscribed',
-    message: 'This address is not on our list. Subscribe again to get the newsletter.',
-  },
+/** A link's outcome as keys under `account.newsletterLink`. */
+interface LinkResult {
+  heading: string;
+  message: string;
+}
+
+const CONFIRM_RESULTS: Record<NewsletterStatus, LinkResult> = {
+  confirmed: { heading: 'confirmedHeading', message: 'confirmedMessage' },
+  pending: { heading: 'pendingHeading', message: 'pendingMessage' },
+  unsubscribed: { heading: 'notSubscribedHeading', message: 'unsubscribedMeanwhile' },
+  none: { heading: 'notSubscribedHeading', message: 'notOnList' },
 };
 
 /** The newsletter without an account: subscribe, and the signed links of its e-mails (double opt-in). */
@@ -40,7 +41,7 @@ export class NewsletterController {
   @Throttle({ default: { limit: SUBSCRIBE_LIMIT, ttl: 10 * 60_000 } })
   async subscribe(@Body() body: SubscribeDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.newsletter.subscribe(body.email, body.firstName);
-    const message = `Thank you! Unless ${body.email} is subscribed already, we have e-mailed it a link to confirm the subscription.`;
+    const message = { key: 'account.newsletterLink.thankYou', params: { email: body.email } };
     answerDone(req, res, message, backUrl(req, '/'));
   }
 
@@ -53,20 +54,25 @@ export class NewsletterController {
   unsubscribe(@Query('email') email: unknown, @Query('sig') sig: unknown, @Res() res: Response): Promise<void> {
     return this.linkPage(res, async () => {
       await this.newsletter.unsubscribeLink(text(email), text(sig));
-      return { heading: 'Unsubscribed', message: 'You will get no more newsletters at this address.' };
+      return { heading: 'unsubscribedHeading', message: 'unsubscribedMessage' };
     });
   }
 
   /** Renders a link's outcome; a bad signature is a 400 page that says so. */
-  private async linkPage(res: Response, follow: () => Promise<{ heading: string; message: string }>): Promise<void> {
+  private async linkPage(res: Response, follow: () => Promise<LinkResult>): Promise<void> {
     try {
       const result = await follow();
-      res.render('shop/newsletter/link-result', { title: result.heading, ...result });
+      const heading = t(res, `account.newsletterLink.${result.heading}`);
+      res.render('shop/newsletter/link-result', {
+        title: heading,
+        heading,
+        message: t(res, `account.newsletterLink.${result.message}`),
+      });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       res.status(error.status).render('shop/newsletter/link-result', {
-        title: 'Link not valid',
-        heading: 'This link does not work',
+        title: t(res, 'account.newsletterLink.invalidTitle'),
+        heading: t(res, 'account.newsletterLink.invalidHeading'),
         message: error.message,
       });
     }

@@ -6,6 +6,7 @@ import { PasswordReset } from '../../../commerce/customers/password-reset.entity
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../../common/errors/app-error';
 import { ShopThrottlerGuard } from '../../../common/throttling/throttling.module';
+import { t } from '../../../web/i18n/page-language';
 import { MIN_PASSWORD_LENGTH } from '../auth/password-policy';
 import { answerDone } from '../form-answer';
 import { NewPasswordDto, ResetRequestDto, ResetTokenDto, VerifyOtpDto } from './password-reset.dto';
@@ -32,7 +33,7 @@ export class PasswordResetController {
 
   @Get('forgotten-password')
   forgottenPage(@Res() res: Response): void {
-    res.render('shop/customer/password-forgotten', { title: 'Forgotten password', csrf: true });
+    res.render('shop/customer/password-forgotten', { title: t(res, 'customer.forgotten.title'), csrf: true });
   }
 
   /** The JSON and the form variant of one request; the answer never says whether the address has an account. */
@@ -42,10 +43,7 @@ export class PasswordResetController {
   @Throttle({ default: { limit: RESET_REQUEST_LIMIT, ttl: 10 * 60_000 } })
   async request(@Body() body: ResetRequestDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.resets.request(body.email);
-    const message =
-      `If an account is registered with ${body.email}, we have sent it an e-mail with a link and a code to ` +
-      'choose a new password. Nothing there? Check the spam folder.';
-    answerDone(req, res, message, FORGOTTEN_PAGE);
+    answerDone(req, res, { key: 'customer.forgotten.sent', params: { email: body.email } }, FORGOTTEN_PAGE);
   }
 
   @Get('verify-otp')
@@ -54,7 +52,7 @@ export class PasswordResetController {
     if (!reset) return;
     if (reset.verifiedAt) return res.redirect(302, newPasswordPage(token));
     res.render('shop/customer/verify-otp', {
-      title: 'Enter your code',
+      title: t(res, 'customer.otp.title'),
       token,
       codeMinutes: OTP_TTL_MS / 60_000,
       csrf: true,
@@ -68,7 +66,7 @@ export class PasswordResetController {
   async verify(@Body() body: VerifyOtpDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.resets.verify(body.token, body.code);
     const next = newPasswordPage(body.token);
-    answerDone(req, res, 'Code confirmed. Now choose your new password.', next, { redirect: next });
+    answerDone(req, res, { key: 'customer.otp.confirmed' }, next, { redirect: next });
   }
 
   @Post('resend-otp')
@@ -77,7 +75,7 @@ export class PasswordResetController {
   @Throttle({ default: { limit: RESET_STEP_LIMIT, ttl: 60_000 } })
   async resend(@Body() body: ResetTokenDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.resets.resend(body.token);
-    answerDone(req, res, 'We have sent you a new code. The previous one no longer works.', verifyPage(body.token));
+    answerDone(req, res, { key: 'customer.otp.resent' }, verifyPage(body.token));
   }
 
   /** The new-password form, once the code from the e-mail was confirmed. */
@@ -87,7 +85,7 @@ export class PasswordResetController {
     if (!reset) return;
     if (!reset.verifiedAt) return res.redirect(302, verifyPage(token));
     res.render('shop/customer/password-create', {
-      title: 'Choose a new password',
+      title: t(res, 'customer.newPassword.title'),
       token,
       minLength: MIN_PASSWORD_LENGTH,
       csrf: true,
@@ -101,8 +99,7 @@ export class PasswordResetController {
   @Throttle({ default: { limit: RESET_STEP_LIMIT, ttl: 60_000 } })
   async create(@Body() body: NewPasswordDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.resets.complete(body.token, body.password);
-    const message = 'Your password has been changed and every session of your account has ended. Log in again.';
-    answerDone(req, res, message, '/shop/login', { redirect: '/shop/login' });
+    answerDone(req, res, { key: 'customer.newPassword.changed' }, '/shop/login', { redirect: '/shop/login' });
   }
 
   /** The reset behind a page's link, or null after rendering why the link no longer works (400). */
@@ -112,7 +109,7 @@ export class PasswordResetController {
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       res.status(error.status).render('shop/customer/password-link-invalid', {
-        title: 'Password reset link',
+        title: t(res, 'customer.linkInvalid.title'),
         message: error.message,
       });
       return null;

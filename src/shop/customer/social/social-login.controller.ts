@@ -26,7 +26,7 @@ export class SocialLoginController {
   @Get(':provider/callback')
   @ApiFoundResponse({ description: 'Logged in: redirect to the remembered page or /shop/account; else /shop/login' })
   async callback(@Req() req: Request, @Res() res: Response): Promise<void> {
-    res.redirect(302, await this.login.finish(req, req.socialSetup!));
+    res.redirect(302, await this.login.finish(req, res, req.socialSetup!));
   }
 
   /**

@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { AppError } from '../../../common/errors/app-error';
 import { addFlash } from '../../../common/session-data';
+import { t } from '../../../web/i18n/page-language';
 import { CustomerLoginService } from '../auth/customer-login.service';
 import { sameSitePath } from '../auth/same-site-path';
 import { runStrategy } from './run-strategy';
@@ -41,7 +42,7 @@ export class SocialLoginService {
    * in, or the login page with a message. A missing, unknown or expired `state` is a 400: the answer was
    * not for this browser's flow, so nothing in it is used.
    */
-  async finish(req: Request, setup: ProviderSetup): Promise<string> {
+  async finish(req: Request, res: Response, setup: ProviderSetup): Promise<string> {
     const query = req.query as Record<string, unknown>;
     const pending = takeSocialLogin(req, setup.provider, query.state);
     if (!pending) {
@@ -55,9 +56,9 @@ export class SocialLoginService {
     };
     if (query.error !== undefined || typeof query.code !== 'string') {
       return refuse(
-        DECLINED.has(String(query.error))
-          ? `You cancelled the login with ${label}.`
-          : `${label} did not log you in. Try again, or log in with your e-mail and password.`,
+        t(res, DECLINED.has(String(query.error)) ? 'customer.social.cancelled' : 'customer.social.notLoggedIn', {
+          provider: label,
+        }),
       );
     }
     const strategy = this.strategies.build(setup, {
@@ -69,12 +70,12 @@ export class SocialLoginService {
     if (outcome.kind !== 'success') {
       const reason = outcome.kind === 'error' ? failureReason(outcome.error) : 'the provider refused the code';
       this.logger.warn(`social login with ${setup.provider} failed: ${reason}`);
-      return refuse(`We could not log you in with ${label}. Try again, or log in with your e-mail and password.`);
+      return refuse(t(res, 'customer.social.failed', { provider: label }));
     }
     const result = await this.accounts.signIn(outcome.user as SocialProfile);
     if ('refusal' in result) return refuse(result.refusal);
     await this.login.completeLogin(req, result.customer, false);
-    addFlash(req, 'success', `You are logged in with ${label}.`);
+    addFlash(req, 'success', t(res, 'customer.login.socialDone', { provider: label }));
     return pending.returnTo ?? '/shop/account';
   }
 }

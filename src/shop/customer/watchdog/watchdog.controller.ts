@@ -4,6 +4,8 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { backUrl } from '../../../common/back-url';
 import { addFlash, wantsHtml } from '../../../common/session-data';
+import { t } from '../../../web/i18n/page-language';
+import { apiText, flashText, UiMessage } from '../ui-message';
 import { WatchdogProductDto } from './watchdog.dto';
 import { WatchdogService } from './watchdog.service';
 
@@ -21,9 +23,10 @@ export class WatchdogController {
   @HttpCode(200)
   async toggle(@Body() body: WatchdogProductDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const { subscribed, productName } = await this.watchdog.toggle(req.customer!.id, body.product);
-    const message = subscribed
-      ? `We will e-mail you when ${productName} is back in stock.`
-      : `You will not hear from us about ${productName}.`;
+    const message = {
+      key: subscribed ? 'account.watchdog.alertOn' : 'account.watchdog.alertOff',
+      params: { name: productName },
+    };
     answer(req, res, message, { subscribed });
   }
 
@@ -31,7 +34,7 @@ export class WatchdogController {
   @HttpCode(200)
   async remove(@Body() body: WatchdogProductDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.watchdog.remove(req.customer!.id, body.product);
-    answer(req, res, 'The alert was removed.', {});
+    answer(req, res, { key: 'account.watchdog.removed' }, {});
   }
 
   /** The page, or `{ success, alerts }` for a JSON client. */
@@ -42,16 +45,16 @@ export class WatchdogController {
       res.json({ success: true, alerts });
       return;
     }
-    res.render('shop/account/watchdog', { title: 'Back-in-stock alerts', csrf: true, alerts });
+    res.render('shop/account/watchdog', { title: t(res, 'account.watchdog.title'), csrf: true, alerts });
   }
 }
 
 /** JSON for scripts; a flash and a 303 back to the page the form was on for a browser. */
-function answer(req: Request, res: Response, message: string, extra: Record<string, unknown>): void {
+function answer(req: Request, res: Response, message: UiMessage, extra: Record<string, unknown>): void {
   if (wantsHtml(req)) {
-    addFlash(req, 'success', message);
+    addFlash(req, 'success', flashText(res, message));
     res.redirect(303, backUrl(req, PAGE));
     return;
   }
-  res.json({ success: true, message, ...extra });
+  res.json({ success: true, message: apiText(message), ...extra });
 }

@@ -3,6 +3,7 @@ import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { wantsHtml } from '../../../common/session-data';
+import { t } from '../../../web/i18n/page-language';
 import { answerWishlist } from './wishlist-response';
 import { WishlistToCart } from './wishlist-to-cart.service';
 import { WishlistViews } from './wishlist-views.service';
@@ -30,7 +31,7 @@ export class WishlistAccountController {
       res.json({ success: true, wishlists });
       return;
     }
-    res.render('shop/account/wishlists', { title: 'My wishlists', csrf: true, wishlists });
+    res.render('shop/account/wishlists', { title: t(res, 'account.wishlists.title'), csrf: true, wishlists });
   }
 
   /** Renames list `id`, or creates a list when no `id` is given. */
@@ -39,7 +40,10 @@ export class WishlistAccountController {
   async update(@Body() body: WishlistUpdateDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const customerId = req.customer!.id;
     const wishlistId = await this.wishlists.save(customerId, body.name, body.id);
-    const message = body.id ? `The wishlist is now called ${body.name}.` : `The wishlist ${body.name} was created.`;
+    const message = {
+      key: body.id ? 'account.wishlists.renamed' : 'account.wishlists.created',
+      params: { name: body.name },
+    };
     await answerWishlist(req, res, message, () => this.views.one(req, customerId, wishlistId), PAGE);
   }
 
@@ -51,7 +55,7 @@ export class WishlistAccountController {
     await answerWishlist(
       req,
       res,
-      'The item was removed from your wishlist.',
+      { key: 'account.wishlists.itemRemoved' },
       () => this.views.one(req, customerId, wishlistId),
       PAGE,
     );
@@ -63,7 +67,13 @@ export class WishlistAccountController {
   async clear(@Body() body: WishlistClearDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const customerId = req.customer!.id;
     const wishlistId = await this.wishlists.clear(customerId, body.wishlist);
-    await answerWishlist(req, res, 'The wishlist is empty.', () => this.views.one(req, customerId, wishlistId), PAGE);
+    await answerWishlist(
+      req,
+      res,
+      { key: 'account.wishlists.cleared' },
+      () => this.views.one(req, customerId, wishlistId),
+      PAGE,
+    );
   }
 
   /** Moves the item to the session's cart; a 409 (stock) or 400 (options to choose) leaves it on the list. */
@@ -76,7 +86,7 @@ export class WishlistAccountController {
     await answerWishlist(
       req,
       res,
-      `${moved.productName} was moved to your cart.`,
+      { key: 'account.wishlists.movedToCart', params: { name: moved.productName } },
       () => this.views.one(req, customerId, moved.wishlistId),
       PAGE,
     );

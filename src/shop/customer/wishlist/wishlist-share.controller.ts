@@ -18,6 +18,8 @@ import type { Request, Response } from 'express';
 import { backUrl } from '../../../common/back-url';
 import { AppError } from '../../../common/errors/app-error';
 import { addFlash, wantsHtml } from '../../../common/session-data';
+import { t } from '../../../web/i18n/page-language';
+import { apiText, flashText } from '../ui-message';
 import { CustomerThrottlerGuard } from '../auth/customer-throttler.guard';
 import { WishlistSharing } from './wishlist-sharing.service';
 import { WishlistViews } from './wishlist-views.service';
@@ -51,7 +53,7 @@ export class WishlistShareController {
       return;
     }
     res.render('shop/account/wishlist-share', {
-      title: `Share ${wishlist.name}`,
+      title: t(res, 'account.share.title', { name: wishlist.name }),
       csrf: true,
       wishlist,
       url,
@@ -70,12 +72,12 @@ export class WishlistShareController {
     if (wishlist.count === 0)
       throw AppError.conflict('wishlist_empty', 'Add something to this wishlist before sharing it.');
     const sent = await this.sharing.send(customer, { id: body.id, name: wishlist.name }, body.emails, body.message);
-    const message = `The wishlist was sent to ${sent} address${sent === 1 ? '' : 'es'}.`;
+    const message = { key: 'account.share.sent', params: { count: sent } };
     if (wantsHtml(req)) {
-      addFlash(req, 'success', message);
+      addFlash(req, 'success', flashText(res, message));
       res.redirect(303, backUrl(req, `/shop/account/wishlist-share/${body.id}`));
       return;
     }
-    res.json({ success: true, message, sent });
+    res.json({ success: true, message: apiText(message), sent });
   }
 }

@@ -3,6 +3,8 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../../common/errors/app-error';
+import Handlebars from 'handlebars';
+import { t } from '../../../web/i18n/page-language';
 import { addToGuestWishlist } from '../../../commerce/customers/guest-wishlist';
 import { removeFromGuestWishlist } from './guest-wishlist';
 import { WishlistProducts } from './wishlist-products.service';
@@ -33,7 +35,7 @@ export class WishlistController {
   @HttpCode(200)
   async add(@Body() body: WishlistAddDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const entry = await this.products.entry(body.product, body.qty ?? 1, body.configuration);
-    const message = `${entry.name} was saved to your wishlist.`;
+    const message = { key: 'account.wishlists.saved', params: { name: entry.name } };
     const customer = await this.views.customer(req);
     if (!customer) {
       // Guests have exactly one (session) list; named lists belong to accounts.
@@ -48,7 +50,7 @@ export class WishlistController {
   @Post('remove-item')
   @HttpCode(200)
   async removeItem(@Body() body: WishlistItemDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const message = 'The item was removed from your wishlist.';
+    const message = { key: 'account.wishlists.itemRemoved' };
     const customer = await this.views.customer(req);
     if (!customer) {
       removeFromGuestWishlist(req, body.id);
@@ -73,6 +75,19 @@ export class WishlistController {
     const [wishlist] = await this.products.present([shared.list], req.session.currency);
     // A list shared with friends is not for search engines.
     res.setHeader('X-Robots-Tag', 'noindex');
-    res.render('shop/wishlist/shared', { title: `${shared.ownerName}'s wishlist`, owner: shared.ownerName, wishlist });
+    res.render('shop/wishlist/shared', {
+      title: t(res, 'account.shared.title', { owner: shared.ownerName }),
+      heading: sharedHeading(res, shared.ownerName, wishlist.name),
+      wishlist,
+    });
   }
+}
+
+/**
+ * "Grace's wishlist: Gifts" with the names escaped but the translation's own apostrophe kept as typed
+ * (translations carry no markup; `{{t}}` would print it as `&#x27;`).
+ */
+function sharedHeading(res: Response, owner: string, name: string): Handlebars.SafeString {
+  const params = { owner: Handlebars.escapeExpression(owner), name: Handlebars.escapeExpression(name) };
+  return new Handlebars.SafeString(t(res, 'account.shared.heading', params));
 }

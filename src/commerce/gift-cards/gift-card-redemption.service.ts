@@ -1,0 +1,161 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DataSource, In } from 'typeorm';
+import { AppError } from '../../common/errors/app-error';
+import { SettingsService } from '../../config/settings.service';
+import { Tx } from '../../database/transaction-runner';
+import { insertRows } from '../../database/upsert';
+import { OrderStatusService } from '../orders/order-status.service';
+import { Order } from '../orders/order.entity';
+import { formatGiftCardCode, normalizeGiftCardCode } from './gift-card-code';
+import { GiftCardBalance, GiftCardCover } from './gift-card-cover';
+import { GiftCardMovement } from './gift-card-movement.entity';
+import { GiftCard, giftCardState } from './gift-card.entity';
+
+/** At most this many cards pay for one order. */
+export const MAX_GIFT_CARDS_PER_CART = 5;
+
+/** The cards applied to a cart as pricing sees them. */
+export interface AppliedGiftCards {
+  /** Those that can pay now, in the order they were applied. */
+  balances: GiftCardBalance[];
+  /** Why an applied card can no longer pay (expired, used up, …): the shopper should remove it. */
+  problem: AppError | null;
+}
+
+/**
+ * Paying with gift cards: which codes can pay for a cart, taking the amounts at place-order, and giving them
+ * back when the order is canceled. Every balance change is a guarded update plus a ledger row.
+ */
+@Injectable()
+export class GiftCardRedemption implements OnModuleInit {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly settings: SettingsService,
+    private readonly statuses: OrderStatusService,
+  ) {}
+
+  onModuleInit(): void {
+    this.statuses.subscribe(async (tx, change) => {
+      if (change.to === 'canceled') await this.refund(tx, change.orderId);
+    });
+  }
+
+  /** The card with this code (typed any way people type it), or null. */
+  async byCode(input: unknown): Promise<GiftCard | null> {
+    const code = normalizeGiftCardCode(input);
+    return code ? this.dataSource.getRepository(GiftCard).findOneBy({ code }) : null;
+  }
+
+  /** The card behind a code a shopper typed, if it can pay for an order in `currency` now; else a 400 saying why. */
+  async findSpendable(input: unknown, currency: string): Promise<GiftCard> {
+    const card = await this.byCode(input);
+    const shown = card
+      ? formatGiftCardCode(card.code)
+      : String(input ?? '')
+          .trim()
+          .slice(0, 40);
+    const refusal = refusalOf(card, shown, currency, Date.now());
+    if (refusal) throw refusal;
+    return card!;
+  }
+
+  /** The cards applied to a cart, for pricing; applied codes are ignored while gift cards are switched off. */
+  async applied(codes: string[] | null | undefined, currency: string): Promise<AppliedGiftCards> {
+    if (!codes?.length || !this.settings.isOn('salesGiftCardsEnabled')) return { balances: [], problem: null };
+    const cards = await this.dataSource.getRepository(GiftCard).findBy({ code: In(codes) });
+    const now = Date.now();
+    const balances: GiftCardBalance[] = [];
+    let problem: AppError | null = null;
+    for (const code of codes) {
+      const card = cards.find((candidate) => candidate.code === code) ?? null;
+      const refusal = refusalOf(card, formatGiftCardCode(code), currency, now);
+      if (refusal) problem ??= refusal;
+      else balances.push({ id: card!.id, code, balance: card!.balance });
+    }
+    return { balances, problem };
+  }
+
+  /**
+   * Takes what each card pays, inside the place-order transaction (DESIGN.md §5). The update takes the amount
+   * only while the card still holds it and is active, unexpired and in the order's currency, so concurrent
+   * checkouts never take more than a card holds: the one that comes too late gets a 409 and its whole order
+   * rolls back. Cards are taken in id order, so two orders sharing cards cannot deadlock on them.
+   */
+  async spend(tx: Tx, order: Pick<Order, 'id' | 'currency'>, covers: GiftCardCover[]): Promise<void> {
+    const now = Date.now();
+    const paying = covers.filter((cover) => cover.amount > 0).sort((a, b) => a.id - b.id);
+    for (const { id, code, amount } of paying) {
+      const taken = await tx.manager
+        .createQueryBuilder()
+        .update(GiftCard)
+        .set({ balance: () => 'balance - :amount' })
+        .where('id = :id AND balance >= :amount AND status = :active AND currency = :currency')
+        .andWhere('(expiresAt IS NULL OR expiresAt > :now)')
+        .setParameters({ id, amount, active: 'active', currency: order.currency, now })
+        .execute();
+      if (!taken.affected) {
+        throw AppError.conflict(
+          'gift_card_balance_changed',
+          `Gift card ${formatGiftCardCode(code)} no longer holds what your order needs: it was used meanwhile. ` +
+            'Review your cart and place the order again.',
+        );
+      }
+      await tx.manager.update(GiftCard, { id, balance: 0, status: 'active' }, { status: 'used' });
+      await insertRows(tx.manager, GiftCardMovement, {
+        giftCardId: id,
+        orderId: order.id,
+        kind: 'spend',
+        amount: -amount,
+      });
+    }
+  }
+
+  /**
+   * A canceled order's cards get back what it took, in the cancellation's transaction. Canceled is final,
+   * so this runs once per order; the unique refund row would refuse a second one before any balance moved.
+   */
+  private async refund(tx: Tx, orderId: number): Promise<void> {
+    const spends = await tx.manager.findBy(GiftCardMovement, { orderId, kind: 'spend' });
+    for (const spend of spends) {
+      const giftCardId = spend.giftCardId;
+      if (await tx.manager.existsBy(GiftCardMovement, { giftCardId, orderId, kind: 'refund' })) continue;
+      await insertRows(tx.manager, GiftCardMovement, { giftCardId, orderId, kind: 'refund', amount: -spend.amount });
+      await tx.manager
+        .createQueryBuilder()
+        .update(GiftCard)
+        .set({
+          balance: () => 'balance + :amount',
+          status: () => 'CASE WHEN status = :used THEN :active ELSE status END',
+        })
+        .where('id = :id')
+        .setParameters({ id: giftCardId, amount: -spend.amount, used: 'used', active: 'active' })
+        .execute();
+    }
+  }
+}
+
+/** Why a card cannot pay for an order in `currency` now (a 400 for the shopper), or null when it can. */
+function refusalOf(card: GiftCard | null, shown: string, currency: string, now: number): AppError | null {
+  if (!card) {
+    return new AppError('gift_card_unknown', `Gift card "${shown}" does not exist. Check the code and try again.`);
+  }
+  const state = giftCardState(card, now);
+  if (state === 'disabled') {
+    return new AppError('gift_card_disabled', `Gift card ${shown} is disabled. Contact us if this is unexpected.`);
+  }
+  if (state === 'expired') {
+    const day = new Date(card.expiresAt!).toISOString().slice(0, 10);
+    return new AppError('gift_card_expired', `Gift card ${shown} expired on ${day}.`);
+  }
+  if (state === 'used' || card.balance <= 0) {
+    return new AppError('gift_card_empty', `Gift card ${shown} has no balance left.`);
+  }
+  if (card.currency !== currency) {
+    return new AppError(
+      'gift_card_currency',
+      `Gift card ${shown} is in ${card.currency} and pays only for orders in ${card.currency}. ` +
+        `Switch the shop to ${card.currency} to use it.`,
+    );
+  }
+  return null;
+}

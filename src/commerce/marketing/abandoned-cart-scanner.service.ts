@@ -1,0 +1,162 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DataSource, LessThan, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { SettingsService } from '../../config/settings.service';
+import { TransactionRunner } from '../../database/transaction-runner';
+import { JobQueue } from '../../jobs/job-queue.service';
+import { Job } from '../../jobs/job.entity';
+import { AbandonedCartPolicy, abandonedCartPolicy, reminderDueAt } from './abandoned-cart-policy';
+import { AbandonedCartRecovery } from './abandoned-cart-recovery.entity';
+import { AbandonedCartReminder } from './abandoned-cart-reminder.entity';
+import { AbandonedCartReminders } from './abandoned-cart-reminders.service';
+import { abandonedCarts } from './abandoned-carts.query';
+
+const SCAN_JOB = 'abandoned-carts.scan';
+const MINUTE = 60_000;
+const SCAN_EVERY_MS = 5 * MINUTE;
+/** A reminder this late is skipped: switching the feature on must not mail the owners of last year's carts. */
+const TOO_LATE_MS = 24 * 60 * MINUTE;
+/** Carts read per query. */
+const PAGE = 500;
+/** Finished scans are kept this long (for the CP jobs page), then deleted by a later scan. */
+const KEEP_FINISHED_MS = 24 * 60 * MINUTE;
+
+interface Candidate {
+  id: number;
+  lastActivityAt: number;
+  /** Highest reminder index sent so far, or null for none. */
+  lastReminder: number | null;
+}
+
+/**
+ * Finds abandoned carts (an e-mail and lines, idle past `salesAbandonedCartsIdleMinutes`, not ordered,
+ * not recovered) and queues the reminder that is due for each.
+ *
+ * Every instance ticks every 5 minutes and enqueues a scan job keyed by the 5-minute slot, so however
+ * many instances run, and across restarts, each slot is scanned once by whichever worker claims it.
+ * A ticker rather than a job that re-enqueues itself: a scan job always waiting in the queue would keep
+ * the queue from ever being empty.
+ */
+@Injectable()
+export class AbandonedCartScanner implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(AbandonedCartScanner.name);
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runner: TransactionRunner,
+    private readonly jobs: JobQueue,
+    private readonly settings: SettingsService,
+    private readonly reminders: AbandonedCartReminders,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(SCAN_JOB, () => this.runScan());
+  }
+
+  onApplicationBootstrap(): void {
+    this.scheduleTick();
+  }
+
+  onApplicationShutdown(): void {
+    clearTimeout(this.timer);
+  }
+
+  /** Enqueues the scan of the current slot, once per slot whoever asks (while the feature is on). */
+  async tick(): Promise<void> {
+    if (!this.settings.isOn('salesAbandonedCartsEnabled')) return;
+    const slot = Math.floor(Date.now() / SCAN_EVERY_MS);
+    await this.runner.run((tx) => this.jobs.enqueue(tx, SCAN_JOB, { slot }, { key: `${SCAN_JOB}:${slot}` }));
+  }
+
+  /** Queues every reminder due now, a page of carts per transaction; returns how many carts got one. */
+  async scan(): Promise<number> {
+    if (!this.settings.isOn('salesAbandonedCartsEnabled')) return 0;
+    const now = Date.now();
+    const policy = abandonedCartPolicy(this.settings);
+    if (policy.reminderDelaysMs.length === 0) return 0;
+    let queued = 0;
+    for (let afterId = 0; ;) {
+      const page = await this.candidates(policy, now, afterId);
+      const due = page.flatMap((cart) => {
+        const reminderIndex = this.dueReminder(policy, cart, now);
+        return reminderIndex === null ? [] : [{ cart, reminderIndex }];
+      });
+      if (due.length > 0) {
+        await this.runner.run(async (tx) => {
+          for (const { cart, reminderIndex } of due) await this.reminders.queue(tx, cart, reminderIndex);
+        });
+      }
+      queued += due.length;
+      if (page.length < PAGE) return queued;
+      afterId = page[page.length - 1].id;
+    }
+  }
+
+  private scheduleTick(): void {
+    const wait = SCAN_EVERY_MS - (Date.now() % SCAN_EVERY_MS);
+    this.timer = setTimeout(() => {
+      this.tick().catch((error: Error) => this.logger.error(`abandoned-cart scan not queued: ${error.message}`));
+      this.scheduleTick();
+    }, wait).unref();
+  }
+
+  private async runScan(): Promise<void> {
+    await this.scan();
+    await this.runner.run(({ manager }) =>
+      manager.delete(Job, { name: SCAN_JOB, status: 'done', finishedAt: LessThan(Date.now() - KEEP_FINISHED_MS) }),
+    );
+  }
+
+  /**
+   * Open carts with an e-mail and lines, idle at least until their first reminder is due but not so long
+   * that even the last one is too late, never recovered, with reminders still to send; by id after `afterId`.
+   */
+  private async candidates(policy: AbandonedCartPolicy, now: number, afterId: number): Promise<Candidate[]> {
+    const delays = policy.reminderDelaysMs;
+    const lastReminder = (sub: SelectQueryBuilder<ObjectLiteral>) =>
+      sub
+        .select('MAX(reminder.reminderIndex)')
+        .from(AbandonedCartReminder, 'reminder')
+        .where('reminder.cartId = cart.id');
+    const rows = await abandonedCarts(this.dataSource, now - Math.max(policy.idleMs, delays[0]))
+      .select('cart.id', 'id')
+      .addSelect('cart.lastActivityAt', 'lastActivityAt')
+      .addSelect(lastReminder, 'lastReminder')
+      .andWhere('cart.lastActivityAt > :oldest', {
+        oldest: now - Math.max(policy.idleMs, delays[delays.length - 1]) - TOO_LATE_MS,
+      })
+      .andWhere('cart.id > :afterId', { afterId })
+      .andWhere((qb) => `COALESCE(${lastReminder(qb.subQuery()).getQuery()}, -1) < :lastIndex`, {
+        lastIndex: delays.length - 1,
+      })
+      .andWhere(
+        (qb) =>
+          `NOT EXISTS ${qb
+            .subQuery()
+            .select('1')
+            .from(AbandonedCartRecovery, 'recovery')
+            .where('recovery.abandonedCartId = cart.id')
+            .getQuery()}`,
+      )
+      .orderBy('cart.id', 'ASC')
+      .limit(PAGE)
+      .getRawMany<{ id: number | string; lastActivityAt: number | string; lastReminder: number | string | null }>();
+    return rows.map((row) => ({
+      id: Number(row.id),
+      lastActivityAt: Number(row.lastActivityAt),
+      lastReminder: row.lastReminder === null ? null : Number(row.lastReminder),
+    }));
+  }
+
+  /**
+   * The latest reminder that is due and not too late, after the last one sent; earlier ones a scan missed
+   * (an outage) are skipped rather than sent all at once.
+   */
+  private dueReminder(policy: AbandonedCartPolicy, cart: Candidate, now: number): number | null {
+    for (let index = policy.reminderDelaysMs.length - 1; index > (cart.lastReminder ?? -1); index--) {
+      const dueAt = reminderDueAt(policy, cart.lastActivityAt, index);
+      if (dueAt <= now) return now - dueAt < TOO_LATE_MS ? index : null;
+    }
+    return null;
+  }
+}

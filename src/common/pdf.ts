@@ -1,0 +1,28 @@
+/** Helpers for the PDFs the service draws with pdfkit (invoices, gift-card vouchers). */
+
+/** The finished document as one buffer; call before `doc.end()`. */
+export function collectPdf(doc: PDFKit.PDFDocument): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+}
+
+/** Windows-1252 characters above Latin-1 that the standard PDF fonts can draw. */
+const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+
+/**
+ * The PDFs use the standard PDF fonts (nothing to ship or embed), which cover Windows-1252 only: other
+ * letters lose their accents (č → c), spaces of other widths become plain spaces, and whatever is left
+ * becomes "?" instead of a broken glyph.
+ */
+export function pdfText(text: string): string {
+  return text.normalize('NFC').replace(/[^\x20-\x7e\xa0-\xff\n]/g, (char) => {
+    if (WIN_ANSI_EXTRA.has(char)) return char;
+    if (/\s/.test(char)) return ' ';
+    const plain = char.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+    return /^[\x20-\x7e\xa0-\xff]+$/.test(plain) ? plain : '?';
+  });
+}

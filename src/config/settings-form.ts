@@ -1,0 +1,136 @@
+import { AppError, FieldErrors } from '../common/errors/app-error';
+import { coerceSetting, SettingDefinition, SettingValueError } from './setting-definition';
+import { SettingsService } from './settings.service';
+
+/** One input of a CP settings form, as `views/partials/settings-fields.hbs` renders it. */
+export interface SettingsField {
+  name: string;
+  label: string;
+  description: string;
+  kind: 'checkbox' | 'select' | 'secret' | 'number' | 'json' | 'text';
+  value: string;
+  checked: boolean;
+  options: Array<{ value: string; selected: boolean }>;
+  /** For secrets: what is stored, masked (the value itself never reaches the page). */
+  masked: string;
+  errors: string[];
+}
+
+/** A submission that was refused: shown again with what was typed (never a secret) and the field errors. */
+export interface RefusedSubmission {
+  body: Record<string, unknown>;
+  errors: FieldErrors;
+}
+
+/**
+ * A CP form over a group of settings. Fields are named by the key without its plugin prefix
+ * (`carrier-a.password` → `password`); a form post saves every field at once or, when any value is invalid,
+ * nothing.
+ */
+export class SettingsForm {
+  constructor(
+    private readonly definitions: readonly SettingDefinition[],
+    private readonly labels: Readonly<Record<string, string>> = {},
+  ) {}
+
+  /** The fields with the stored values, or with a refused submission's input and errors. */
+  fields(settings: SettingsService, refused?: RefusedSubmission): SettingsField[] {
+    return this.definitions.map((definition) => {
+      const name = fieldName(definition.key);
+      // An unticked box is not sent at all; any other field not sent kept its stored value.
+      const resubmitted = refused && (name in refused.body || definition.type === 'boolean');
+      const shown = resubmitted ? displayedInput(definition, refused.body[name]) : storedText(definition, settings);
+      const kind = kindOf(definition);
+      return {
+        name,
+        label: this.labels[name] ?? labelOf(name),
+        description: definition.description,
+        kind,
+        value: kind === 'checkbox' || kind === 'secret' ? '' : shown,
+        checked: shown === 'true',
+        options: (definition.choices ?? []).map((choice) => ({ value: choice, selected: choice === shown })),
+        masked: kind === 'secret' ? maskSecret(String(settings.get(definition.key) ?? '')) : '',
+        errors: refused?.errors[name] ?? [],
+      };
+    });
+  }
+
+  /**
+   * The typed values a form post gives, for SettingsService.save. An unticked box is false; a secret left
+   * blank and a field not sent at all keep what is stored. Every field is checked before anything is
+   * saved, and all problems are reported at once (a 400 with `fields`).
+   */
+  parse(body: Record<string, unknown>): Record<string, unknown> {
+    const values: Record<string, unknown> = {};
+    const errors: FieldErrors = {};
+    const problems: string[] = [];
+    for (const definition of this.definitions) {
+      const name = fieldName(definition.key);
+      const input = submittedInput(definition, body[name]);
+      if (input === KEEP) continue;
+      try {
+        values[definition.key] = coerceSetting(definition, input);
+      } catch (error) {
+        if (!(error instanceof SettingValueError)) throw error;
+        problems.push(error.message);
+        errors[name] = [error.message.replace(`${definition.key} `, '')];
+      }
+    }
+    if (problems.length > 0) throw new AppError('invalid_setting', problems.join('; '), 400, errors);
+    return values;
+  }
+
+  /** Saves a form post all-or-nothing (SettingsService.save writes in one transaction). */
+  async save(settings: SettingsService, body: Record<string, unknown>): Promise<void> {
+    await settings.save(this.parse(body));
+  }
+}
+
+/** The form field name of a setting: its key without the `<plugin>.` prefix. */
+export function fieldName(key: string): string {
+  return key.slice(key.indexOf('.') + 1);
+}
+
+/** Enough to recognise a stored secret, never enough to use it. */
+export function maskSecret(secret: string): string {
+  if (secret === '') return 'not set';
+  return secret.length <= 8 ? '••••••••' : `••••••••${secret.slice(-4)}`;
+}
+
+const KEEP = Symbol('keep the stored value');
+const TICKED: readonly unknown[] = [true, 'true', 'on', '1'];
+
+function submittedInput(definition: SettingDefinition, input: unknown): unknown {
+  const blank = input === undefined || (typeof input === 'string' && input.trim() === '');
+  if (definition.type === 'boolean') return blank ? false : input;
+  if (input === undefined || (definition.secret && blank)) return KEEP;
+  if (definition.type === 'json' && blank) return definition.default;
+  return input;
+}
+
+/** A stored value as its field shows it: JSON as text, a boolean as `true`/`false`. */
+function storedText(definition: SettingDefinition, settings: SettingsService): string {
+  const value = settings.get(definition.key);
+  return definition.type === 'json' ? JSON.stringify(value) : String(value ?? '');
+}
+
+/** A refused input as its field shows it again: a ticked box stays ticked, text as typed. */
+function displayedInput(definition: SettingDefinition, input: unknown): string {
+  if (definition.type === 'boolean') return String(TICKED.includes(input));
+  return typeof input === 'string' ? input : JSON.stringify(input);
+}
+
+function kindOf(definition: SettingDefinition): SettingsField['kind'] {
+  if (definition.type === 'boolean') return 'checkbox';
+  if (definition.choices) return 'select';
+  if (definition.secret) return 'secret';
+  if (definition.type === 'integer') return 'number';
+  if (definition.type === 'json') return 'json';
+  return 'text';
+}
+
+/** `defaultFreeShippingThreshold` → "Default free shipping threshold", for fields without a label of their own. */
+function labelOf(name: string): string {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,49 @@
+import { Body, Controller, HttpCode, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { RequiresFeature } from '../common/decorators/requires-feature.decorator';
+import { SkipCsrf } from '../common/decorators/skip-csrf.decorator';
+import { AppError } from '../common/errors/app-error';
+import { WebhookGuessThrottle } from './webhook-guess.throttle';
+import { WebhookTrigger } from './webhook-trigger.service';
+
+/**
+ * `POST /core/flow/webhook/{secret}` (spec "Inbound webhook", "Errors"): 200 with the queued run, 403 when no
+ * flow has the secret, 404 while flows are off or the flow is disabled. The body (any JSON up to 1 MiB) is
+ * parsed by the route's own body parser (web/configure-app.ts); the secret is redacted from every log line.
+ */
+@ApiTags('flows')
+@Controller('core/flow')
+@RequiresFeature('flowsEnabled')
+export class FlowWebhookController {
+  constructor(
+    private readonly trigger: WebhookTrigger,
+    private readonly guesses: WebhookGuessThrottle,
+  ) {}
+
+  @Post('webhook/:secret')
+  @HttpCode(200)
+  @SkipCsrf()
+  @ApiOperation({ summary: 'Run the flow whose webhook trigger has this secret; body keys become webhook.<key>' })
+  async webhook(
+    @Param('secret') secret: string,
+    @Body() body: unknown,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ success: true; runId: number }> {
+    const ip = req.ip ?? 'unknown';
+    const blockedFor = await this.guesses.blockedSeconds(ip);
+    if (blockedFor > 0) {
+      res.setHeader('Retry-After', String(blockedFor));
+      const message = `Too many wrong secrets. Try again in ${blockedFor} seconds.`;
+      throw new AppError('too_many_requests', message, 429, undefined, { retryAfter: blockedFor });
+    }
+    // A request without a body has no variables.
+    const outcome = await this.trigger.fire(secret, body ?? {});
+    if (outcome.found === 'queued') return { success: true, runId: outcome.runId };
+    // A disabled flow answers exactly like flows switched off, which answer like an unknown route.
+    if (outcome.found === 'disabled') throw new NotFoundException(`Cannot ${req.method} ${req.originalUrl}`);
+    await this.guesses.countMiss(ip);
+    throw new AppError('forbidden', 'No flow is triggered by this secret.', 403);
+  }
+}

@@ -1,0 +1,32 @@
+import { Controller, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { answerCpPost } from '../../../common/cp-form-post';
+import { CpPermission } from '../../../common/decorators/cp-permission.decorator';
+import { CpGuard } from '../../../common/guards/cp.guard';
+import { AppConfig } from '../../../config/app-config';
+import { InjectConfig } from '../../../config/config.module';
+import { PluginPanelsCpController } from '../../../config/plugin-panels/plugin-panels-cp.controller';
+import { CarrierAPanelsCpService } from './carrier-a-panels-cp.service';
+
+/** Carrier A's dashboard, settings and connection test (spec "Control-panel routes"). */
+@ApiExcludeController()
+@UseGuards(CpGuard)
+@CpPermission('accessPlugin-carrier-a')
+@Controller('carrier-a')
+export class CarrierAPanelsCpController extends PluginPanelsCpController {
+  protected readonly plugin = { handle: 'carrier-a', name: 'Carrier A' };
+
+  constructor(
+    private readonly carrierA: CarrierAPanelsCpService,
+    @InjectConfig() config: AppConfig,
+  ) {
+    super(carrierA, config);
+  }
+
+  /** Spec "Limits": asks the carrier for one ParcelShop with the stored settings. */
+  @Post('api/test-connection')
+  testConnection(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return answerCpPost(req, res, { page: this.url('settings'), action: () => this.carrierA.testConnection() });
+  }
+}

@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ArrangedWidget } from '../../../config/dashboard-layout';
+import { PluginPanelsService } from '../../../config/plugin-panels/plugin-panels.service';
+import { SettingsForm } from '../../../config/settings-form';
+import { SettingsService } from '../../../config/settings.service';
+import { Job } from '../../../jobs/job.entity';
+import { AUTO_SHIPMENT_JOB } from '../carrier-a-auto-shipments.service';
+import { labelMonth, labelsIn } from '../carrier-a-label-months';
+import { CarrierAShipment } from '../carrier-a-shipment.entity';
+import { CarrierAClient } from '../carrier-a.client';
+import { CarrierAConfigurationError } from '../carrier-a.errors';
+import { CARRIER_A_DASHBOARD, CARRIER_A_SETTINGS } from '../carrier-a.settings';
+
+const STATISTICS_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const SETTINGS_FORM = new SettingsForm(
+  CARRIER_A_SETTINGS.filter((definition) => definition.key !== CARRIER_A_DASHBOARD.key),
+  {
+    sandbox: 'Sandbox mode',
+    customUrl: 'Custom API URL',
+    username: 'Username',
+    password: 'Password',
+    defaultWeight: 'Default weight (g)',
+    autoCreateStatus: 'Create parcels at status',
+    pickupPointsEnabled: 'Offer pickup points',
+    pickupPointCountry: 'Pickup point country',
+    labelLimit: 'Label limit per month',
+  },
+);
+
+export interface CarrierADashboard {
+  widgets: ArrangedWidget[];
+  byStatus: Array<{ status: string; count: number }>;
+  /** Every one of the last 30 days (UTC), newest first, with 0 for days without shipments. */
+  byDay: Array<{ day: string; count: number }>;
+  busiestDay: number;
+  labels: { used: number; limit: number; reached: boolean };
+  failedJobs: number;
+}
+
+/** Carrier A's dashboard statistics, its widget layout, its settings form and the connection test. */
+@Injectable()
+export class CarrierAPanelsCpService extends PluginPanelsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    settings: SettingsService,
+    private readonly client: CarrierAClient,
+  ) {
+    super(settings, CARRIER_A_DASHBOARD, SETTINGS_FORM);
+  }
+
+  async dashboard(now = new Date()): Promise<CarrierADashboard> {
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const since = new Date(today - (STATISTICS_DAYS - 1) * DAY_MS);
+    const [byStatus, countsByDay, used, failedJobs] = await Promise.all([
+      this.shipmentsSince(since)
+        .select('s.status', 'status')
+        .addSelect('COUNT(*)', 'count')
+        .groupBy('s.status')
+        .getRawMany<{ status: string; count: string | number }>(),
+      this.countsByDay(since),
+      // The count the limit is enforced on, so the page and the automation agree.
+      labelsIn(this.dataSource.manager, labelMonth(now)),
+      this.dataSource.getRepository(Job).countBy({ name: AUTO_SHIPMENT_JOB, status: 'failed' }),
+    ]);
+    const byDay = Array.from({ length: STATISTICS_DAYS }, (_, back) => {
+      const day = new Date(today - back * DAY_MS).toISOString().slice(0, 10);
+      return { day, count: countsByDay.get(day) ?? 0 };
+    });
+    const limit = this.settings.get<number>('carrier-a.labelLimit');
+    return {
+      widgets: CARRIER_A_DASHBOARD.current(this.settings),
+      byStatus: byStatus
+        .map((row) => ({ status: row.status, count: Number(row.count) }))
+        .sort((a, b) => b.count - a.count || a.status.localeCompare(b.status)),
+      byDay,
+      busiestDay: Math.max(1, ...byDay.map(({ count }) => count)),
+      labels: { used, limit, reached: limit > 0 && used >= limit },
+      failedJobs,
+    };
+  }
+
+  /** Asks the carrier for one ParcelShop with the stored settings; the carrier's own words when it refuses. */
+  async testConnection(): Promise<{ success: boolean; message: string }> {
+    try {
+      await this.client.testConnection();
+      return { success: true, message: 'Carrier A accepted the connection and the credentials.' };
+    } catch (error) {
+      if (!(error instanceof CarrierAConfigurationError)) throw error;
+      return { success: false, message: error.message };
+    }
+  }
+
+  private shipmentsSince(since: Date) {
+    return this.dataSource
+      .getRepository(CarrierAShipment)
+      .createQueryBuilder('s')
+      .where('s.dateCreated >= :since', { since });
+  }
+
+  /** Shipments per UTC day (`YYYY-MM-DD`): the date part of the stored UTC datetime, on SQLite and MariaDB alike. */
+  private async countsByDay(since: Date): Promise<Map<string, number>> {
+    const day = 'SUBSTR(CAST(s.dateCreated AS CHAR), 1, 10)';
+    const rows = await this.shipmentsSince(since)
+      .select(day, 'day')
+      .addSelect('COUNT(*)', 'count')
+      .groupBy(day)
+      .getRawMany<{ day: string; count: string | number }>();
+    return new Map(rows.map((row) => [row.day, Number(row.count)]));
+  }
+}

@@ -1,0 +1,35 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsOptional } from 'class-validator';
+import { CpListQuery } from '../../../common/cp-list.query';
+
+/** The statuses carrier A reports for a parcel (external-apis.md §3). */
+export const CARRIER_A_STATUSES = [
+  'CREATED',
+  'PICKED_UP',
+  'IN_TRANSIT',
+  'OUT_FOR_DELIVERY',
+  'DELIVERED',
+  'DELIVERED_TO_PARCELSHOP',
+  'RETURNED',
+] as const;
+export type CarrierAStatus = (typeof CARRIER_A_STATUSES)[number];
+
+/** What the list and the export select by. */
+export interface ShipmentFilter {
+  status?: CarrierAStatus;
+  /** An order reference or number, a parcel number, or part of the recipient's name. */
+  q?: string;
+}
+
+/** `?status=&q=&page=` of the shipment list; `format=csv` exports the whole filtered list instead. */
+export class ShipmentListQuery extends CpListQuery implements ShipmentFilter {
+  /** The form's "Any" option sends an empty value. */
+  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value))
+  @IsOptional()
+  @IsIn(CARRIER_A_STATUSES)
+  status?: CarrierAStatus;
+
+  @IsOptional()
+  @IsIn(['csv'])
+  format?: 'csv';
+}

@@ -1,0 +1,84 @@
+import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Throttle } from '@nestjs/throttler';
+import type { Request, Response } from 'express';
+import { CartPricingService, CartSummary } from '../../commerce/carts/cart-pricing.service';
+import { CartService } from '../../commerce/carts/cart.service';
+import { QuoteService } from '../../commerce/checkout/quote.service';
+import { formatGiftCardCode, normalizeGiftCardCode } from '../../commerce/gift-cards/gift-card-code';
+import { GiftCardRedemption, MAX_GIFT_CARDS_PER_CART } from '../../commerce/gift-cards/gift-card-redemption.service';
+import { CurrencyService } from '../../commerce/stores/currency.service';
+import { RequiresFeature } from '../../common/decorators/requires-feature.decorator';
+import { AppError } from '../../common/errors/app-error';
+import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
+import { CartSession } from './cart-session.service';
+import { answerCartChange } from './cart-response';
+import { GiftCardCodeDto } from './dto/gift-card.dto';
+
+/** Codes tried per minute and IP: enough for a family's stack of cards, too few to guess one. */
+export const GIFT_CARD_APPLY_LIMIT = 30;
+
+/**
+ * Paying with gift cards (DESIGN.md §4), only while `salesGiftCardsEnabled` is on: `{ code }` →
+ * `{ success, message, cart }`, the cart priced as checkout prices it, with `giftCards` and `amountDue`.
+ */
+@ApiTags('cart')
+@RequiresFeature('salesGiftCardsEnabled')
+@Controller('shop/cart')
+export class CartGiftCardController {
+  constructor(
+    private readonly carts: CartService,
+    private readonly redemption: GiftCardRedemption,
+    private readonly quotes: QuoteService,
+    private readonly pricing: CartPricingService,
+    private readonly currencies: CurrencyService,
+    private readonly session: CartSession,
+  ) {}
+
+  /** A code that cannot pay now (unknown, expired, used up, another currency) is a 400 saying why. */
+  @Post('apply-gift-card')
+  @HttpCode(200)
+  @UseGuards(ShopThrottlerGuard)
+  @Throttle({ default: { limit: GIFT_CARD_APPLY_LIMIT, ttl: 60_000 } })
+  async apply(@Body() body: GiftCardCodeDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const cart = await this.session.current(req);
+    if (!cart || (await this.carts.lines(cart.id)).length === 0) {
+      throw AppError.conflict('cart_empty', 'Add something to your cart before using a gift card.');
+    }
+    const currency = await this.currencies.chosenOrBase(cart.currency);
+    const card = await this.redemption.findSpendable(body.code, currency.code);
+    const codes = cart.giftCardCodes ?? [];
+    if (!codes.includes(card.code)) {
+      if (codes.length >= MAX_GIFT_CARDS_PER_CART) {
+        throw new AppError('gift_card_limit', `At most ${MAX_GIFT_CARDS_PER_CART} gift cards can pay for one order.`);
+      }
+      await this.carts.setGiftCards(cart.id, [...codes, card.code]);
+    }
+    const message = `Gift card ${formatGiftCardCode(card.code)} applied.`;
+    await answerCartChange(req, res, message, () => this.summary(cart.id));
+  }
+
+  @Post('remove-gift-card')
+  @HttpCode(200)
+  async remove(@Body() body: GiftCardCodeDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const cart = await this.session.current(req);
+    const code = normalizeGiftCardCode(body.code);
+    const codes = cart?.giftCardCodes ?? [];
+    if (!cart || !code || !codes.includes(code)) {
+      throw AppError.notFound(`Gift card ${body.code.trim().slice(0, 40)} is not applied to your cart.`);
+    }
+    await this.carts.setGiftCards(
+      cart.id,
+      codes.filter((applied) => applied !== code),
+    );
+    const message = `Gift card ${formatGiftCardCode(code)} removed.`;
+    await answerCartChange(req, res, message, () => this.summary(cart.id));
+  }
+
+  /** The cart as checkout prices it (shipping and fees included), so `amountDue` is what is left to pay. */
+  private async summary(cartId: number): Promise<CartSummary> {
+    const cart = await this.carts.findOpen(cartId);
+    if (!cart) throw AppError.conflict('cart_closed', 'This cart has already been ordered. Start a new one.');
+    return this.pricing.summarize((await this.quotes.quote(cart)).priced);
+  }
+}

@@ -1,0 +1,7 @@
+import { IsString, MaxLength } from 'class-validator';
+
+export class SetLanguageDto {
+  @IsString()
+  @MaxLength(8)
+  language: string;
+}

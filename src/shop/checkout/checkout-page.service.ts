@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { Address } from '../../commerce/carts/cart.entity';
+import { QuoteService } from '../../commerce/checkout/quote.service';
+import { SessionCustomers } from '../../commerce/customers/session-customers.service';
+import { BOOKING_HORIZON_DAYS } from '../../commerce/delivery/delivery-slots.service';
+import { shopNow } from '../../commerce/delivery/shop-calendar';
+import { StoreService } from '../../commerce/stores/store.service';
+import { formatMoney } from '../../common/money-format';
+import { SettingsService } from '../../config/settings.service';
+import { CheckoutService } from './checkout.service';
+
+/**
+ * What the checkout page starts from: the session's cart with what was saved on it, amounts formatted the
+ * way public/js/checkout.js formats them when they change. Methods are listed by the script, per destination.
+ */
+@Injectable()
+export class CheckoutPageService {
+  constructor(
+    private readonly checkout: CheckoutService,
+    private readonly quotes: QuoteService,
+    private readonly stores: StoreService,
+    private readonly customers: SessionCustomers,
+    private readonly settings: SettingsService,
+  ) {}
+
+  /** Null when the session has nothing to check out; amounts written as `locale` (the page language) writes them. */
+  async view(req: Request, locale: string) {
+    const cart = await this.checkout.cart(req);
+    if (!cart) return null;
+    const { priced } = await this.quotes.quote(cart);
+    if (priced.lines.length === 0) return null;
+    const [store, customer] = await Promise.all([this.stores.byId(cart.storeId), this.customers.current(req)]);
+    const money = (minor: number) => formatMoney(minor, priced.currency, locale);
+    const blank: Partial<Address> = { country: store.country };
+    return {
+      locale,
+      currency: { code: priced.currency.code, decimals: priced.currency.decimals },
+      countries: this.checkout.countries(),
+      email: cart.email ?? customer?.email ?? '',
+      billingAddress: cart.billingAddress ?? blank,
+      shippingAddress: cart.shippingAddress ?? blank,
+      sameAsBilling: !cart.shippingAddress,
+      companyName: cart.companyName ?? '',
+      vatId: cart.vatId ?? '',
+      notes: cart.notes ?? '',
+      /** The details were saved before: the script lists the methods for them at once. */
+      detailsSaved: Boolean(cart.email && cart.billingAddress),
+      shippingMethod: cart.shippingMethod ?? '',
+      paymentMethod: cart.paymentMethod ?? '',
+      /** The VAT id is checked against the EU service as it is typed (spec: only with `format_existence`). */
+      vatCheck:
+        this.settings.isOn('salesValidateVAT') &&
+        this.settings.get<string>('salesValidateVATType') === 'format_existence',
+      delivery: this.deliveryChoice(cart.deliverySlotId, cart.deliveryDate),
+      items: priced.lines.map((item) => ({ name: item.name, qty: item.line.qty, total: money(item.total) })),
+      totals: {
+        subtotal: money(priced.subtotal),
+        discount: money(priced.discount),
+        hasDiscount: priced.discount > 0,
+        shipping: money(priced.shipping),
+        paymentFee: money(priced.paymentFee),
+        hasPaymentFee: priced.paymentFee > 0,
+        tax: money(priced.tax),
+        total: money(priced.total),
+        giftCardTotal: money(priced.giftCardTotal),
+        hasGiftCards: priced.giftCardTotal > 0,
+        amountDue: money(priced.amountDue),
+      },
+    };
+  }
+
+  /** The delivery-date picker: the dates a slot can be booked on, and the slot chosen before. */
+  private deliveryChoice(slotId: number | null, date: string | null) {
+    if (!this.settings.isOn('salesDeliveryTimeEnabled')) return null;
+    const today = shopNow(this.settings.get<string>('salesTimezone')).date;
+    return { firstDay: today, lastDay: addDays(today, BOOKING_HORIZON_DAYS), slotId: slotId ?? '', day: date ?? '' };
+  }
+}
+
+function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}

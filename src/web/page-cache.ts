@@ -1,0 +1,27 @@
+import type { Request, Response } from 'express';
+
+/** How long a shared cache may keep a guest page: a price or stock change shows within a minute. */
+const GUEST_PAGE_MAX_AGE_S = 60;
+
+/**
+ * True when the request's session holds anything (a cart, a chosen currency or language, a login, a CSRF
+ * token, a flash): the page may then differ from what a first-time visitor sees.
+ */
+export function hasPersonalSession(req: Request): boolean {
+  const session = req.session as unknown as Record<string, unknown> | undefined;
+  return Boolean(session) && Object.keys(session!).some((key) => key !== 'cookie' && session![key] !== undefined);
+}
+
+/**
+ * Cache headers of a page that is the same for every visitor without a session (home, listing, search,
+ * product): shared-cacheable for a minute. With a session it carries that session's CSRF token, currency
+ * and flash messages, so nobody may keep it (`no-store`, like every page with a token, see render-locals.ts).
+ * `Vary: Cookie` keeps a shared cache from handing the guest copy to a shopper with a session. Returns
+ * whether the page is personal (then render it with `csrf: true`).
+ */
+export function cacheForGuests(req: Request, res: Response): boolean {
+  const personal = hasPersonalSession(req);
+  res.setHeader('Cache-Control', personal ? 'no-store' : `public, max-age=${GUEST_PAGE_MAX_AGE_S}`);
+  res.setHeader('Vary', 'Accept, Cookie');
+  return personal;
+}

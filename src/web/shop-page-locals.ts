@@ -1,0 +1,41 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { CurrencyService } from '../commerce/stores/currency.service';
+import { StoreService } from '../commerce/stores/store.service';
+import { SettingsService } from '../config/settings.service';
+import { chooseLanguage } from './i18n/page-language';
+import { translations } from './i18n/translations';
+
+/**
+ * What the shop layout needs on every page, in `res.locals` (which every render sees): `lang` (the page
+ * language), `languages` and `currencies` (for the switches), `currency` (the shopper's currency) and
+ * the flags `accountsEnabled` and `ajaxCart` (add to cart answers JSON for the popup). All of
+ * it comes from in-memory caches; the services are looked up on first use (configureApp runs before the
+ * modules initialise).
+ */
+export function shopPageLocals(app: INestApplication) {
+  let services: { stores: StoreService; currencies: CurrencyService; settings: SettingsService } | undefined;
+  const shipped = translations();
+  const languages = shipped.languages.map((code) => ({ code, name: shipped.t(code, 'layout.languageName') }));
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.path.startsWith('/public/') || req.path === '/health') return next();
+    services ??= {
+      stores: app.get(StoreService),
+      currencies: app.get(CurrencyService),
+      settings: app.get(SettingsService),
+    };
+    const { stores, currencies, settings } = services;
+    Promise.all([stores.default(), currencies.chosenOrBase(req.session?.currency), currencies.all()]).then(
+      ([store, currency, all]) => {
+        res.locals.lang = chooseLanguage(req.session?.language, store.language);
+        res.locals.languages = languages;
+        res.locals.currency = currency;
+        res.locals.currencies = all;
+        res.locals.accountsEnabled = settings.isOn('customerAccountsEnabled');
+        res.locals.ajaxCart = settings.isOn('salesCheckoutEnableAjax');
+        next();
+      },
+      next,
+    );
+  };
+}

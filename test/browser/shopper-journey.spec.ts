@@ -1,0 +1,332 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { Cart } from '../../src/commerce/carts/cart.entity';
+import { CouponService } from '../../src/commerce/coupons/coupon.service';
+import { shopNow } from '../../src/commerce/delivery/shop-calendar';
+import { Order } from '../../src/commerce/orders/order.entity';
+import { SettingsService } from '../../src/config/settings.service';
+import { fillCheckoutDetails, launchBrowser, watchPage } from '../support/browser';
+import { shippingValue } from '../support/checkout';
+import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
+
+const ARTIFACTS = join(__dirname, '..', 'artifacts', 'shopper-journey');
+const COUPON = 'JOURNEY10';
+const VIEWPORTS = [
+  { name: 'desktop', viewport: { width: 1280, height: 900 } },
+  { name: 'phone', viewport: { width: 375, height: 740 } },
+];
+
+/**
+ * A shopper in a real browser (Debian's Chromium), through every page from the listing to the paid order, on a
+ * desktop and on a phone-sized screen. Each step is checked on what the page shows; any console error, failed
+ * request or error answer of the page fails the test. Screenshots of the main pages go to test/artifacts/.
+ */
+describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
+  let shop: TestApp;
+  let browser: Browser;
+  let flatRate: string;
+  let storePickup: string;
+
+  beforeAll(async () => {
+    [shop, browser] = await Promise.all([startTestApp({ listen: true }), launchBrowser()]);
+    flatRate = await shippingValue(shop.dataSource, 'flat-rate');
+    storePickup = await shippingValue(shop.dataSource, 'store-pickup');
+    await shop.app.get(CouponService).create({ code: COUPON, type: 'percent', value: 10 });
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await shop?.close();
+  });
+
+  describe.each(VIEWPORTS)('on a $name screen', ({ name, viewport }) => {
+    let context: BrowserContext;
+    let page: Page;
+    let watcher: ReturnType<typeof watchPage>;
+
+    beforeEach(async () => {
+      context = await browser.newContext({ baseURL: shop.config.baseUrl, viewport });
+      context.setDefaultTimeout(10_000);
+      page = await context.newPage();
+      watcher = watchPage(page);
+    });
+    afterEach(async () => {
+      watcher.expectClean();
+      await context.close();
+    });
+
+    /** A full-page screenshot loads every lazy image: they are let finish, so leaving the page aborts nothing. */
+    async function screenshot(what: string): Promise<void> {
+      await settled(page);
+      await page.screenshot({ path: join(ARTIFACTS, `${name}-${what}.png`), fullPage: true });
+      await settled(page);
+    }
+
+    it('browses, fills the cart, checks out in another currency, pays at the bank and sees the order paid', async () => {
+      // The listing, and a product from it.
+      await page.goto('/shop/catalog/products');
+      await expectText(page.locator('h1'), 'Products');
+      await screenshot('listing');
+      await follow(page.getByRole('link', { name: 'Beam 300 Headlamp' }).first());
+      await expectText(page.locator('h1'), 'Beam 300 Headlamp');
+      await expectText(page.locator('main'), '€39.00');
+      await addToCart(page, 'Beam 300 Headlamp');
+      await expectText(miniCartCount(page), '1');
+      await settled(page);
+
+      // Paging through the listing, then the header search to a configurable product.
+      await page.goto('/shop/catalog/products');
+      await follow(page.locator('a[rel="next"]').first());
+      await page.waitForURL(/[?&]page=2\b/);
+      await expectText(page.locator('h1'), 'Products');
+      await settled(page);
+      await search(page, 't-shirt');
+      await follow(page.getByRole('link', { name: 'Trail Logo T-Shirt' }).first());
+      await expectText(page.locator('h1'), 'Trail Logo T-Shirt');
+      await pickOption(page, 'size', 'M');
+      await pickOption(page, 'color', 'blue');
+      await screenshot('product');
+      await addToCart(page, 'Trail Logo T-Shirt');
+      await expectText(miniCartCount(page), '2');
+      await settled(page);
+
+      // The cart: both lines, a changed quantity, a coupon.
+      await follow(page.locator('a.mini-cart'));
+      await page.waitForURL('**/shop/cart');
+      const headlamp = cartLine(page, 'Beam 300 Headlamp');
+      const tee = cartLine(page, 'Trail Logo T-Shirt');
+      await expectText(headlamp, '€39.00');
+      await expectText(tee.locator('.cart-line-options'), 'size: M');
+      await expectText(tee.locator('.cart-line-options'), 'color: blue');
+      await expectText(page.locator('.cart-totals .subtotal'), '€63.90');
+
+      await headlamp.getByLabel('Quantity of Beam 300 Headlamp', { exact: true }).fill('2');
+      await headlamp.getByRole('button', { name: /^Update/ }).click();
+      await expectText(page.locator('#cart-message'), 'Your cart was updated.');
+      await expectText(headlamp.locator('.cart-line-total'), '€78.00');
+      await expectText(page.locator('.cart-totals .subtotal'), '€102.90');
+      await expectText(miniCartCount(page), '3');
+
+      await page.getByLabel('Coupon code').fill(COUPON.toLowerCase());
+      await page.getByRole('button', { name: 'Apply coupon' }).click();
+      await expectText(page.locator('#cart-message'), `Coupon ${COUPON} applied.`);
+      await expectText(page.locator('.cart-totals .discount'), '€10.29');
+      await expectText(page.locator('.cart-totals .total'), '€92.61');
+      await screenshot('cart');
+
+      // A share link for the cart.
+      await page.getByRole('button', { name: 'Create a share link' }).click();
+      const shareLink = page.getByLabel('Anyone with this link can add these items to their own cart');
+      await shareLink.waitFor();
+      expect(await shareLink.inputValue()).toMatch(/\/shop\/cart\/share\/[0-9a-f]{32}$/);
+
+      // Another currency: every amount follows.
+      await switchCurrency(page, 'CZK');
+      await expectText(page.locator('.cart-totals .total'), 'CZK');
+      await expectText(page.locator('.cart-totals .discount'), 'CZK');
+      await expectText(headlamp.locator('.cart-line-total'), 'CZK');
+
+      // Checkout: details, door delivery in a slot, the bank's card payment.
+      await follow(page.getByRole('link', { name: 'Go to checkout' }));
+      await page.waitForURL('**/shop/checkout');
+      await expectText(page.locator('#checkout-totals [data-amount="total"]'), 'CZK');
+      const email = `journey-${name}-paid@example.com`;
+      await fillCheckoutDetails(page, email);
+      const courier = page.locator('.method', { has: page.locator(`input[value="${flatRate}"]`) });
+      await expectText(courier, /Courier\s*CZK/);
+      await courier.locator('input').check();
+      const day = nextDeliveryDay();
+      await page.getByLabel('Delivery day').fill(day);
+      await page.getByLabel('08:00–12:00').check();
+      await eventually(async () => (await cartOf(email)).deliverySlotId !== null);
+      await page.locator('input[name="paymentMethod"][value="bankpay"]').check();
+      await eventually(async () => (await cartOf(email)).paymentMethod === 'bankpay');
+      await screenshot('checkout');
+
+      await page.getByRole('button', { name: 'Place order' }).click();
+      await page.waitForURL('**/_sandbox/bankpay/pay/**');
+      const order = await orderOf(email);
+      expect(order.currency).toBe('CZK');
+      await expectText(page.locator('main'), `${(order.total / 100).toFixed(2)} CZK`);
+      await screenshot('bank');
+      await page.getByRole('button', { name: 'Pay by card' }).click();
+
+      await page.waitForURL('**/shop/checkout/success');
+      await expectText(page.locator('h1'), 'Thank you for your order');
+      await expectText(page.locator('.order-reference'), order.reference);
+      await expectText(page.locator('.order-number'), order.number);
+      await expectText(page.locator('.order-status'), 'Paid');
+      await expectText(page.locator('main'), `Delivery slot: ${day}, 08:00–12:00`);
+      await expectText(page.locator('main'), `Discount (${COUPON})`);
+      await screenshot('success');
+
+      await follow(page.locator(`a[href="/shop/order/view/${order.number}"]`).first());
+      await page.waitForURL(`**/shop/order/view/${order.number}`);
+      await expectText(page.locator('h1'), `Order ${order.reference}`);
+      await expectText(page.locator('.order-status'), 'Paid');
+      await expectText(page.locator('.order-summary'), 'Trail Logo T-Shirt');
+      await screenshot('order-view');
+      expect((await reload(order)).status).toBe('paid');
+    });
+
+    it('pays by card, is declined, retries from the failed page and pays', async () => {
+      // With the bank's card redirect a declined card leaves the order awaiting payment (the REST API's
+      // decline cancels the order instead), so the shopper can try again.
+      const settings = shop.app.get(SettingsService);
+      await settings.save({ 'bankpay.paymentType': 'bankCardPay' });
+      try {
+        await page.goto('/shop/catalog/products');
+        await settled(page);
+        await search(page, 'headlamp');
+        await follow(page.getByRole('link', { name: 'Beam 300 Headlamp' }).first());
+        await expectText(page.locator('h1'), 'Beam 300 Headlamp');
+        await addToCart(page, 'Beam 300 Headlamp');
+        await expectText(miniCartCount(page), '1');
+        await settled(page);
+        await page.goto('/shop/cart');
+        await follow(page.getByRole('link', { name: 'Go to checkout' }));
+        await page.waitForURL('**/shop/checkout');
+
+        // A company buyer: the VAT id is checked with the EU VAT service as it is entered.
+        const email = `journey-${name}-retry@example.com`;
+        await page.getByLabel('Company name on the invoice (optional)').fill('Sandbox Company s.r.o.');
+        await page.getByLabel('VAT ID (optional)').fill('SK2020123456');
+        await page.getByLabel('VAT ID (optional)').press('Tab');
+        await expectText(page.locator('#checkout-vatId-status'), 'VAT ID verified: SANDBOX COMPANY SK2020123456');
+        await fillCheckoutDetails(page, email);
+        await page.locator(`input[name="shippingMethod"][value="${storePickup}"]`).check();
+        await page.locator('input[name="paymentMethod"][value="bankpay"]').check();
+        await eventually(async () => (await cartOf(email)).paymentMethod === 'bankpay');
+        await page.getByRole('button', { name: 'Place order' }).click();
+
+        await page.waitForURL('**/_sandbox/bankpay/cardpay?**');
+        const order = await orderOf(email);
+        await expectText(page.locator('main'), `${(order.total / 100).toFixed(2)} EUR`);
+        await page.getByRole('button', { name: 'Decline', exact: true }).click();
+
+        await page.waitForURL('**/shop/checkout/failed');
+        await expectText(page.locator('h1'), 'Your payment was not completed');
+        await expectText(page.locator('main'), order.reference);
+        await screenshot('failed');
+        expect((await reload(order)).status).toBe('pending_payment');
+
+        await follow(page.getByRole('link', { name: 'Try the payment again' }));
+        await page.waitForURL('**/_sandbox/bankpay/cardpay?**');
+        await page.getByRole('button', { name: 'Pay', exact: true }).click();
+        await page.waitForURL('**/shop/checkout/success');
+        await expectText(page.locator('.order-reference'), order.reference);
+        await expectText(page.locator('.order-status'), 'Paid');
+
+        await settled(page);
+        await page.goto(`/shop/order/view/${order.number}`);
+        await expectText(page.locator('.order-status'), 'Paid');
+        await expectText(page.locator('.order-summary'), 'Sandbox Company s.r.o.');
+        expect((await reload(order)).status).toBe('paid');
+      } finally {
+        await settings.save({ 'bankpay.paymentType': 'bankPayPlusAPI' });
+      }
+    });
+  });
+
+  function cartOf(email: string): Promise<Cart> {
+    return shop.dataSource.getRepository(Cart).findOneByOrFail({ email });
+  }
+
+  function orderOf(email: string): Promise<Order> {
+    return eventually(() => shop.dataSource.getRepository(Order).findOneBy({ email }));
+  }
+
+  function reload(order: Order): Promise<Order> {
+    return shop.dataSource.getRepository(Order).findOneByOrFail({ id: order.id });
+  }
+});
+
+/** Waits for a locator's text to show `expected` (pages change after scripts answer), then asserts it. */
+async function expectText(locator: Locator, expected: string | RegExp): Promise<void> {
+  const matches = (text: string) => (typeof expected === 'string' ? text.includes(expected) : expected.test(text));
+  let shown = '';
+  await eventually(async () => {
+    shown =
+      (await locator
+        .first()
+        .textContent({ timeout: 2_000 })
+        .catch(() => '')) ?? '';
+    return matches(shown);
+  }).catch(() => undefined);
+  expect(shown).toEqual(
+    typeof expected === 'string' ? expect.stringContaining(expected) : expect.stringMatching(expected),
+  );
+}
+
+/** Waits for the page's late requests (lazy images, the mini-cart) before the shopper moves on. */
+function settled(page: Page): Promise<void> {
+  return page.waitForLoadState('networkidle');
+}
+
+/** Follows a link once what scrolling to it started loading has arrived (leaving earlier would abort it). */
+async function follow(link: Locator): Promise<void> {
+  await link.scrollIntoViewIfNeeded();
+  await settled(link.page());
+  await link.click();
+}
+
+function miniCartCount(page: Page): Locator {
+  return page.locator('a.mini-cart [data-minicart-count]');
+}
+
+function cartLine(page: Page, product: string): Locator {
+  return page.locator('tr.cart-line', { has: page.getByRole('link', { name: product }) });
+}
+
+/** The product page's add-to-cart form: the popup says what was added, and the shopper goes on shopping. */
+async function addToCart(page: Page, product: string): Promise<void> {
+  await page.locator('form[action="/shop/cart/add"] [type="submit"]').first().click();
+  const popup = page.locator('dialog#cart-popup');
+  await expectText(popup.locator('[data-popup-message]'), `1 × ${product} added to your cart.`);
+  await popup.locator('[data-popup-close]').click();
+  await popup.waitFor({ state: 'hidden' });
+}
+
+/** Picks a configurable product's option, whether the page offers it as a list or as buttons. */
+async function pickOption(page: Page, code: string, value: string): Promise<void> {
+  const field = page.locator(`[name="configuration[${code}]"]`);
+  if ((await field.first().evaluate((element) => element.tagName)) === 'SELECT') {
+    await field.selectOption(value);
+  } else {
+    await page.locator(`[name="configuration[${code}]"][value="${value}"]`).check();
+  }
+}
+
+/** The header's search box. */
+async function search(page: Page, query: string): Promise<void> {
+  const box = page.locator('form[role="search"] input[name="q"]').first();
+  await box.fill(query);
+  await box.press('Enter');
+  await page.waitForURL(/\/shop\/catalog\/search-results\?q=/);
+}
+
+/** The header's currency switch; the page loads again in the new currency. */
+async function switchCurrency(page: Page, code: string): Promise<void> {
+  await settled(page);
+  const form = page.locator('form.currency-switch').first();
+  // shop.js submits the form on change; without it, the button does.
+  const reloaded = page.waitForEvent('load', { timeout: 3_000 }).then(
+    () => true,
+    () => false,
+  );
+  await form.locator('select[name="currency"]').selectOption(code);
+  if (await reloaded) return;
+  const submitted = page.waitForEvent('load');
+  await form.locator('[type="submit"]').click();
+  await submitted;
+}
+
+/** The first day from tomorrow on that delivery slots run (the demo shop delivers Monday to Saturday). */
+function nextDeliveryDay(): string {
+  const today = Date.parse(`${shopNow('Europe/Bratislava').date}T00:00:00Z`);
+  for (let days = 1; ; days++) {
+    const date = new Date(today + days * 86_400_000);
+    if (date.getUTCDay() !== 0) return date.toISOString().slice(0, 10);
+  }
+}

@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { Browser, chromium, Page } from 'playwright-core';
+import { ADDRESS } from './checkout';
+
+/** Debian's Chromium: the browser tests never download one (DESIGN.md §1). */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** One headless Chromium for a test file; a missing browser fails the run, it never skips it. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Browser tests need Chromium at ${CHROMIUM_PATH}. Install it with "apt-get install -y chromium" (Debian); ` +
+        'do not run "npx playwright install".',
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+/**
+ * Watches a page for what a shopper would meet as a broken page (DESIGN.md §6): console errors (CSP refusals
+ * land there too), uncaught exceptions, requests that fail and answers of 400 or more. `expectClean()` fails
+ * with the list of them.
+ */
+export function watchPage(page: Page) {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('requestfailed', (request) => {
+    problems.push(`failed request: ${request.method()} ${request.url()} (${request.failure()?.errorText})`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) {
+      problems.push(`${response.status()} for ${response.request().method()} ${response.url()}`);
+    }
+  });
+  return {
+    problems,
+    expectClean(): void {
+      expect(problems).toEqual([]);
+    },
+  };
+}
+
+/** On the checkout page: fills the e-mail and billing address, continues, and waits for the shipping methods. */
+export async function fillCheckoutDetails(page: Page, email: string): Promise<void> {
+  // Scoped to the checkout: the footer's newsletter form has an e-mail field too.
+  const checkout = page.locator('#checkout-form');
+  await checkout.getByLabel('E-mail').fill(email);
+  const billing = checkout.locator('fieldset', { hasText: 'Billing address' });
+  await billing.getByLabel('First name').fill(ADDRESS.firstName);
+  await billing.getByLabel('Last name').fill(ADDRESS.lastName);
+  await billing.getByLabel('Street and number').fill(ADDRESS.street);
+  await billing.getByLabel('Postal code').fill(ADDRESS.zipCode);
+  await billing.getByLabel('City').fill(ADDRESS.city);
+  await billing.getByLabel('Country').selectOption(ADDRESS.country);
+  await page.getByRole('button', { name: 'Continue to shipping' }).click();
+  await page.locator('input[name="shippingMethod"]').first().waitFor();
+}
