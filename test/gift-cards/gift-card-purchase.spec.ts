@@ -121,6 +121,23 @@ describe(`gift-card purchase and pages (${usingMysql ? 'MariaDB' : 'SQLite'})`, 
     expect(vouchersTo('canceler@example.com')).toHaveLength(0);
   });
 
+  it('disables the cards of a paid order that is canceled later, and only those', async () => {
+    const order = await orderGiftCards('refunded@example.com', 2);
+    await setStatus(order, 'paid');
+    await eventually(() => vouchersTo('refunded@example.com').length === 2);
+    const cards = shop.dataSource.getRepository(GiftCard);
+    const other = await issueCard(shop, 30);
+
+    await setStatus(order, 'canceled');
+    const issued = await cards.findBy({ orderId: order.id });
+    expect(issued.map((card) => card.status)).toEqual(['disabled', 'disabled']);
+    for (const card of issued) {
+      const details = await request(shop.server).get(`${ITEM_DETAILS}/${card.code}`).expect(200);
+      expect(details.body).toMatchObject({ status: 'disabled', balance: 50 });
+    }
+    expect((await cards.findOneByOrFail({ id: other.id })).status).toBe('active');
+  });
+
   it('answers item-details as JSON by code, typed any way, and 404 JSON for an unknown code', async () => {
     const card = await issueCard(shop, 25, { expiresAt: new Date('2031-01-31T00:00:00Z') });
     const details = await request(shop.server).get(`${ITEM_DETAILS}/${card.code}`).expect(200);

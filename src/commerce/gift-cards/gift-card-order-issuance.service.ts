@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager, In, Not } from 'typeorm';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { JobQueue } from '../../jobs/job-queue.service';
@@ -20,6 +20,8 @@ interface IssuePayload {
 /**
  * Gift cards bought in the shop: when an order with gift-card lines becomes paid, a job (queued in the same
  * transaction, keyed by the order) issues one card per unit bought and queues each card's voucher e-mail.
+ * When such an order is canceled later (refunded), its cards are disabled in the cancellation's transaction:
+ * what a card already paid for stays paid, the rest can no longer be spent.
  */
 @Injectable()
 export class GiftCardOrderIssuance implements OnModuleInit {
@@ -33,6 +35,10 @@ export class GiftCardOrderIssuance implements OnModuleInit {
 
   onModuleInit(): void {
     this.statuses.subscribe(async (tx, change) => {
+      if (change.to === 'canceled') {
+        await tx.manager.update(GiftCard, { orderId: change.orderId, status: Not('disabled') }, { status: 'disabled' });
+        return;
+      }
       if (change.to !== 'paid' || (await giftCardLines(tx.manager, change.orderId)).length === 0) return;
       await this.jobs.enqueue(tx, ISSUE_JOB, { orderId: change.orderId } satisfies IssuePayload, {
         key: `gift-cards-issue:${change.orderId}`,
