@@ -221,7 +221,7 @@ describe('customer login and logout', () => {
         (await shop.dataSource.getRepository(CartLine).findBy({ cartId })).map((line) => [line.productId, line.qty]),
       );
 
-    it("becomes the customer's cart, and a later visit's guest cart joins it", async () => {
+    it("becomes the customer's cart, and a later visit's guest cart joins it with its codes", async () => {
       const email = await customer();
       const headlamp = await productBySku(shop.dataSource, 'DEMO-HEADLAMP');
       const tent = await productBySku(shop.dataSource, 'DEMO-TENT-2P');
@@ -241,12 +241,23 @@ describe('customer login and logout', () => {
       await addToCart(second, headlamp.id, 2);
       await addToCart(second, tent.id, 1);
       const guestCartId = (await shop.dataSource.getRepository(Cart).find({ order: { id: 'DESC' }, take: 1 }))[0].id;
+      // Codes applied on either visit come along; the guest's coupon, applied last, wins.
+      const carts = shop.dataSource.getRepository(Cart);
+      await carts.update(cart.id, { couponCode: 'OLDCODE', giftCardCodes: ['AAAAAAAAAAAAAAAA'] });
+      await carts.update(guestCartId, {
+        couponCode: 'NEWCODE',
+        giftCardCodes: ['BBBBBBBBBBBBBBBB', 'AAAAAAAAAAAAAAAA'],
+      });
       await ajaxLogin(second, { loginName: email, password: CUSTOMER_PASSWORD }).then((res) =>
         expect(res.status).toBe(200),
       );
 
       expect((await openCartsOf(email)).map((open) => open.id)).toEqual([cart.id]);
       expect(await linesOf(cart.id)).toEqual({ [headlamp.id]: 3, [tent.id]: 1 });
+      expect(await carts.findOneByOrFail({ id: cart.id })).toMatchObject({
+        couponCode: 'NEWCODE',
+        giftCardCodes: ['AAAAAAAAAAAAAAAA', 'BBBBBBBBBBBBBBBB'],
+      });
       expect(await shop.dataSource.getRepository(Cart).findOneBy({ id: guestCartId })).toBeNull();
       expect((await second.get('/test/whoami').expect(200)).body.cartId).toBe(cart.id);
     });

@@ -13,6 +13,9 @@ export interface Address {
 }
 
 /** The shopper's cart, which checkout fills into a quote and place-order turns into exactly one order. */
+/** At most this many gift cards pay for one order. */
+export const MAX_GIFT_CARDS_PER_CART = 5;
+
 @Entity('carts')
 @Index(['orderedAt', 'lastActivityAt'])
 @Index(['customerId', 'orderedAt'])
@@ -36,7 +39,7 @@ export class Cart extends BaseRow {
   @Column({ type: 'varchar', length: 64, nullable: true })
   couponCode: string | null;
 
-  /** Gift-card codes applied to the cart, in the order they were applied (the first pays first). */
+  /** Gift-card codes applied to the cart, in the order they were applied (the first pays first); at most 5. */
   @Column({ type: 'simple-json', nullable: true })
   giftCardCodes: string[] | null;
 

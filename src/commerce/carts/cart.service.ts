@@ -3,11 +3,12 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource, In, IsNull } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { randomHex32 } from '../../common/ids';
+import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { ProductVariant } from '../products/product-variant.entity';
 import { Product } from '../products/product.entity';
 import { CartLine } from './cart-line.entity';
-import { Cart } from './cart.entity';
+import { Cart, MAX_GIFT_CARDS_PER_CART } from './cart.entity';
 import { lineKey } from './line-key';
 
 /** Emitted after a cart's content or currency changed and committed, with `{ cartId }`. */
@@ -221,6 +222,13 @@ export class CartService {
       return this.change(earlier.id, async (tx) => {
         // Locks the guest cart too, so an add racing the login cannot land in a cart about to be deleted.
         await tx.manager.update(Cart, { id: guest.id }, { version: () => 'version + 1' });
+        // Read again under the locks: a code applied meanwhile in another tab is not lost.
+        const current = (id: number) => tx.manager.findOneOrFail(Cart, { where: { id }, ...writeLock(tx.manager) });
+        await tx.manager.update(
+          Cart,
+          { id: earlier.id },
+          codesAfterMerge(await current(earlier.id), await current(guest.id)),
+        );
         const kept = await tx.manager.findBy(CartLine, { cartId: earlier.id });
         for (const line of await tx.manager.findBy(CartLine, { cartId: guest.id })) {
           const same = kept.find((candidate) => candidate.lineKey === line.lineKey);
@@ -336,5 +344,17 @@ export async function loadLineItems(
   return {
     products: new Map(products.map((product) => [product.id, product])),
     variants: new Map(variants.map((variant) => [variant.id, variant])),
+  };
+}
+
+/**
+ * The codes a merged cart keeps: the guest's coupon (applied last, so it wins) and the gift cards of both,
+ * the kept cart's first, up to the limit.
+ */
+function codesAfterMerge(kept: Cart, guest: Cart): Pick<Cart, 'couponCode' | 'giftCardCodes'> {
+  const giftCardCodes = [...new Set([...(kept.giftCardCodes ?? []), ...(guest.giftCardCodes ?? [])])];
+  return {
+    couponCode: guest.couponCode ?? kept.couponCode,
+    giftCardCodes: giftCardCodes.length ? giftCardCodes.slice(0, MAX_GIFT_CARDS_PER_CART) : null,
   };
 }

@@ -11,9 +11,6 @@ import { GiftCardBalance, GiftCardCover } from './gift-card-cover';
 import { GiftCardMovement } from './gift-card-movement.entity';
 import { GiftCard, giftCardState } from './gift-card.entity';
 
-/** At most this many cards pay for one order. */
-export const MAX_GIFT_CARDS_PER_CART = 5;
-
 /** The cards applied to a cart as pricing sees them. */
 export interface AppliedGiftCards {
   /** Those that can pay now, in the order they were applied. */
