@@ -2,9 +2,10 @@
 // (32 connections, each its own shopper session). Prints req/s and latency percentiles per scenario,
 // and the server's peak RSS. In the full-checkout scenario each connection plays one new shopper after
 // another: a fresh session, then add → save → shipping → payment → place-order; it also prints checkouts/s.
-// The catalog scenarios come last: they import 10,000 products (the catalog:import CLI) and measure the HTML
-// listing, product, search and home pages as a guest sees them, at 32 connections and again at 1 connection,
-// whose latency is the server time of one page.
+// Each line also gives the server's CPU time per request, the figure to compare between versions of the code on
+// a busy machine. The catalog scenarios come last: they import 10,000 products (the catalog:import CLI) and
+// measure the HTML listing, product, search and home pages as a guest sees them, at 32 connections and again at
+// 1 connection, whose latency is the server time of one page.
 //   BENCH_SECONDS   length of each scenario (default 10)
 //   BENCH_ONLY      run only the scenarios whose name contains this text (e.g. "checkout")
 //   BENCH_NODE_ARGS extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
@@ -90,6 +91,7 @@ async function main() {
     ];
     const only = process.env.BENCH_ONLY;
     const chosen = (list) => list.filter(({ name }) => !only || name.includes(only));
+    const measure = (scenario) => measureOn(server.pid, scenario);
     for (const scenario of chosen(scenarios)) await measure(scenario);
     if (chosen(catalogScenarios).length > 0) {
       const started = Date.now();
@@ -108,16 +110,23 @@ async function main() {
   }
 }
 
-async function measure(scenario) {
+/**
+ * Prints req/s, latency and the server's CPU time per request. The last depends little on what else the
+ * machine is doing (autocannon shares it), so it is the figure to compare between two versions of the code.
+ */
+async function measureOn(pid, scenario) {
   await run(scenario, 1); // warm-up
+  const cpuBefore = cpuMs(pid);
   const result = await run(scenario, SECONDS);
+  const cpuPerRequest = ((cpuMs(pid) - cpuBefore) * 1000) / result.requests.total;
   const errors = result.errors + result.non2xx;
   const checkouts = scenario.checkout
     ? `  = ${(result.requests.total / scenario.steps.length / SECONDS).toFixed(0)} checkouts/s`
     : '';
   console.log(
     `${scenario.name.padEnd(46)} ${String(Math.round(result.requests.average)).padStart(6)} req/s  ` +
-      `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms${checkouts}${errors ? `  errors ${errors}` : ''}`,
+      `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  cpu ${Math.round(cpuPerRequest)} µs/req` +
+      `${checkouts}${errors ? `  errors ${errors}` : ''}`,
   );
 }
 
@@ -286,6 +295,12 @@ async function waitForHealth() {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error('the service did not start');
+}
+
+/** User + system CPU time the process has used, from /proc (clock ticks of 10 ms). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function peakRssMb(pid) {
