@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { dataSourceOptions, detectServer } from './data-source-options';
 import { runMigrations } from './migrate';
+import { bindIntegersOnSqlite } from './sqlite-parameters';
 import { TransactionRunner } from './transaction-runner';
 
 @Global()
@@ -21,6 +22,7 @@ import { TransactionRunner } from './transaction-runner';
       // Migrations run before anything else touches the database, at every start-up.
       dataSourceFactory: async (options) => {
         const dataSource = await new DataSource(await detectServer(options!)).initialize();
+        bindIntegersOnSqlite(dataSource);
         await runMigrations(dataSource);
         return dataSource;
       },
