@@ -9,6 +9,14 @@ const IDLE_TTL_MS = 24 * 60 * 60 * 1000;
 /** A session's expiry is pushed forward at most this often, so reading a page is not a write every time. */
 const TOUCH_EVERY_MS = 10 * 60 * 1000;
 
+/** The `sessions` table of SessionRow; `expiresAt` is a BIGINT, which a driver may hand back as a string. */
+const READ_SESSION = 'SELECT data, expiresAt FROM sessions WHERE sid = ?';
+
+interface SessionRead {
+  data: string;
+  expiresAt: number | string;
+}
+
 /** express-session store on the service's own database, used when no Redis is configured. */
 export class DbSessionStore extends Store {
   private readonly lastTouch = new Map<string, number>();
@@ -21,10 +29,12 @@ export class DbSessionStore extends Store {
   }
 
   override get(sid: string, callback: (err: unknown, session?: SessionData | null) => void): void {
+    // Every request with a session cookie reads here: one plain prepared statement, no query building.
     this.dataSource
-      .getRepository(SessionRow)
-      .findOne({ where: { sid }, select: { data: true, expiresAt: true } })
-      .then((row) => callback(null, row && row.expiresAt > Date.now() ? (JSON.parse(row.data) as SessionData) : null))
+      .query<SessionRead[]>(READ_SESSION, [sid])
+      .then(([row]) =>
+        callback(null, row && Number(row.expiresAt) > Date.now() ? (JSON.parse(row.data) as SessionData) : null),
+      )
       .catch((error) => callback(error));
   }
 
