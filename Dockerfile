@@ -17,4 +17,5 @@ COPY --from=build /app/public ./public
 COPY package.json ./
 USER node
 EXPOSE 3000
-CMD ["node", "dist/src/main.js"]
+# The heap limits keep the server within its memory budget (README, "Memory").
+CMD ["node", "--max-old-space-size=160", "--max-semi-space-size=8", "dist/src/main.js"]

@@ -17,6 +17,10 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
 
+/** The node flags `npm start` runs the server with (its heap limits), so the bench measures that server. */
+const START_FLAGS = require('../package.json')
+  .scripts.start.split(' ')
+  .filter((arg) => arg.startsWith('--'));
 const PORT = 3900 + Math.floor(Math.random() * 90);
 const BASE = `http://127.0.0.1:${PORT}`;
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
@@ -37,7 +41,7 @@ async function main() {
     DATABASE_URL: freshDatabase(process.env.DATABASE_URL),
   };
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const server = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], {
+  const server = spawn(process.execPath, [...START_FLAGS, ...nodeArgs, 'dist/src/main.js'], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
