@@ -37,6 +37,7 @@ import { CheckoutModule } from './shop/checkout/checkout.module';
 import { CustomerModule } from './shop/customer/customer.module';
 import { MarketingModule } from './shop/marketing/marketing.module';
 import { PluginEndpointsModule } from './shop/plugin-endpoints/plugin-endpoints.module';
+import { CpNavigationModule } from './web/cp-navigation';
 import { loggerOptions } from './web/logger-options';
 
 export interface AppModuleOptions {
@@ -72,6 +73,7 @@ export class AppModule {
         ThrottlingModule,
         DatabaseModule,
         SettingsModule,
+        CpNavigationModule,
         JobsModule,
         MailModule,
         CommerceModule,

@@ -13,6 +13,7 @@ import { GiftCardPaymentGateway } from './gift-cards/gift-card-payment.gateway';
 import { GiftCardRedemption } from './gift-cards/gift-card-redemption.service';
 import { OrderCancellation } from './orders/order-cancellation.service';
 import { OrderConfirmationMail } from './orders/order-confirmation.mail';
+import { OrderPageSections } from './orders/order-page-sections';
 import { OrderStatusService } from './orders/order-status.service';
 import { OrdersService } from './orders/orders.service';
 import { CorePaymentGateway } from './payments/core-payment.gateway';
@@ -33,6 +34,7 @@ const COMMERCE_SERVICES = [
   PaymentMethodRegistry,
   ShippingMethodRegistry,
   OrderStatusService,
+  OrderPageSections,
   OrdersService,
   ProductImportService,
   ProductsService,

@@ -20,6 +20,11 @@ export interface CpSessionUser {
   permissions: string[];
 }
 
+/** Admins hold every permission. */
+export function cpUserHolds(user: CpSessionUser, permission: string): boolean {
+  return user.admin || user.permissions.includes(permission);
+}
+
 declare module 'express-session' {
   interface SessionData {
     cartId?: number;

@@ -52,8 +52,8 @@ export class CpOrdersController {
   }
 
   @Get(':id')
-  async detail(@Param('id', ParseIntPipe) id: number, @Res() res: Response): Promise<void> {
-    res.render('cp/order', { layout: 'cp', title: 'Order', ...(await this.orders.detail(id)) });
+  async detail(@Param('id', ParseIntPipe) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
+    res.render('cp/order', { layout: 'cp', title: 'Order', ...(await this.orders.detail(id, req.session.cpUser!)) });
   }
 
   /** Changes the status through the order machine, which fires `order-status-change`. */

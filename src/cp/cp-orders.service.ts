@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
+import { CpSessionUser, cpUserHolds } from '../common/session-data';
 import { OrderHistory } from '../commerce/orders/order-history.entity';
 import { OrderLine } from '../commerce/orders/order-line.entity';
+import { OrderPageSections } from '../commerce/orders/order-page-sections';
 import { nextStatuses, OrderStatus } from '../commerce/orders/order-status.machine';
 import { Order } from '../commerce/orders/order.entity';
 import { PaymentStatusPoller } from '../commerce/payments/payment-status-poller';
@@ -23,6 +25,7 @@ export class CpOrdersService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly poller: PaymentStatusPoller,
+    private readonly sections: OrderPageSections,
   ) {}
 
   async list(filter: OrderFilter): Promise<{ orders: Order[]; total: number; pages: number }> {
@@ -47,7 +50,8 @@ export class CpOrdersService {
     return { orders: all, pendingPayment };
   }
 
-  async detail(id: number) {
+  /** The order page of `staff`: the plugins' sections are those their permissions open. */
+  async detail(id: number, staff: CpSessionUser) {
     const order = await this.dataSource.getRepository(Order).findOneBy({ id });
     if (!order) throw AppError.notFound('Order not found');
     const [lines, history, transactions] = await Promise.all([
@@ -62,6 +66,7 @@ export class CpOrdersService {
       transactions,
       nextStatuses: nextStatuses(order.status),
       canCheckPayment: this.poller.canCheck(order),
+      sections: await this.sections.for(order, (permission) => cpUserHolds(staff, permission)),
     };
   }
 }

@@ -46,7 +46,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   for (const parser of bodyParsers()) app.use(parser);
   app.use(sessionMiddleware(app, config));
   app.use(shopPageLocals(app));
-  app.use(renderLocals(config.cpTrigger));
+  app.use(renderLocals(app, config.cpTrigger));
   app.useGlobalPipes(createValidationPipe());
 
   const openApi = new DocumentBuilder()

@@ -1,17 +1,25 @@
+import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { csrf } from '../common/csrf';
 import { takeFlashes } from '../common/session-data';
+import { CpNavigation } from './cp-navigation';
 
 /**
  * Gives every rendered page what the layouts need: pending flash messages and, for pages that are never
  * shared-cached (`csrf: true`, and every CP page), the session's CSRF token for forms and
- * `<meta name="csrf-token">`. A page carrying a token or a flash message is personal: never cached.
+ * `<meta name="csrf-token">`; CP pages also get the header links the staff member may follow (`cpNav`). A page
+ * carrying a token or a flash message is personal: never cached. The navigation is looked up on first use
+ * (configureApp runs before the modules initialise).
  */
-export function renderLocals(cpTrigger: string) {
+export function renderLocals(app: INestApplication, cpTrigger: string) {
+  let navigation: CpNavigation | undefined;
+  const cpNavigation = (): CpNavigation => (navigation ??= app.get<CpNavigation>(CpNavigation));
   return (req: Request, res: Response, next: NextFunction) => {
     const render = res.render.bind(res);
     res.render = ((view: string, locals?: Record<string, unknown>, callback?: (err: Error, html: string) => void) => {
       const page: Record<string, unknown> = { cpTrigger, flashes: takeFlashes(req), ...locals };
+      const staff = req.session?.cpUser;
+      if (page.layout === 'cp' && staff) page.cpNav = cpNavigation().for(staff);
       if ((page.csrf || page.layout === 'cp') && req.session) page.csrfToken = csrf.generateToken(req);
       if (page.csrfToken || (page.flashes as unknown[]).length > 0) res.setHeader('Cache-Control', 'no-store');
       render(view, page, callback);

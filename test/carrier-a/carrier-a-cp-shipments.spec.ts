@@ -113,9 +113,22 @@ describe(`carrier A CP shipments (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => 
       expect((await page(`${SHIPMENTS}?format=csv`, clerk)).status).toBe(403);
       expect((await clerk.post(`${SHIPMENTS}/create/${order.id}`)).status).toBe(403);
       expect(await sentParcels()).toEqual([]);
+      // The order page offers carrier A only to staff who may use it.
+      const clerkOrderPage = await page(`/admin/orders/${order.id}`, clerk).expect(200);
+      expect(clerkOrderPage.text).toContain(`Order ${order.reference}`);
+      // Neither on the order page nor in the CP header.
+      expect(clerkOrderPage.text).not.toContain('Carrier A');
+      expect(clerkOrderPage.text).not.toContain('/admin/carrier-a/');
+      expect(clerkOrderPage.text).toContain('<a href="/admin/orders">Orders</a>');
 
       const shipper = new ShopClient(shop.server);
       await shipper.loginCp('shipper@example.com', 'shipper-password');
+      const shipperOrderPage = await page(`/admin/orders/${order.id}`, shipper).expect(200);
+      expect(shipperOrderPage.text).toContain('<h2>Carrier A</h2>');
+      expect(shipperOrderPage.text).toContain(
+        // Handlebars escapes the `=` of the query (&#x3D;), which the browser reads as `=`.
+        `<a href="/admin/carrier-a/shipments?q&#x3D;${order.reference}">This order&#x27;s carrier A parcels</a>`,
+      );
       await submit(`${SHIPMENTS}/create/${order.id}`, shipper);
       expect(await sentParcels()).toHaveLength(1);
       expect((await page(SHIPMENTS, shipper)).status).toBe(200);

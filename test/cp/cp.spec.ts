@@ -14,6 +14,24 @@ describe('control panel', () => {
   beforeAll(async () => (shop = await startTestApp({ extraModules: [TestPluginModule] })));
   afterAll(() => shop.close());
 
+  /** Creates a CP user holding `permission` with the CLI, and logs them in. */
+  async function staffWith(permission: string): Promise<ShopClient> {
+    const email = `${permission.toLowerCase()}@example.com`;
+    const created = await runCli(
+      shop.place,
+      'cp:create-user',
+      email,
+      '--password',
+      'staff-password',
+      '--permission',
+      permission,
+    );
+    expect(created.json).toMatchObject({ ok: true, permissions: [permission] });
+    const client = new ShopClient(shop.server);
+    await client.loginCp(email, 'staff-password');
+    return client;
+  }
+
   it('sends a CP page without a CP session to the login page', async () => {
     const res = await request(shop.server).get('/admin/orders?status=paid').expect(302);
     expect(res.headers.location).toBe('/admin/login?next=%2Fadmin%2Forders%3Fstatus%3Dpaid');
@@ -69,18 +87,36 @@ describe('control panel', () => {
     });
     await clerk.get('/admin/orders').expect(200);
 
-    await runCli(
-      shop.place,
-      'cp:create-user',
-      'plugin@example.com',
-      '--password',
-      'plugin-password',
-      '--permission',
-      'accessPlugin-test-plugin',
-    );
-    const granted = new ShopClient(shop.server);
-    await granted.loginCp('plugin@example.com', 'plugin-password');
+    const granted = await staffWith('accessPlugin-test-plugin');
     await granted.get('/admin/test-plugin/dashboard').expect(200, { success: true, page: 'test-plugin dashboard' });
+  });
+
+  it("links in the CP header only the pages a staff member's permissions open", async () => {
+    const navLabels = async (client: ShopClient) => {
+      const page = await client.get('/admin/orders').set('Accept', 'text/html').expect(200);
+      const nav = /<nav aria-label="Control panel">([\s\S]*?)<\/nav>/.exec(page.text)![1];
+      return [...nav.matchAll(/<a href="\/admin\/[^"]+">([^<]+)<\/a>/g)].map((link) => link[1]);
+    };
+    const admin = new ShopClient(shop.server);
+    await admin.loginCp();
+    const open = ['Orders', 'Products', 'Jobs', 'Coupons'];
+    expect(await navLabels(admin)).toEqual([
+      ...open,
+      'Abandoned carts',
+      'Gift cards',
+      'Shipping',
+      'Flows',
+      'Bank payments',
+      'Carrier A',
+      'Carrier B',
+    ]);
+
+    expect(await navLabels(await staffWith('accessMarketing'))).toEqual([
+      ...open,
+      'Abandoned carts',
+      'Gift cards',
+      'Shipping',
+    ]);
   });
 
   it('keeps CP users and customers apart: a duplicate CP e-mail is a conflict', async () => {

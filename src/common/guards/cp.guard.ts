@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { CP_PERMISSION } from '../decorators/cp-permission.decorator';
 import { AppError, CpLoginRequired } from '../errors/app-error';
+import { cpUserHolds } from '../session-data';
 
 /** A CP request: a route under the CP trigger with a logged-in CP user holding the route's permission. */
 @Injectable()
@@ -17,7 +18,7 @@ export class CpGuard implements CanActivate {
       context.getHandler(),
       context.getClass(),
     ]);
-    if (permission && !user.admin && !user.permissions.includes(permission)) {
+    if (permission && !cpUserHolds(user, permission)) {
       throw new AppError('forbidden', `You need the ${permission} permission to open this page.`, 403);
     }
     return true;

@@ -1,4 +1,5 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
+import { CpNavigation } from '../../../web/cp-navigation';
 import { BankpayPluginModule } from '../bankpay.module';
 import { BankpayCpController } from './bankpay-cp.controller';
 import { BankpayCpService } from './bankpay-cp.service';
@@ -9,4 +10,10 @@ import { BankpayCpService } from './bankpay-cp.service';
   controllers: [BankpayCpController],
   providers: [BankpayCpService],
 })
-export class BankpayCpModule {}
+export class BankpayCpModule implements OnModuleInit {
+  constructor(private readonly navigation: CpNavigation) {}
+
+  onModuleInit(): void {
+    this.navigation.add({ label: 'Bank payments', path: 'bankpay/dashboard', permission: 'accessPlugin-bankpay' });
+  }
+}

@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { LicensesModule } from '../../../config/licenses/licenses.module';
+import { CpNavigation } from '../../../web/cp-navigation';
 import { CarrierBPluginModule } from '../carrier-b.module';
 import { CarrierBCpController } from './carrier-b-cp.controller';
 import { CarrierBCpService } from './carrier-b-cp.service';
@@ -11,4 +12,10 @@ import { CarrierBLicenseCpController } from './carrier-b-license-cp.controller';
   controllers: [CarrierBLicenseCpController, CarrierBCpController],
   providers: [CarrierBCpService],
 })
-export class CarrierBCpModule {}
+export class CarrierBCpModule implements OnModuleInit {
+  constructor(private readonly navigation: CpNavigation) {}
+
+  onModuleInit(): void {
+    this.navigation.add({ label: 'Carrier B', path: 'carrier-b/dashboard', permission: 'accessPlugin-carrier-b' });
+  }
+}

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { Order } from './order.entity';
+
+/**
+ * A section a plugin adds to the CP order page: links to its own pages and buttons that post to them (with
+ * the CSRF token). Paths are relative to the CP trigger, e.g. `carrier-a/shipments?q=…`.
+ */
+export interface OrderPageSection {
+  title: string;
+  links: Array<{ label: string; path: string }>;
+  actions: Array<{ label: string; path: string }>;
+}
+
+export interface OrderPageSectionSource {
+  /** Staff without this permission do not see the section: its pages would refuse them. */
+  permission: string;
+  /** The section for this order, or null when the plugin has nothing to offer for it. */
+  sectionFor(order: Order): OrderPageSection | null | Promise<OrderPageSection | null>;
+}
+
+/** What plugins add to the CP order page (carrier parcels, …); the page itself knows none of them. */
+@Injectable()
+export class OrderPageSections {
+  private readonly sources: OrderPageSectionSource[] = [];
+
+  add(source: OrderPageSectionSource): void {
+    this.sources.push(source);
+  }
+
+  async for(order: Order, holds: (permission: string) => boolean): Promise<OrderPageSection[]> {
+    const visible = this.sources.filter((source) => holds(source.permission));
+    const sections = await Promise.all(visible.map((source) => source.sectionFor(order)));
+    return sections.filter((section): section is OrderPageSection => section !== null);
+  }
+}

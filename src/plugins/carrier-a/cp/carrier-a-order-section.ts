@@ -1,0 +1,13 @@
+import { OrderPageSection } from '../../../commerce/orders/order-page-sections';
+import { Order } from '../../../commerce/orders/order.entity';
+
+/** Carrier A on the CP order page: the order's parcels, and a button to create one. */
+export function carrierAOrderSection(order: Order): OrderPageSection {
+  return {
+    title: 'Carrier A',
+    links: [
+      { label: "This order's carrier A parcels", path: `carrier-a/shipments?q=${encodeURIComponent(order.reference)}` },
+    ],
+    actions: [{ label: 'Create carrier A parcel', path: `carrier-a/shipments/create/${order.id}` }],
+  };
+}
