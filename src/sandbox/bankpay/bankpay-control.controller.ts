@@ -5,6 +5,7 @@ import { JsonReader } from './bankpay-input';
 import { BANKPAY_BASE, FAULT_MODES, FaultMode, SandboxApplication, SandboxPayment } from './bankpay-sandbox.model';
 import { BankpaySandboxState, PaymentOverrides } from './bankpay-sandbox.state';
 import { bankError, illegalArgument, SandboxAnswerFilter } from '../shared/sandbox-answers';
+import { SandboxControlController } from '../shared/sandbox-control';
 
 /**
  * Switches for tests (and a developer poking at the demo): fault modes, forced statuses, settings, stats,
@@ -14,8 +15,10 @@ import { bankError, illegalArgument, SandboxAnswerFilter } from '../shared/sandb
 @SkipCsrf()
 @UseFilters(SandboxAnswerFilter)
 @Controller(`${BANKPAY_BASE}/_control`)
-export class BankpayControlController {
-  constructor(private readonly state: BankpaySandboxState) {}
+export class BankpayControlController extends SandboxControlController {
+  constructor(private readonly state: BankpaySandboxState) {
+    super(state);
+  }
 
   /** `{ mode, paths? }`: make the token endpoint and /v1 time out, fail with 503 or answer garbage. */
   @Post('mode')
@@ -39,18 +42,6 @@ export class BankpayControlController {
       ...(tokenLifetimeSeconds !== undefined ? { tokenLifetimeSeconds } : {}),
       ...(settleAfterMs !== undefined ? { settleAfterMs } : {}),
     });
-  }
-
-  @Get('stats')
-  stats() {
-    return this.state.currentStats();
-  }
-
-  @Post('reset')
-  @HttpCode(200)
-  reset() {
-    this.state.reset();
-    return {};
   }
 
   @Get('payments')

@@ -2,17 +2,20 @@ import { Body, Controller, Get, HttpCode, Param, Post, UseFilters } from '@nestj
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { SandboxAnswerFilter } from '../shared/sandbox-answers';
+import { SandboxControlController } from '../shared/sandbox-control';
 import { carrierError } from './carrier-a-answers';
 import { CARRIER_A_BASE, FAULT_MODES, FaultMode } from './carrier-a-sandbox.model';
 import { CarrierASandboxState } from './carrier-a-sandbox.state';
 
-/** Switches for tests and the demo: fault mode, stats, stored parcels, tracking steps, reset. */
+/** Switches for tests and the demo: fault mode, stored parcels, tracking steps (stats and reset: the base). */
 @ApiExcludeController()
 @SkipCsrf()
 @UseFilters(SandboxAnswerFilter)
 @Controller(`${CARRIER_A_BASE}/_control`)
-export class CarrierAControlController {
-  constructor(private readonly state: CarrierASandboxState) {}
+export class CarrierAControlController extends SandboxControlController {
+  constructor(private readonly state: CarrierASandboxState) {
+    super(state);
+  }
 
   /** `{ mode }`: make every /v1 call time out, fail with 503, answer garbage, or behave. */
   @Post('mode')
@@ -23,18 +26,6 @@ export class CarrierAControlController {
       throw carrierError(400, `mode: one of ${FAULT_MODES.join(', ')}`);
     }
     return this.state.setMode(mode as FaultMode);
-  }
-
-  @Get('stats')
-  stats() {
-    return this.state.currentStats();
-  }
-
-  @Post('reset')
-  @HttpCode(200)
-  reset() {
-    this.state.reset();
-    return {};
   }
 
   @Get('parcels')
