@@ -32,3 +32,25 @@ export function countryName(code: string, locale = 'en'): string {
   }
   return display.of(code) ?? code;
 }
+
+export interface CountryOption {
+  code: string;
+  name: string;
+}
+
+const fullLists = new Map<string, CountryOption[]>();
+
+/** Countries as an address form's select offers them: named in `locale`, by name. Every country: built once. */
+export function countryOptions(locale = 'en', codes: readonly string[] = COUNTRY_CODES): CountryOption[] {
+  const build = () =>
+    codes
+      .map((code) => ({ code, name: countryName(code, locale) }))
+      .sort((a, b) => a.name.localeCompare(b.name, locale));
+  if (codes !== COUNTRY_CODES) return build();
+  let list = fullLists.get(locale);
+  if (!list) {
+    list = build();
+    fullLists.set(locale, list);
+  }
+  return list;
+}

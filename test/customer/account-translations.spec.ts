@@ -112,6 +112,32 @@ describe(`account and customer pages in the page language (${usingMysql ? 'Maria
     expect(res.text).not.toContain('Recent orders');
   });
 
+  it('names the countries of the address forms in the page language, by name', async () => {
+    const client = new ShopClient(shop.server);
+    await shopper(client);
+    /** The options of the page's first country select (`country`, or the checkout's `billingAddress[country]`). */
+    const options = async (path: string) => {
+      const html = (await page(client, path).expect(200)).text;
+      const select = /<select[^>]*name="(?:billingAddress\[)?country\]?"[^>]*>([\s\S]*?)<\/select>/.exec(html)![1];
+      return [...select.matchAll(/<option value="([A-Z]{2})"( selected)?>([^<]+)<\/option>/g)].map(
+        ([, code, selected, name]) => ({ code, name, selected: Boolean(selected) }),
+      );
+    };
+    const english = await options('/shop/account/address-book/new');
+    expect(english.find((option) => option.code === 'DE')!.name).toBe('Germany');
+
+    await inSlovak(client);
+    const slovak = await options('/shop/account/address-book/new');
+    expect(slovak.find((option) => option.code === 'DE')!.name).toBe('Nemecko');
+    expect(slovak.find((option) => option.code === 'SK')!.name).toBe('Slovensko');
+    const names = slovak.map((option) => option.name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'sk')));
+    // The checkout page's address form too (the shopper's order emptied the cart: a new one).
+    await addToCart(client, (await productBySku(shop.dataSource, 'DEMO-HEADLAMP')).id, 1);
+    const checkout = await options('/shop/checkout');
+    expect(checkout.find((option) => option.code === 'SK')).toEqual({ code: 'SK', name: 'Slovensko', selected: true });
+  });
+
   it('keeps JSON answers in English whatever the page language, and flashes in Slovak', async () => {
     const client = new ShopClient(shop.server);
     await shopper(client);

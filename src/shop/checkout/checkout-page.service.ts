@@ -36,7 +36,7 @@ export class CheckoutPageService {
     return {
       locale,
       currency: { code: priced.currency.code, decimals: priced.currency.decimals },
-      countries: this.checkout.countries(),
+      countries: this.checkout.countries(locale),
       email: cart.email ?? customer?.email ?? '',
       billingAddress: cart.billingAddress ?? blank,
       shippingAddress: cart.shippingAddress ?? blank,

@@ -10,7 +10,7 @@ import { parseShippingMethodId } from '../../commerce/shipping/shipping-quote';
 import { Currency } from '../../commerce/stores/currency.entity';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { VatValidationService } from '../../commerce/tax/vat-validation.service';
-import { COUNTRY_CODES, countryName } from '../../common/countries';
+import { COUNTRY_CODES, CountryOption, countryName, countryOptions } from '../../common/countries';
 import { AppError } from '../../common/errors/app-error';
 import { SettingsService } from '../../config/settings.service';
 import { SaveCheckoutDto, SavePaymentMethodDto, SaveShippingMethodDto } from './dto/checkout.dto';
@@ -48,10 +48,13 @@ export class CheckoutService {
     return this.currencies.chosenOrBase(cart?.currency ?? req.session.currency);
   }
 
-  /** The countries a shopper may pick in an address: those the shop sells to (`salesAllowedCountries`, else all). */
-  countries(): Array<{ code: string; name: string }> {
+  /**
+   * The countries a shopper may pick in an address: those the shop sells to (`salesAllowedCountries`, else all),
+   * named in `locale` (the page language; JSON answers stay English).
+   */
+  countries(locale?: string): CountryOption[] {
     const allowed = this.settings.get<string[]>('salesAllowedCountries');
-    return (allowed.length ? allowed : COUNTRY_CODES).map((code) => ({ code, name: countryName(code) }));
+    return countryOptions(locale, allowed.length ? allowed : COUNTRY_CODES);
   }
 
   async summary(cartId: number): Promise<CartSummary> {

@@ -3,9 +3,9 @@ import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { StoreService } from '../../../commerce/stores/store.service';
-import { COUNTRY_CODES, countryName } from '../../../common/countries';
+import { countryOptions } from '../../../common/countries';
 import { AppError } from '../../../common/errors/app-error';
-import { t } from '../../../web/i18n/page-language';
+import { pageLanguage, t } from '../../../web/i18n/page-language';
 import { answerChange } from './account-response';
 import { AddressBookService } from './address-book.service';
 import { addressJson, addressView } from './address-view';
@@ -17,11 +17,6 @@ const ADDRESS_BOOK = '/shop/account/address-book';
 const addressId = new ParseIntPipe({
   exceptionFactory: () => AppError.notFound('We could not find this address in your address book.'),
 });
-
-/** Every country by name, for the address form's select (built once). */
-const COUNTRIES = COUNTRY_CODES.map((code) => ({ code, name: countryName(code) })).sort((a, b) =>
-  a.name.localeCompare(b.name),
-);
 
 /** The address book pages and their form posts (spec "Customer and authentication"). */
 @ApiTags('customer')
@@ -82,7 +77,10 @@ export class AddressBookController {
       title,
       csrf: true,
       address,
-      countries: COUNTRIES.map((country) => ({ ...country, selected: country.code === address.country })),
+      countries: countryOptions(pageLanguage(res)).map((country) => ({
+        ...country,
+        selected: country.code === address.country,
+      })),
     });
   }
 }
