@@ -89,6 +89,32 @@ describe(`account and customer pages in the page language (${usingMysql ? 'Maria
     expect(account.text).toContain('Vitajte, Zuzana! Váš účet je pripravený.');
   });
 
+  it('words refused login and register forms in Slovak', async () => {
+    const email = await registerCustomer(new ShopClient(shop.server));
+    const client = new ShopClient(shop.server);
+    await inSlovak(client);
+    const refusal = async (path: string, fields: Record<string, string>, formPage: string) => {
+      const res = await client.submitForm(path, fields);
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe(formPage);
+      const html = (await page(client, formPage).expect(200)).text;
+      return /<p class="flash flash-error"[^>]*>([^<]*)<\/p>/.exec(html)?.[1];
+    };
+    expect(await refusal('/shop/authorize', { loginName: email, password: 'not the password' }, '/shop/login')).toBe(
+      'E-mail, používateľské meno alebo heslo nie je správne.',
+    );
+    expect(await refusal('/shop/authorize', { loginName: '', password: '' }, '/shop/login')).toBe(
+      'E-mail alebo používateľské meno: povinný údaj. Heslo: povinný údaj.',
+    );
+    const newcomer = { firstName: 'Zuzana', lastName: 'Nováková', email: 'zuzana@example', password: 'kratke' };
+    expect(await refusal('/shop/create-account', newcomer, '/shop/register')).toBe(
+      'E-mail: neplatná e-mailová adresa. Heslo: aspoň 10 znakov.',
+    );
+    expect(
+      await refusal('/shop/create-account', { ...newcomer, email, password: 'dlhé heslo na skúšku' }, '/shop/register'),
+    ).toBe('Táto e-mailová adresa už patrí inému účtu.');
+  });
+
   it('shows the dashboard of a logged-in customer in Slovak, prices and statuses included', async () => {
     const client = new ShopClient(shop.server);
     const { email, order } = await shopper(client);

@@ -40,7 +40,16 @@ export class Translations {
    */
   t(language: string, key: string, params?: Record<string, unknown>): string {
     const entry = this.tables.get(language)?.get(key) ?? this.fallback.get(key);
-    if (entry === undefined) return key;
+    return entry === undefined ? key : this.fill(language, entry, params);
+  }
+
+  /** The text of `key` in `language` only (no English fallback), or undefined when that language lacks it. */
+  find(language: string, key: string, params?: Record<string, unknown>): string | undefined {
+    const entry = this.tables.get(language)?.get(key);
+    return entry === undefined ? undefined : this.fill(language, entry, params);
+  }
+
+  private fill(language: string, entry: Entry, params?: Record<string, unknown>): string {
     const text = typeof entry === 'string' ? entry : this.plural(language, entry, Number(params?.count ?? 0));
     if (!params || !text.includes('{')) return text;
     return text.replace(PLACEHOLDER, (placeholder, name: string) =>

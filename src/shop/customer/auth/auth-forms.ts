@@ -1,28 +1,52 @@
-import { AppError } from '../../../common/errors/app-error';
-import { createValidationPipe } from '../../../common/validation';
-
-const pipe = createValidationPipe();
+import { plainToInstance } from 'class-transformer';
+import { validate, ValidationError } from 'class-validator';
+import { AppError, FieldErrors } from '../../../common/errors/app-error';
+import { FALLBACK_LANGUAGE, translations } from '../../../web/i18n/translations';
+import { FIELD_RULES } from './customer-auth.dto';
+import { problemText } from './field-problems';
 
 /**
- * Validates a browser form's fields the way the global pipe validates JSON bodies (the same 400 AppError),
- * inside the handler, so a refused form can go back to its page instead of wherever the Referer points.
+ * Validates a browser form's fields as the global pipe validates JSON bodies (whitelisted, transformed), inside
+ * the handler, so a refused form can go back to its page instead of wherever the Referer points. The refusal's
+ * field messages are in the page's `language`.
  */
-export function validateForm<T>(type: new () => T, form: unknown): Promise<T> {
-  return pipe.transform(form, { type: 'body', metatype: type }) as Promise<T>;
+export async function validateForm<T extends object>(type: new () => T, form: unknown, language: string): Promise<T> {
+  const fields = plainToInstance(type, form);
+  const errors = await validate(fields, { whitelist: true });
+  if (errors.length > 0) throw AppError.invalid(fieldProblems(errors, language));
+  return fields;
 }
 
-const LABELS: Record<string, string> = {
-  loginName: 'E-mail or username',
-  password: 'Password',
-  email: 'E-mail',
-  firstName: 'First name',
-  lastName: 'Last name',
-};
+function fieldProblems(errors: ValidationError[], language: string): FieldErrors {
+  return Object.fromEntries(
+    errors.map((error) => [
+      error.property,
+      Object.entries(error.constraints ?? {}).map(([name, english]) => {
+        const problem = FIELD_RULES.get(name)?.(error.value);
+        return problem ? problemText(problem, language) : english;
+      }),
+    ]),
+  );
+}
 
-/** An error as the flash message on the form's page: field errors become sentences ("Password is required."). */
-export function formMessage(error: AppError): string {
-  if (error.code !== 'validation_failed' || !error.fields) return error.message;
+/**
+ * An error as the flash message on the form's page, in the page language: field errors become sentences
+ * ("Password is required."); another error is reworded by `customer.errors.<code>` where the language has it.
+ */
+export function formMessage(error: AppError, language: string): string {
+  const strings = translations();
+  if (error.code !== 'validation_failed' || !error.fields) {
+    return strings.find(language, `customer.errors.${error.code}`) ?? error.message;
+  }
   return Object.entries(error.fields)
-    .map(([field, messages]) => `${LABELS[field] ?? field} ${messages.join(' and ')}.`)
+    .map(([field, problems]) =>
+      strings.t(language, 'customer.problems.sentence', {
+        label:
+          strings.find(language, `customer.fields.${field}`) ??
+          strings.find(FALLBACK_LANGUAGE, `customer.fields.${field}`) ??
+          field,
+        problem: problems.join(', '),
+      }),
+    )
     .join(' ');
 }

@@ -7,7 +7,7 @@ import { RequiresFeature } from '../../../common/decorators/requires-feature.dec
 import { AppError } from '../../../common/errors/app-error';
 import { addFlash } from '../../../common/session-data';
 import { SettingsService } from '../../../config/settings.service';
-import { t } from '../../../web/i18n/page-language';
+import { pageLanguage, t } from '../../../web/i18n/page-language';
 import { formMessage, validateForm } from './auth-forms';
 import { LoginDto, RegisterDto } from './customer-auth.dto';
 import { CustomerLoginService } from './customer-login.service';
@@ -46,7 +46,7 @@ export class CustomerAuthPagesController {
   async authorize(@Body() form: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const returnPath = sameSitePath(form.return, '');
     try {
-      const body = await validateForm(LoginDto, form);
+      const body = await validateForm(LoginDto, form, pageLanguage(res));
       const customer = await this.login.logIn(req, body.rememberMe === true);
       addFlash(req, 'success', t(res, 'customer.login.welcomeBack', { name: customer.firstName }));
       res.redirect(303, returnPath || ACCOUNT_PAGE);
@@ -64,7 +64,7 @@ export class CustomerAuthPagesController {
   @Post('create-account')
   async createAccount(@Body() form: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     try {
-      const customer = await this.login.registerAndLogIn(req, await validateForm(RegisterDto, form));
+      const customer = await this.login.registerAndLogIn(req, await validateForm(RegisterDto, form, pageLanguage(res)));
       addFlash(req, 'success', t(res, 'customer.register.welcome', { name: customer.firstName }));
       res.redirect(303, ACCOUNT_PAGE);
     } catch (error) {
@@ -93,6 +93,6 @@ export class CustomerAuthPagesController {
 /** A refused form goes back to its page with the reason; anything unexpected goes on to the error handler. */
 function backToForm(req: Request, res: Response, error: unknown, page: string): void {
   if (!(error instanceof AppError)) throw error;
-  addFlash(req, 'error', formMessage(error));
+  addFlash(req, 'error', formMessage(error, pageLanguage(res)));
   res.redirect(303, page);
 }

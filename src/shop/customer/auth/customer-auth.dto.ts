@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { isEmail, IsBoolean, IsOptional, ValidateBy, ValidationArguments } from 'class-validator';
-import { passwordProblem } from './password-policy';
+import { FieldProblem, problemText } from './field-problems';
+import { passwordFieldProblem } from './password-policy';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** Checkboxes post `on`; JSON clients send booleans. */
@@ -8,21 +9,27 @@ const checkbox = ({ value }: { value: unknown }) =>
   value === true || value === 'true' || value === 'on' || value === '1';
 
 /*
- * One rule per field, each with one message that reads after the field's label ("Password is required"),
+ * One rule per field, each with one problem that reads after the field's label ("Password is required"),
  * so forms can show it as a sentence and JSON clients get exactly one entry in `error.fields`.
  */
 
-function missingOrNotText(value: unknown): string | undefined {
-  if (value === undefined || value === null || value === '') return 'is required';
-  return typeof value === 'string' ? undefined : 'must be text';
+type ProblemOf = (value: unknown) => FieldProblem | undefined;
+
+/** Each rule by its constraint name, so a form page can word a refusal in its own language (auth-forms.ts). */
+export const FIELD_RULES = new Map<string, ProblemOf>();
+
+function missingOrNotText(value: unknown): FieldProblem | undefined {
+  if (value === undefined || value === null || value === '') return { key: 'required' };
+  return typeof value === 'string' ? undefined : { key: 'notText' };
 }
 
-function textRule(name: string, problem: (value: unknown) => string | undefined) {
+function textRule(name: string, problem: ProblemOf) {
+  FIELD_RULES.set(name, problem);
   return ValidateBy({
     name,
     validator: {
       validate: (value: unknown) => problem(value) === undefined,
-      defaultMessage: (args?: ValidationArguments) => problem(args?.value) ?? 'is not valid',
+      defaultMessage: (args?: ValidationArguments) => problemText(problem(args?.value) ?? { key: 'invalid' }),
     },
   });
 }
@@ -30,9 +37,9 @@ function textRule(name: string, problem: (value: unknown) => string | undefined)
 /** A non-empty string of at most `max` characters. */
 const RequiredText = (max: number) =>
   textRule(
-    'requiredText',
+    `requiredText${max}`,
     (value) =>
-      missingOrNotText(value) ?? ((value as string).length > max ? `must be at most ${max} characters` : undefined),
+      missingOrNotText(value) ?? ((value as string).length > max ? { key: 'tooLong', params: { max } } : undefined),
   );
 
 /** Fits the 191-character column of `customers.email`. */
@@ -40,13 +47,12 @@ const EmailAddress = () =>
   textRule(
     'emailAddress',
     (value) =>
-      missingOrNotText(value) ??
-      ((value as string).length > 191 || !isEmail(value) ? 'must be an e-mail address' : undefined),
+      missingOrNotText(value) ?? ((value as string).length > 191 || !isEmail(value) ? { key: 'email' } : undefined),
   );
 
 /** The password policy of password-policy.ts. */
 const AcceptablePassword = () =>
-  textRule('acceptablePassword', (value) => missingOrNotText(value) ?? passwordProblem(value as string));
+  textRule('acceptablePassword', (value) => missingOrNotText(value) ?? passwordFieldProblem(value as string));
 
 export class RegisterDto {
   @Transform(trim)

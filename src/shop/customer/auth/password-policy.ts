@@ -1,3 +1,5 @@
+import { FieldProblem, problemText } from './field-problems';
+
 /** NIST SP 800-63B: length over composition rules, and no password from the lists attackers try first. */
 export const MIN_PASSWORD_LENGTH = 10;
 
@@ -35,10 +37,18 @@ const COMMON_PASSWORDS = new Set([
   '1234567890a',
 ]);
 
+const MAX_PASSWORD_LENGTH = 200;
+
 /** What is wrong with a new password, or undefined when it will do. */
-export function passwordProblem(password: string): string | undefined {
-  if (password.length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters long`;
-  if (password.length > 200) return 'must be at most 200 characters long';
-  if (COMMON_PASSWORDS.has(password.toLowerCase())) return 'is one of the most common passwords; choose another';
+export function passwordFieldProblem(password: string): FieldProblem | undefined {
+  if (password.length < MIN_PASSWORD_LENGTH) return { key: 'passwordTooShort', params: { min: MIN_PASSWORD_LENGTH } };
+  if (password.length > MAX_PASSWORD_LENGTH) return { key: 'passwordTooLong', params: { max: MAX_PASSWORD_LENGTH } };
+  if (COMMON_PASSWORDS.has(password.toLowerCase())) return { key: 'passwordCommon' };
   return undefined;
+}
+
+/** The same, in English words, for an API answer's `error.fields`. */
+export function passwordProblem(password: string): string | undefined {
+  const problem = passwordFieldProblem(password);
+  return problem && problemText(problem);
 }
