@@ -4,6 +4,7 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { LoggerModule } from 'nestjs-pino';
 import { AppCacheModule } from './cache/app-cache.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { sandboxMerchantKey } from './common/sandbox-merchant-key';
 import { ThrottlingModule } from './common/throttling/throttling.module';
 import { CsrfGuard } from './common/guards/csrf.guard';
 import { CommerceModule } from './commerce/commerce.module';
@@ -91,7 +92,9 @@ export class AppModule {
         ...CP_MODULES,
         RouterModule.register(CP_MODULES.map((module) => ({ path: config.cpTrigger, module }))),
         DemoSeedModule,
-        ...(config.sandboxes ? [SandboxModule] : []),
+        ...(config.sandboxes
+          ? [SandboxModule.register({ demoMerchantKey: sandboxMerchantKey(config.sessionSecret) })]
+          : []),
         ...(options.extraModules ?? []),
       ],
       providers: [

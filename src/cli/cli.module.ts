@@ -12,6 +12,7 @@ import { JobsWorkCommand } from './jobs-work.command';
 import { MigrationsRunCommand } from './migrations-run.command';
 import { OrdersSetStatusCommand } from './orders-set-status.command';
 import { SettingsGetCommand, SettingsSetCommand } from './settings.commands';
+import { SetupCommand } from './setup.command';
 
 @Module({})
 export class CliModule {
@@ -29,6 +30,7 @@ export class CliModule {
         CouponsCreateCommand,
         FlowsCreateCommand,
         GiftCardsIssueCommand,
+        SetupCommand,
       ],
     };
   }

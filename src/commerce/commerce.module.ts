@@ -26,6 +26,7 @@ import { StockService } from './products/stock.service';
 import { CoreShippingProvider } from './shipping/core-shipping.provider';
 import { ShippingMethodRegistry } from './shipping/shipping-method.registry';
 import { CurrencyService } from './stores/currency.service';
+import { DefaultStoreService } from './stores/default-store.service';
 import { StoreService } from './stores/store.service';
 import { VatValidationService } from './tax/vat-validation.service';
 import { ViesClient } from './tax/vies.client';
@@ -41,6 +42,7 @@ const COMMERCE_SERVICES = [
   StockService,
   CurrencyService,
   StoreService,
+  DefaultStoreService,
   CouponService,
   GiftCardRedemption,
   CartService,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ed25519PublicKey, SANDBOX_LICENSE_PUBLIC_KEY } from './licenses/license-key';
+import { normaliseStoreDetails, StoreDetails, storeDetailsProblems } from './store-details';
 
 /** Typed process configuration, read once from the environment at start-up. */
 export interface AppConfig {
@@ -25,11 +26,17 @@ export interface AppConfig {
   jobPollMs: number;
   jobBackoffMs: number;
   jobMaxAttempts: number;
+  /** Seed the demo shop into an empty database; only together with the sandboxes, never in production. */
   demoSeed: boolean;
+  /** The first CP admin, created at start-up while there is no CP user (with CP_ADMIN_PASSWORD or the demo). */
   cpAdminEmail: string;
   cpAdminPassword: string | null;
-  /** Mount the local stand-ins for outside services under /_sandbox (never in production). */
+  /** What the default store is made of when the database has none yet (a fresh install). */
+  defaultStore: StoreDetails;
+  /** Mount the local stand-ins for outside services under /_sandbox: off unless switched on, never in production. */
   sandboxes: boolean;
+  /** Serve the OpenAPI document at /api-docs: off unless switched on. */
+  apiDocs: boolean;
   /** Where this instance reaches its own sandboxes: loopback, whatever BASE_URL a proxy shows. */
   sandboxBaseUrl: string;
   /** Longest wait for any outside service (gateway, carriers, VAT service) before giving up. */
@@ -71,7 +78,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!LOG_LEVELS.includes(logLevel)) fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   const jobWorker = env.JOB_WORKER || 'inline';
   if (jobWorker !== 'inline' && jobWorker !== 'off') fail('JOB_WORKER', 'must be inline or off');
-  const sandboxes = !production && boolean(env, 'SANDBOXES', true);
+  // Everything that loosens security is off unless switched on, and production refuses it (DESIGN.md §7).
+  const sandboxes = boolean(env, 'SANDBOXES', false);
+  const demoSeed = boolean(env, 'DEMO_SEED', false);
+  if (production && sandboxes) fail('SANDBOXES', 'must be off when NODE_ENV=production');
+  if (production && demoSeed) fail('DEMO_SEED', 'must be off when NODE_ENV=production');
+  // The demo shop's bank, carriers and social logins are the sandboxes; without them it would point at nothing.
+  if (demoSeed && !sandboxes)
+    fail('DEMO_SEED', 'needs SANDBOXES=on: the demo shop pays, ships and logs in through them');
   const sandboxBaseUrl = `http://127.0.0.1:${port}/_sandbox`;
   const licensePublicKey = licenseKey(env, sandboxes);
   const licenseServerUrl =
@@ -98,10 +112,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     jobPollMs: integer(env, 'JOB_POLL_MS', 1000, 10, 600_000),
     jobBackoffMs: integer(env, 'JOB_BACKOFF_MS', 5000, 1, 3_600_000),
     jobMaxAttempts: integer(env, 'JOB_MAX_ATTEMPTS', 5, 1, 100),
-    demoSeed: boolean(env, 'DEMO_SEED', true),
+    demoSeed,
     cpAdminEmail: env.CP_ADMIN_EMAIL || 'admin@example.com',
-    cpAdminPassword: env.CP_ADMIN_PASSWORD || null,
+    cpAdminPassword: cpAdminPassword(env),
+    defaultStore: defaultStore(env),
     sandboxes,
+    apiDocs: boolean(env, 'API_DOCS', false),
     sandboxBaseUrl,
     outboundTimeoutMs: integer(env, 'OUTBOUND_TIMEOUT_MS', 10_000, 50, 120_000),
     licensePublicKey,
@@ -128,6 +144,35 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (['0', 'false', 'off', 'no'].includes(raw)) return false;
   return fail(name, 'must be true or false');
 }
+
+function cpAdminPassword(env: Env): string | null {
+  const given = env.CP_ADMIN_PASSWORD || null;
+  if (given !== null && given.length < 10) fail('CP_ADMIN_PASSWORD', 'must be at least 10 characters');
+  return given;
+}
+
+/** SHOP_NAME, SHOP_CURRENCY, SHOP_COUNTRY and SHOP_LANGUAGE: the store a fresh database starts with. */
+function defaultStore(env: Env): StoreDetails {
+  const details = normaliseStoreDetails({
+    name: env.SHOP_NAME || 'My shop',
+    baseCurrency: env.SHOP_CURRENCY || 'EUR',
+    country: env.SHOP_COUNTRY || 'SK',
+    language: env.SHOP_LANGUAGE || 'en',
+  });
+  const problems = storeDetailsProblems(details);
+  for (const [field, variable] of Object.entries(STORE_VARIABLES)) {
+    const problem = problems[field as keyof StoreDetails];
+    if (problem) fail(variable, problem);
+  }
+  return details;
+}
+
+const STORE_VARIABLES: Record<keyof StoreDetails, string> = {
+  name: 'SHOP_NAME',
+  baseCurrency: 'SHOP_CURRENCY',
+  country: 'SHOP_COUNTRY',
+  language: 'SHOP_LANGUAGE',
+};
 
 /** LICENSE_PUBLIC_KEY, else the sandbox license server's key while sandboxes are on, else none. */
 function licenseKey(env: Env, sandboxes: boolean): string | null {

@@ -11,6 +11,11 @@ export interface SettingDefinition {
   choices?: readonly string[];
   /** Shown masked in the CP and never logged. */
   secret?: boolean;
+  /**
+   * For a boolean that loosens security while on (a gateway's test mode): what it lets through. Start-up names
+   * it and every CP page shows a warning while it is on.
+   */
+  loosensSecurity?: string;
   /** Further rules for the parsed value: a message saying what is wrong, or undefined when it is fine. */
   check?: (value: unknown) => string | undefined;
 }

@@ -1,11 +1,12 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { LoosenedSwitches } from './loosened-switches';
 import { SettingDefinition } from './setting-definition';
 import { SettingsService } from './settings.service';
 
 @Global()
 @Module({
-  providers: [SettingsService],
-  exports: [SettingsService],
+  providers: [SettingsService, LoosenedSwitches],
+  exports: [SettingsService, LoosenedSwitches],
 })
 export class SettingsModule {}
 

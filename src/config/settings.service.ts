@@ -81,6 +81,13 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
     return this.get<boolean>(flag) === true;
   }
 
+  /** The settings that loosen security and are on now, each with what it lets through. */
+  loosened(): Array<{ key: string; effect: string }> {
+    return [...this.definitions.values()]
+      .filter((definition) => definition.loosensSecurity && this.isOn(definition.key))
+      .map((definition) => ({ key: definition.key, effect: definition.loosensSecurity! }));
+  }
+
   /** Validates, stores and broadcasts; `values` may be text (CLI, forms) or typed values. */
   async save(values: Record<string, unknown>): Promise<void> {
     const typed = Object.entries(values).map(([key, input]) => {

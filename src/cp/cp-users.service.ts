@@ -1,10 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../common/password';
 import { CpSessionUser } from '../common/session-data';
+import { AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config.module';
 import { TransactionRunner } from '../database/transaction-runner';
 import { CpUser } from './cp-user.entity';
+
+/** The demo shop's admin password, printed in the README: it opens the CP only while DEMO_SEED is on. */
+export const DEMO_CP_PASSWORD = 'demo-admin-pass';
 
 export interface NewCpUser {
   email: string;
@@ -16,16 +21,31 @@ export interface NewCpUser {
 
 @Injectable()
 export class CpUsersService {
+  private readonly logger = new Logger(CpUsersService.name);
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
+  async any(): Promise<boolean> {
+    return (await this.dataSource.getRepository(CpUser).count()) > 0;
+  }
+
+  /** The first admin of a shop without CP users; null when there are users already (or another instance won). */
+  async createFirstAdmin(email: string, password: string): Promise<CpUser | null> {
+    if (await this.any()) return null;
+    try {
+      return await this.create({ email, password, name: 'Admin', admin: true });
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'cp_user_exists') return null;
+      throw error;
+    }
+  }
+
   async create(input: NewCpUser): Promise<CpUser> {
-    const email = input.email.trim().toLowerCase();
-    if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw AppError.invalid({ email: ['must be an e-mail address'] });
-    if (input.password.length < 10) throw AppError.invalid({ password: ['must be at least 10 characters'] });
-    const passwordHash = await hashPassword(input.password);
+    const { email, passwordHash } = await this.credentials(input.email, input.password);
     return this.runner.run(async ({ manager }) => {
       if (await manager.existsBy(CpUser, { email })) {
         throw AppError.conflict('cp_user_exists', `A CP user ${email} already exists.`);
@@ -42,6 +62,33 @@ export class CpUsersService {
     });
   }
 
+  /** `setup`: this e-mail becomes an enabled admin with this password, whether it was a CP user before or not. */
+  async makeAdmin(emailInput: string, password: string): Promise<{ user: CpUser; created: boolean }> {
+    const { email, passwordHash } = await this.credentials(emailInput, password);
+    return this.runner.run(async ({ manager }) => {
+      const existing = await manager.findOneBy(CpUser, { email });
+      if (!existing) {
+        const user = await manager.save(
+          manager.create(CpUser, { email, passwordHash, name: 'Admin', admin: true, permissions: [] }),
+        );
+        return { user, created: true };
+      }
+      await manager.update(CpUser, { id: existing.id }, { passwordHash, admin: true, enabled: true });
+      return { user: await manager.findOneByOrFail(CpUser, { id: existing.id }), created: false };
+    });
+  }
+
+  /** The normalised e-mail and the password's hash, once both pass the rules. */
+  private async credentials(emailInput: string, password: string): Promise<{ email: string; passwordHash: string }> {
+    const email = emailInput.trim().toLowerCase();
+    if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw AppError.invalid({ email: ['must be an e-mail address'] });
+    if (password.length < 10) throw AppError.invalid({ password: ['must be at least 10 characters'] });
+    if (password === DEMO_CP_PASSWORD && !this.config.demoSeed) {
+      throw AppError.invalid({ password: ['must not be the demo password'] });
+    }
+    return { email, passwordHash: await hashPassword(password) };
+  }
+
   /** The session identity for valid credentials; null otherwise, in the same time either way. */
   async authenticate(email: string, password: string): Promise<CpSessionUser | null> {
     const user = await this.dataSource
@@ -49,6 +96,13 @@ export class CpUsersService {
       .findOneBy({ email: email.trim().toLowerCase(), enabled: true });
     const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
     if (!user || !valid) return null;
+    // A database that began as the demo keeps its admin's public password; outside the demo it opens nothing.
+    if (password === DEMO_CP_PASSWORD && !this.config.demoSeed) {
+      this.logger.warn(
+        `CP user ${user.email} still has the demo password: refused; set a new one with npm run cli -- setup`,
+      );
+      return null;
+    }
     return { id: user.id, email: user.email, admin: user.admin, permissions: user.permissions };
   }
 }

@@ -6,6 +6,7 @@ import { CpOrdersController } from './cp-orders.controller';
 import { CpOrdersService } from './cp-orders.service';
 import { CpPaymentTransactionsController } from './cp-payment-transactions.controller';
 import { CpUsersService } from './cp-users.service';
+import { FirstCpAdmin } from './first-cp-admin';
 
 /** The control panel shell, mounted under `/{CP_TRIGGER}` by the app module's router. */
 @Module({
@@ -16,7 +17,7 @@ import { CpUsersService } from './cp-users.service';
     CpJobsController,
     CpPaymentTransactionsController,
   ],
-  providers: [CpUsersService, CpOrdersService],
+  providers: [CpUsersService, CpOrdersService, FirstCpAdmin],
   exports: [CpUsersService],
 })
 export class CpModule {}

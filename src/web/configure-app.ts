@@ -48,7 +48,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(shopPageLocals(app));
   app.use(renderLocals(app, config.cpTrigger));
   app.useGlobalPipes(createValidationPipe());
+  if (config.apiDocs) serveApiDocs(app);
+}
 
+/** The OpenAPI document of the JSON endpoints at /api-docs (JSON at /api-docs-json): only with API_DOCS=on. */
+function serveApiDocs(app: NestExpressApplication): void {
   const openApi = new DocumentBuilder()
     .setTitle('Storefront service')
     .setDescription('JSON endpoints of the storefront. Errors: { success: false, error: { code, message, fields? } }.')

@@ -3,7 +3,7 @@ import { Order } from '../../src/commerce/orders/order.entity';
 import { PaymentTransaction } from '../../src/commerce/payments/payment-transaction.entity';
 import { SettingRow } from '../../src/config/setting.entity';
 import { SettingsService } from '../../src/config/settings.service';
-import { DEMO_SETTINGS } from '../../src/database/seeds/demo-settings';
+import { demoSettings } from '../../src/database/seeds/demo-settings';
 import { productBySku } from '../support/catalog';
 import { runCli } from '../support/cli';
 import { addToCart, shippingValue } from '../support/checkout';
@@ -12,12 +12,11 @@ import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 const SECTIONS = ['general', 'credentials', 'pricing', 'restrictions', 'test-cards'];
-const SECRET_KEY = '0123456789abcdef'.repeat(8);
 const BANKPAY_CODES = ['bankpay', 'bankpay-bank', 'bankpay-qr', 'bankpay-loan'];
 
 /** The bankpay settings as the demo seed leaves them, plus the defaults of those the seed does not set. */
-const BASELINE: Record<string, unknown> = {
-  ...Object.fromEntries(Object.entries(DEMO_SETTINGS).filter(([key]) => key.startsWith('bankpay.'))),
+const baseline = (sessionSecret: string): Record<string, unknown> => ({
+  ...Object.fromEntries(Object.entries(demoSettings(sessionSecret)).filter(([key]) => key.startsWith('bankpay.'))),
   'bankpay.gatewayBaseUrl': '',
   'bankpay.cardPayUrl': '',
   'bankpay.cardPayPublicKeys': {},
@@ -25,7 +24,7 @@ const BASELINE: Record<string, unknown> = {
   'bankpay.minOrderTotal': 0,
   'bankpay.maxOrderTotal': 0,
   'bankpay.countries': [],
-};
+});
 
 /** The form each section posts when nothing is changed: secrets blank (kept), the rest as seeded. */
 const FORMS: Record<string, Record<string, string>> = {
@@ -57,10 +56,13 @@ const FORMS: Record<string, Record<string, string>> = {
  */
 describe(`bankpay control panel (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
+  // The CardPay key the demo seed stored: this install's own, made from its session secret.
+  let secretKey: string;
   let staff: ShopClient;
   let flatRate: string;
   beforeAll(async () => {
     shop = await startTestApp({ listen: true });
+    secretKey = demoSettings(shop.config.sessionSecret)['bankpay.secretKey'] as string;
     flatRate = await shippingValue(shop.dataSource, 'flat-rate');
     staff = new ShopClient(shop.server);
     await staff.loginCp();
@@ -72,7 +74,7 @@ describe(`bankpay control panel (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   const comeBack = comeBackFromBank;
   beforeEach(async () => {
     // The seeded settings (a save also empties the methods cache), and a bank that forgot everything.
-    await shop.app.get(SettingsService).save(BASELINE);
+    await shop.app.get(SettingsService).save(baseline(shop.config.sessionSecret));
     await bank().post(`${BANK_CONTROL}/reset`).expect(200);
   });
 
@@ -271,12 +273,12 @@ describe(`bankpay control panel (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
         const res = await page(staff, `/admin/bankpay/settings/${section}`).expect(200);
         expect(res.text).not.toContain('sandbox-secret');
         expect(res.text).not.toContain('sandbox-client');
-        expect(res.text).not.toContain(SECRET_KEY);
+        expect(res.text).not.toContain(secretKey);
         expect(res.text).not.toMatch(/[0-9a-f]{128}/);
       }
       const credentials = await page(staff, '/admin/bankpay/settings/credentials');
       expect(credentials.text).toContain('placeholder="••••••••cret (leave blank to keep)"');
-      expect(credentials.text).toContain(`placeholder="••••••••${SECRET_KEY.slice(-4)} (leave blank to keep)"`);
+      expect(credentials.text).toContain(`placeholder="••••••••${secretKey.slice(-4)} (leave blank to keep)"`);
       expect(credentials.text).toMatch(/<input id="clientSecret" name="clientSecret" type="password"[^>]*>/);
       expect(credentials.text).not.toMatch(/name="clientSecret"[^>]* value=/);
       const dashboard = await page(staff, '/admin/bankpay/dashboard');
@@ -290,7 +292,7 @@ describe(`bankpay control panel (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect(saved.text).toContain('name="merchantMid" value="shop"');
       expect(await stored('bankpay.merchantMid')).toBe('shop');
       expect(await stored('bankpay.clientSecret')).toBe('sandbox-secret');
-      expect(await stored('bankpay.secretKey')).toBe(SECRET_KEY);
+      expect(await stored('bankpay.secretKey')).toBe(secretKey);
       expect(await stored('bankpay.apiKey')).toBe('sandbox-client');
       expect(setting('bankpay.merchantMid')).toBe('shop');
       expect(setting('bankpay.clientSecret')).toBe('sandbox-secret');

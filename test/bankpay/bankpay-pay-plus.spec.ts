@@ -2,6 +2,7 @@ import request from 'supertest';
 import { OrderHistory } from '../../src/commerce/orders/order-history.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { PaymentTransaction } from '../../src/commerce/payments/payment-transaction.entity';
+import { SettingRow } from '../../src/config/setting.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { Job } from '../../src/jobs/job.entity';
 import { productBySku } from '../support/catalog';
@@ -178,6 +179,16 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       `${shop.config.baseUrl}/shop/checkout/process-payment?order=${order.number}&paymentId=${paymentId}`,
     );
     expect((await reload(order.id)).status).toBe(expected);
+  });
+
+  it('is out of sandbox mode unless it was switched on: a shopper who skips the bank pays nothing', async () => {
+    // As on an install the demo seed never configured: no saved value, the definition's default.
+    await shop.dataSource.getRepository(SettingRow).delete({ key: 'bankpay.sandbox' });
+    await shop.app.get(SettingsService).reload();
+    expect(shop.app.get(SettingsService).isOn('bankpay.sandbox')).toBe(false);
+    const { client, order } = await placed('bankpay');
+    await comeBack(client, `${shop.config.baseUrl}/shop/checkout/process-payment?order=${order.number}`);
+    expect((await reload(order.id)).status).toBe('pending_payment');
   });
 
   it('treats every return as authorised in sandbox mode', async () => {

@@ -6,7 +6,7 @@ import { Order } from '../../src/commerce/orders/order.entity';
 import { runCli } from '../support/cli';
 import { insertOrder } from '../support/fixtures';
 import { ShopClient } from '../support/shop-client';
-import { startTestApp, TestApp } from '../support/test-app';
+import { startTestApp, TEST_CP_PASSWORD, TestApp } from '../support/test-app';
 import { TestPluginModule } from '../support/test-plugin.module';
 
 describe('control panel', () => {
@@ -47,7 +47,7 @@ describe('control panel', () => {
     expect(before.text).toContain('name="next" value="/admin/jobs"');
     const login = await client.submitForm('/admin/login', {
       email: 'ADMIN@example.com',
-      password: 'demo-admin-pass',
+      password: TEST_CP_PASSWORD,
       next: '/admin/jobs',
     });
     expect(login.status).toBe(303);
@@ -69,7 +69,7 @@ describe('control panel', () => {
     const client = new ShopClient(shop.server);
     const login = await client.submitForm('/admin/login', {
       email: 'admin@example.com',
-      password: 'demo-admin-pass',
+      password: TEST_CP_PASSWORD,
       next: '//evil.example/admin/',
     });
     expect(login.headers.location).toBe('/admin');

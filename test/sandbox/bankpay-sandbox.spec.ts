@@ -1,11 +1,7 @@
 import { createPublicKey, verify } from 'node:crypto';
 import request from 'supertest';
-import {
-  cardPayTimestamp,
-  MERCHANT_KEYS,
-  signCardPayRequest,
-  signCardPayReturn,
-} from '../../src/sandbox/bankpay/card-pay-signing';
+import { cardPayTimestamp, signCardPayRequest, signCardPayReturn } from '../../src/sandbox/bankpay/card-pay-signing';
+import { sandboxMerchantKey } from '../../src/common/sandbox-merchant-key';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 const BANK = '/_sandbox/bankpay';
@@ -13,7 +9,8 @@ const TOKEN_PATH = `${BANK}/auth/oauth/v2/token`;
 const CLIENT = { client_id: 'sandbox-client', client_secret: 'sandbox-secret', grant_type: 'client_credentials' };
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const RETURN_URL = 'https://shop.example/shop/checkout/process-payment?order=abc123';
-const DEMO_KEY = MERCHANT_KEYS.demo;
+/** The sandbox bank's key for merchant `demo`: this install's own (set once the app is up). */
+let demoKey = '';
 
 type Json = Record<string, unknown>;
 
@@ -83,7 +80,7 @@ function cardPayRequest(set: Record<string, string | undefined> = {}): Record<st
     TIMESTAMP: cardPayTimestamp(),
     LANG: 'sk',
   };
-  const signed = { ...params, HMAC: signCardPayRequest(DEMO_KEY, params) };
+  const signed = { ...params, HMAC: signCardPayRequest(demoKey, params) };
   return Object.fromEntries(
     Object.entries({ ...signed, ...set }).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
@@ -104,6 +101,7 @@ describe(`bankpay sandbox (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
 
   beforeAll(async () => {
     shop = await startTestApp();
+    demoKey = sandboxMerchantKey(shop.config.sessionSecret);
   });
   afterAll(() => shop.close());
   afterEach(async () => {
@@ -775,7 +773,7 @@ describe(`bankpay sandbox (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     it('shows a signed request with the parameters carried in hidden fields, escaped', async () => {
       const params = cardPayRequest();
       const named = cardPayRequest({ NAME: 'Peter <b>Novak</b> & "Co"' });
-      named.HMAC = signCardPayRequest(DEMO_KEY, named);
+      named.HMAC = signCardPayRequest(demoKey, named);
       for (const query of [params, named]) {
         const res = await http().get(`${BANK}/cardpay`).query(query);
         expect(res.status).toBe(200);
@@ -830,7 +828,7 @@ describe(`bankpay sandbox (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect(back.AC).toMatch(/^\d{6}$/);
       expect(back.TID).toMatch(/^\d+$/);
       expect(back.TIMESTAMP).toMatch(/^\d{14}$/);
-      expect(back.HMAC).toBe(signCardPayReturn(DEMO_KEY, back));
+      expect(back.HMAC).toBe(signCardPayReturn(demoKey, back));
       expect(back.ECDSA_KEY).toBe('1');
 
       const keys = await http().get(`${BANK}/cardpay/keys`);
@@ -853,7 +851,7 @@ describe(`bankpay sandbox (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       const back = queryOf(res.headers.location);
       expect(back).toMatchObject({ RES: result, AMT: '20.78' });
       expect(back).not.toHaveProperty('AC');
-      expect(back.HMAC).toBe(signCardPayReturn(DEMO_KEY, back));
+      expect(back.HMAC).toBe(signCardPayReturn(demoKey, back));
     });
 
     it('verifies the request again on the post, and wants a known result', async () => {

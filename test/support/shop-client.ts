@@ -1,5 +1,6 @@
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
+import { TEST_CP_PASSWORD } from './test-app';
 
 /** A browser-like client: keeps cookies, fetches a CSRF token once and sends it on writes. */
 export class ShopClient {
@@ -40,7 +41,7 @@ export class ShopClient {
   }
 
   /** Log in to the control panel with the demo admin or another CP user. */
-  async loginCp(email = 'admin@example.com', password = 'demo-admin-pass') {
+  async loginCp(email = 'admin@example.com', password = TEST_CP_PASSWORD) {
     const res = await this.submitForm('/admin/login', { email, password });
     if (res.status !== 303 || res.headers.location !== '/admin') throw new Error(`CP login failed: ${res.status}`);
     return res;

@@ -9,6 +9,7 @@ import { createConnection } from 'mysql2/promise';
 import { createClient } from 'redis';
 import { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { DemoSeedService } from '../../src/database/seeds/demo-seed.service';
 import { Job } from '../../src/jobs/job.entity';
 import { createApp } from '../../src/web/create-app';
 
@@ -34,6 +35,9 @@ export interface TestApp {
  */
 export const REFUSING_URL = 'http://127.0.0.1:2';
 
+/** The first CP admin's password in every test app (the demo password opens the CP only while DEMO_SEED is on). */
+export const TEST_CP_PASSWORD = 'test-admin-password';
+
 export const usingMysql = (process.env.DATABASE_URL ?? '').startsWith('mysql');
 export const usingRedis = Boolean(process.env.REDIS_URL);
 
@@ -46,6 +50,10 @@ export async function createTestPlace(): Promise<TestPlace> {
   const dataDir = mkdtempSync(join(tmpdir(), 'shop-test-'));
   const env: Record<string, string> = {
     NODE_ENV: 'test',
+    // The tests run the demo shop against its sandboxes, switched on explicitly as `npm start` does.
+    SANDBOXES: 'on',
+    DEMO_SEED: 'on',
+    CP_ADMIN_PASSWORD: TEST_CP_PASSWORD,
     DATA_DIR: dataDir,
     SESSION_SECRET: randomBytes(32).toString('hex'),
     DATABASE_URL: `sqlite:${join(dataDir, 'shop.sqlite')}`,
@@ -86,6 +94,11 @@ export interface StartOptions {
   env?: Record<string, string>;
   extraModules?: Array<Type | DynamicModule>;
   /**
+   * The demo shop (default): seeded by DEMO_SEED where the sandboxes run; with `SANDBOXES: 'false'` the demo seed
+   * cannot run, so the helper seeds the same data itself. false: a fresh install, as `npm run start:prod` meets it.
+   */
+  demoShop?: boolean;
+  /**
    * Listen on a free loopback port, for tests where the app calls itself: its sandboxes (VAT service,
    * bank gateway, carriers) are reached over real HTTP, as in production.
    */
@@ -100,15 +113,20 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
   let app: NestExpressApplication;
   try {
     const port = options.listen ? String(await freePort()) : '3000';
-    config = loadConfig({
+    const env: Record<string, string> = {
       JOB_POLL_MS: '50',
       JOB_BACKOFF_MS: '100',
       OUTBOUND_TIMEOUT_MS: '1000',
       PORT: port,
       ...place.env,
       ...options.env,
-    });
+    };
+    const demoShop = options.demoShop ?? true;
+    const seedByHand = demoShop && !loadConfig({ ...env, DEMO_SEED: 'off' }).sandboxes;
+    if (!demoShop || seedByHand) env.DEMO_SEED = 'off';
+    config = loadConfig(env);
     app = await createApp(config, { extraModules: options.extraModules });
+    if (seedByHand) await app.get(DemoSeedService).seedEmptyShop();
     if (options.listen) await app.listen(config.port, '127.0.0.1');
   } catch (error) {
     if (ownsPlace) await place.dispose();
@@ -127,7 +145,8 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
   };
 }
 
-function freePort(): Promise<number> {
+/** A loopback port nothing listens on right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as { port: number };

@@ -1,24 +1,26 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { randomHex32 } from '../../common/ids';
 import { ProductImportRow, ProductImportService } from '../../commerce/products/product-import.service';
+import { Product } from '../../commerce/products/product.entity';
 import { DeliverySlot } from '../../commerce/delivery/delivery-slot.entity';
 import { ShippingMethod } from '../../commerce/shipping/shipping-method.entity';
 import { Currency } from '../../commerce/stores/currency.entity';
+import { DefaultStoreService } from '../../commerce/stores/default-store.service';
 import { Store } from '../../commerce/stores/store.entity';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
-import { CpUser } from '../../cp/cp-user.entity';
-import { CpUsersService } from '../../cp/cp-users.service';
+import { DEMO_CP_PASSWORD, CpUsersService } from '../../cp/cp-users.service';
+import { writeLock } from '../locking';
 import { TransactionRunner } from '../transaction-runner';
 import demoCatalog from './demo-catalog.json';
 import { seedDemoGiftCards } from './demo-gift-cards';
-import { DEMO_SETTINGS, demoSocialLogins } from './demo-settings';
+import { demoSettings, demoSocialLogins } from './demo-settings';
 
-export const DEMO_CP_PASSWORD = 'demo-admin-pass';
-
-/** Fills an empty database with a demo shop on first start (DESIGN.md §6: every feature on). */
+/**
+ * With DEMO_SEED on (only ever together with the sandboxes), fills an empty shop with the demo on first start
+ * (DESIGN.md §6: every feature on, every integration pointed at its sandbox).
+ */
 @Injectable()
 export class DemoSeedService implements OnApplicationBootstrap {
   private readonly logger = new Logger(DemoSeedService.name);
@@ -27,23 +29,56 @@ export class DemoSeedService implements OnApplicationBootstrap {
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
     private readonly products: ProductImportService,
+    private readonly stores: DefaultStoreService,
     private readonly settings: SettingsService,
     private readonly cpUsers: CpUsersService,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.demoSeed) return;
-    const store = await this.claimEmptyDatabase();
+    if (this.config.demoSeed) await this.seedEmptyShop();
+  }
+
+  /** The demo shop, if the shop is still empty (no products, no shipping methods); else nothing. */
+  async seedEmptyShop(): Promise<void> {
+    const store = await this.claimEmptyShop();
     if (!store) return;
     const summary = await this.products.importBatch(store.id, demoCatalog as ProductImportRow[]);
-    await this.runner.run(async ({ manager }) => {
-      await manager.insert(Currency, [
-        { code: 'EUR', symbol: '€', decimals: 2, rate: 1 },
-        { code: 'CZK', symbol: 'Kč', decimals: 2, rate: 25.3 },
-        { code: 'HUF', symbol: 'Ft', decimals: 0, rate: 395 },
-        { code: 'USD', symbol: '$', decimals: 2, rate: 1.08 },
-      ]);
+    await this.runner.run(({ manager }) => seedDemoGiftCards(manager));
+    await this.settings.save({
+      ...demoSettings(this.config.sessionSecret),
+      ...(this.config.sandboxes ? demoSocialLogins() : {}),
+    });
+    const password = this.config.cpAdminPassword ?? DEMO_CP_PASSWORD;
+    const admin = await this.cpUsers.createFirstAdmin(this.config.cpAdminEmail, password);
+    this.logger.log(
+      `Demo shop created: ${summary.created} products. ` +
+        (admin
+          ? `CP login at /${this.config.cpTrigger}/login as ${admin.email} with ` +
+            (this.config.cpAdminPassword ? 'CP_ADMIN_PASSWORD' : `the demo password ${DEMO_CP_PASSWORD}`)
+          : 'Existing CP users kept.'),
+    );
+  }
+
+  /**
+   * Makes the default store the demo's and adds its currencies, shipping methods and delivery slots, if the shop
+   * is still empty; the store row's lock lets one instance of several starting together do it.
+   */
+  private async claimEmptyShop(): Promise<Store | null> {
+    return this.runner.run(async ({ manager }) => {
+      await manager.findOne(Store, { where: { isDefault: true }, ...writeLock(manager) });
+      if ((await manager.count(Product)) > 0 || (await manager.count(ShippingMethod)) > 0) return null;
+      const store = await this.stores.configure(manager, {
+        name: 'Demo Outdoor & Coffee',
+        language: 'en',
+        baseCurrency: 'EUR',
+        country: 'SK',
+      });
+      for (const currency of DEMO_CURRENCIES) {
+        const existing = await manager.findOneBy(Currency, { code: currency.code });
+        if (existing) await manager.update(Currency, { id: existing.id }, currency);
+        else await manager.insert(Currency, currency);
+      }
       await manager.insert(ShippingMethod, [
         {
           type: 'core',
@@ -125,41 +160,14 @@ export class DemoSeedService implements OnApplicationBootstrap {
           sortOrder: 3,
         },
       ]);
-      await seedDemoGiftCards(manager);
+      return store;
     });
-    await this.settings.save({ ...DEMO_SETTINGS, ...(this.config.sandboxes ? demoSocialLogins() : {}) });
-    // Staff may have created CP users with the CLI before the first start; then no admin is added.
-    if ((await this.dataSource.getRepository(CpUser).count()) > 0) {
-      this.logger.log(`Demo shop created: ${summary.created} products; existing CP users kept.`);
-      return;
-    }
-    const password = this.config.cpAdminPassword ?? (this.config.production ? randomHex32() : DEMO_CP_PASSWORD);
-    await this.cpUsers.create({ email: this.config.cpAdminEmail, password, name: 'Admin', admin: true });
-    this.logger.log(
-      `Demo shop created: ${summary.created} products. CP login at /${this.config.cpTrigger}/login ` +
-        `as ${this.config.cpAdminEmail}` +
-        (this.config.cpAdminPassword ? '' : ` with password ${password} (set CP_ADMIN_PASSWORD to choose one)`),
-    );
-  }
-
-  /** Inserts the default store if there is none; only the instance whose insert wins goes on to seed. */
-  private async claimEmptyDatabase(): Promise<Store | null> {
-    if ((await this.dataSource.getRepository(Store).count()) > 0) return null;
-    try {
-      return await this.runner.run(({ manager }) =>
-        manager.save(
-          manager.create(Store, {
-            handle: 'default',
-            name: 'Demo Outdoor & Coffee',
-            language: 'en',
-            baseCurrency: 'EUR',
-            country: 'SK',
-            isDefault: true,
-          }),
-        ),
-      );
-    } catch {
-      return null; // another instance seeded first
-    }
   }
 }
+
+const DEMO_CURRENCIES = [
+  { code: 'EUR', symbol: '€', decimals: 2, rate: 1 },
+  { code: 'CZK', symbol: 'Kč', decimals: 2, rate: 25.3 },
+  { code: 'HUF', symbol: 'Ft', decimals: 0, rate: 395 },
+  { code: 'USD', symbol: '$', decimals: 2, rate: 1.08 },
+];

@@ -1,7 +1,15 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { sandboxMerchantKey } from '../../common/sandbox-merchant-key';
 
-/** A demo shop has every feature on and every integration pointed at its sandbox (DESIGN.md §6). */
-export const DEMO_SETTINGS: Record<string, unknown> = {
+/**
+ * A demo shop has every feature on and every integration pointed at its sandbox (DESIGN.md §6). The CardPay key
+ * is the one the sandbox bank gives this install: no published key is ever stored.
+ */
+export function demoSettings(sessionSecret: string): Record<string, unknown> {
+  return { ...DEMO_SETTINGS, 'bankpay.secretKey': sandboxMerchantKey(sessionSecret) };
+}
+
+const DEMO_SETTINGS: Record<string, unknown> = {
   customerAccountsEnabled: true,
   salesCheckoutEnableAjax: true,
   salesCouponsEnabled: true,
@@ -26,7 +34,6 @@ export const DEMO_SETTINGS: Record<string, unknown> = {
   'bankpay.enableBankTransfer': true,
   'bankpay.enableQrPay': true,
   'bankpay.merchantMid': 'demo',
-  'bankpay.secretKey': '0123456789abcdef'.repeat(8), // the sandbox bank's key for MID demo, not a real one
   'bankpay.apiKey': 'sandbox-client',
   'bankpay.clientSecret': 'sandbox-secret',
   'carrier-a.sandbox': true,

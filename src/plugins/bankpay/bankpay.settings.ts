@@ -34,8 +34,9 @@ export const BANKPAY_SETTINGS: readonly SettingDefinition[] = [
   {
     key: 'bankpay.sandbox',
     type: 'boolean',
-    default: true,
+    default: false,
     description: 'Sandbox mode: return validation treats every authorization as OK',
+    loosensSecurity: 'every PayPlus return counts as paid, whatever the bank answered',
   },
   { key: 'bankpay.enablePayLaterType', type: 'boolean', default: false, description: 'Offer the pay-later loan' },
   {

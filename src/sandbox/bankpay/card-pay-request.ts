@@ -1,6 +1,6 @@
 import { safeEqual } from '../../common/ids';
 import { isHttpUrl } from '../shared/http-url';
-import { CardPayParams, merchantKey, REQUEST_SIGNED, signCardPayRequest } from './card-pay-signing';
+import { CardPayParams, merchantKey, MerchantKeys, REQUEST_SIGNED, signCardPayRequest } from './card-pay-signing';
 
 /** Every parameter the card-pay page accepts; `LANG` and `HMAC` are not signed. */
 export const REQUEST_PARAMS = [...REQUEST_SIGNED, 'LANG', 'HMAC'] as const;
@@ -43,10 +43,13 @@ const FIELD_CHECKS: Array<[field: string, valid: (value: string) => boolean, com
 ];
 
 /** Reads and checks a CardPay request (query or form): known merchant, well-formed fields, a verifying HMAC. */
-export function checkCardPayRequest(source: Record<string, unknown>): CardPayRequest | CardPayRejection {
+export function checkCardPayRequest(
+  source: Record<string, unknown>,
+  merchants: MerchantKeys,
+): CardPayRequest | CardPayRejection {
   const params = pickParams(source);
   const problems: string[] = [];
-  const keyHex = params.MID === undefined ? undefined : merchantKey(params.MID);
+  const keyHex = params.MID === undefined ? undefined : merchantKey(merchants, params.MID);
   if (params.MID === undefined) problems.push('MID is missing');
   else if (!keyHex) problems.push(`MID ${params.MID} is not a merchant the sandbox bank knows (try demo or 9999)`);
 

@@ -1,13 +1,16 @@
-import { Body, Controller, Get, Post, Query, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Post, Query, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { BANKPAY_BASE } from './bankpay-sandbox.model';
 import { CardPayRequest, checkCardPayRequest } from './card-pay-request';
-import { BANK_KEY_ID, bankPublicKeyPem, cardPayReturn, CardPayResult } from './card-pay-signing';
+import { BANK_KEY_ID, bankPublicKeyPem, cardPayReturn, CardPayResult, MerchantKeys } from './card-pay-signing';
 import { CARD_PAY_CHOICES, cardPayPage, cardPayProblemsPage } from './card-pay.views';
 import { SandboxAnswerFilter } from '../shared/sandbox-answers';
 import { allowFormRedirectTo, appendQuery, PageAnswer, postedChoice, sendPage } from '../shared/sandbox-pages';
+
+/** The merchants this sandbox bank knows (MerchantKeys). */
+export const CARD_PAY_MERCHANTS = Symbol('CARD_PAY_MERCHANTS');
 
 /**
  * CardPay, the bank's signed card redirect (external-apis.md §2): the shopper's browser arrives with a
@@ -18,9 +21,11 @@ import { allowFormRedirectTo, appendQuery, PageAnswer, postedChoice, sendPage } 
 @UseFilters(SandboxAnswerFilter)
 @Controller(`${BANKPAY_BASE}/cardpay`)
 export class CardPaySandboxController {
+  constructor(@Inject(CARD_PAY_MERCHANTS) private readonly merchants: MerchantKeys) {}
+
   @Get()
   show(@Query() query: Record<string, unknown>, @Res() res: Response): void {
-    const request = validRequest(query);
+    const request = this.validRequest(query);
     allowFormRedirectTo(res, request.returnUrl);
     sendPage(res, 200, cardPayPage(request.params));
   }
@@ -28,7 +33,7 @@ export class CardPaySandboxController {
   /** The shopper's choice, carrying the whole request again, so it is verified again. */
   @Post()
   decide(@Body() body: Record<string, unknown> | undefined, @Res() res: Response): void {
-    const request = validRequest(body ?? {});
+    const request = this.validRequest(body ?? {});
     const result = postedChoice(CARD_PAY_CHOICES, body?.result).value as CardPayResult;
     const back = cardPayReturn(request.keyHex, request.params, result);
     res.redirect(303, appendQuery(request.returnUrl, back));
@@ -38,11 +43,11 @@ export class CardPaySandboxController {
   keys() {
     return { keys: [{ id: BANK_KEY_ID, pem: bankPublicKeyPem() }] };
   }
-}
 
-/** The checked request, or a 400 page listing what is wrong with it. */
-function validRequest(source: Record<string, unknown>): CardPayRequest {
-  const checked = checkCardPayRequest(source);
-  if (!checked.valid) throw new PageAnswer(400, cardPayProblemsPage(checked.problems));
-  return checked;
+  /** The checked request, or a 400 page listing what is wrong with it. */
+  private validRequest(source: Record<string, unknown>): CardPayRequest {
+    const checked = checkCardPayRequest(source, this.merchants);
+    if (!checked.valid) throw new PageAnswer(400, cardPayProblemsPage(checked.problems));
+    return checked;
+  }
 }

@@ -4,15 +4,20 @@ import { createHmac, generateKeyPairSync, KeyObject, randomInt, sign } from 'nod
 export type CardPayParams = Partial<Record<string, string>>;
 
 /** Merchants the sandbox bank knows, by MID: 128 hex chars each, hex-decoded to the 64-byte HMAC key. */
-export const MERCHANT_KEYS: Readonly<Record<string, string>> = {
-  demo: '0123456789abcdef'.repeat(8),
-  // The key of the bank's published reference example (external-apis.md §2).
-  '9999': '78'.repeat(64),
-};
+export type MerchantKeys = Readonly<Record<string, string>>;
+
+/** The merchants of a sandbox bank whose demo merchant has this key. */
+export function sandboxMerchants(demoKey: string): MerchantKeys {
+  return {
+    demo: demoKey,
+    // The key of the bank's published reference example (external-apis.md §2).
+    '9999': '78'.repeat(64),
+  };
+}
 
 /** The merchant's hex key; own keys only, so a MID like `toString` finds nothing. */
-export function merchantKey(mid: string): string | undefined {
-  return Object.hasOwn(MERCHANT_KEYS, mid) ? MERCHANT_KEYS[mid] : undefined;
+export function merchantKey(merchants: MerchantKeys, mid: string): string | undefined {
+  return Object.hasOwn(merchants, mid) ? merchants[mid] : undefined;
 }
 
 /** The fields the shop signs, in signing order. */

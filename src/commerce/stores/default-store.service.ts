@@ -1,0 +1,72 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppError } from '../../common/errors/app-error';
+import { AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config.module';
+import { normaliseStoreDetails, StoreDetails, storeDetailsProblems } from '../../config/store-details';
+import { isUniqueViolation } from '../../database/errors';
+import { TransactionRunner } from '../../database/transaction-runner';
+import { Order } from '../orders/order.entity';
+import { Currency } from './currency.entity';
+import { Store } from './store.entity';
+
+/**
+ * A fresh database gets its default store (and that store's base currency) before anything reads it, from
+ * SHOP_NAME, SHOP_CURRENCY, SHOP_COUNTRY and SHOP_LANGUAGE: the web server, the worker and every CLI command
+ * work on a new install without the demo.
+ */
+@Injectable()
+export class DefaultStoreService implements OnModuleInit {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runner: TransactionRunner,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    if ((await this.dataSource.getRepository(Store).count()) > 0) return;
+    try {
+      await this.runner.run(async ({ manager }) => {
+        await manager.insert(Store, { handle: 'default', isDefault: true, ...this.config.defaultStore });
+        await addCurrency(manager, this.config.defaultStore.baseCurrency);
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error; // else another instance starting beside this one made it
+    }
+  }
+
+  /**
+   * Sets what the default store is (`npm run cli -- setup`, the demo seed). Its base currency may change only
+   * while the shop has taken no order: prices and totals are kept in it.
+   */
+  async configure(manager: EntityManager, details: StoreDetails): Promise<Store> {
+    const wanted = normaliseStoreDetails(details);
+    const problems = storeDetailsProblems(wanted);
+    if (Object.keys(problems).length > 0) {
+      throw AppError.invalid(Object.fromEntries(Object.entries(problems).map(([field, why]) => [field, [why]])));
+    }
+    const store = await manager.findOneByOrFail(Store, { isDefault: true });
+    if (wanted.baseCurrency !== store.baseCurrency && (await manager.count(Order)) > 0) {
+      throw AppError.conflict(
+        'store_has_orders',
+        `The shop has orders in ${store.baseCurrency}; its base currency can no longer change.`,
+      );
+    }
+    await addCurrency(manager, wanted.baseCurrency);
+    await manager.update(Store, { id: store.id }, wanted);
+    return manager.findOneByOrFail(Store, { id: store.id });
+  }
+}
+
+/** The currency at rate 1 with its usual symbol and decimals, unless the shop has it already. */
+async function addCurrency(manager: EntityManager, code: string): Promise<void> {
+  if (await manager.existsBy(Currency, { code })) return;
+  const format = new Intl.NumberFormat('en', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' });
+  const symbol = format.formatToParts(0).find((part) => part.type === 'currency')?.value ?? code;
+  await manager.insert(Currency, {
+    code,
+    symbol: symbol.slice(0, 8),
+    decimals: format.resolvedOptions().maximumFractionDigits ?? 2,
+    rate: 1,
+  });
+}
