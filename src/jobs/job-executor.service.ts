@@ -46,8 +46,20 @@ export class JobExecutor {
     try {
       if (!handler) throw new Error(`No handler registered for job ${job.name}`);
       await handler(job.payload, job);
+      const kept = this.queue.payloadWhenDone(job);
       await this.runner.run(({ manager }) =>
-        manager.update(Job, { id }, { status: 'done', lockedUntil: null, lastError: null, finishedAt: Date.now() }),
+        manager.update(
+          Job,
+          { id },
+          {
+            status: 'done',
+            lockedUntil: null,
+            lastError: null,
+            finishedAt: Date.now(),
+            // The update's deep-partial type cannot follow an open record; the column is simple-json.
+            ...(kept && { payload: kept as never }),
+          },
+        ),
       );
     } catch (error) {
       await this.recordFailure(job, error as Error);

@@ -11,6 +11,15 @@ export type JobHandler<P = any> = (payload: P, job: Job) => Promise<void>;
 /** Thrown by a handler when trying again cannot help: the job fails at once, for staff to look at. */
 export class JobGaveUp extends Error {}
 
+export interface JobRegistration<P> {
+  /**
+   * For a payload that holds secrets (a message's links and codes): what of it a job keeps once it succeeded,
+   * the rest being dropped with the success. A pending or failed job keeps its whole payload, which its next
+   * attempt or a retry needs. Without this, a done job keeps its payload as it was.
+   */
+  keepWhenDone?: (payload: P) => Record<string, unknown>;
+}
+
 export interface EnqueueOptions {
   /** Idempotency key: enqueueing the same key twice creates one job. */
   key?: string;
@@ -24,7 +33,7 @@ export interface EnqueueOptions {
  */
 @Injectable()
 export class JobQueue {
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly registrations = new Map<string, { handler: JobHandler } & JobRegistration<never>>();
   private readonly wakeListeners: Array<() => void> = [];
 
   constructor(
@@ -34,12 +43,17 @@ export class JobQueue {
   ) {}
 
   /** Modules register their handlers at start-up; a handler must tolerate running twice for one job. */
-  register<P>(name: string, handler: JobHandler<P>): void {
-    this.handlers.set(name, handler);
+  register<P>(name: string, handler: JobHandler<P>, options: JobRegistration<P> = {}): void {
+    this.registrations.set(name, { handler, ...options });
   }
 
   handlerFor(name: string): JobHandler | undefined {
-    return this.handlers.get(name);
+    return this.registrations.get(name)?.handler;
+  }
+
+  /** The payload a job that just succeeded keeps, when its registration reduces it; undefined keeps it whole. */
+  payloadWhenDone(job: Job): Record<string, unknown> | undefined {
+    return this.registrations.get(job.name)?.keepWhenDone?.(job.payload as never);
   }
 
   async enqueue(tx: Tx, name: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {

@@ -43,7 +43,10 @@ export class MailService implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.jobs.register<MailMessage>(SEND_JOB, (message, job) => this.deliver(message, job.id));
+    this.jobs.register<MailMessage>(SEND_JOB, (message, job) => this.deliver(message, job.id), {
+      // A sent message's text holds reset links and codes, share and order links: only who and what stay on record.
+      keepWhenDone: ({ to, subject }) => ({ to, subject }),
+    });
   }
 
   /** Queues a message; `key` makes it once-only (e.g. `order-confirmation:<number>`). */

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import { redactUrl } from '../common/redact-url';
 import { AppConfig } from '../config/app-config';
 
-/** Paths never written to logs in clear: credentials, session ids, tokens, card data. */
+/**
+ * Fields never written to logs in clear, in whatever object a log line carries: credentials, and a failed
+ * query's bound values (TypeORM copies them onto its error), which may be a token, a code or a mail body.
+ */
 export const REDACTED_PATHS = [
-  'req.headers.cookie',
-  'req.headers.authorization',
-  'req.headers["x-csrf-token"]',
-  'res.headers["set-cookie"]',
   '*.password',
   '*.secret',
   '*.secretKey',
@@ -17,9 +16,14 @@ export const REDACTED_PATHS = [
   '*.apiKey',
   '*.token',
   '*.access_token',
+  '*.parameters',
 ];
 
-/** JSON lines with a request id per request (taken from `X-Request-Id` when a proxy sets one). */
+/**
+ * JSON lines with a request id per request (taken from `X-Request-Id` when a proxy sets one). A request is logged
+ * as its method and redacted URL, a response as its status: no headers (a cookie, a CSRF token, a `Location` that
+ * carries a reset token) and no bodies.
+ */
 export function loggerOptions(config: AppConfig): Params {
   return {
     pinoHttp: {
@@ -29,13 +33,13 @@ export function loggerOptions(config: AppConfig): Params {
         const given = req.headers['x-request-id'];
         return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
       },
-      // Webhook secrets, guest order numbers and e-mailed tokens travel in URLs; keep them out of logs.
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({
           id: req.id,
           method: req.method,
           url: redactUrl(req.url),
         }),
+        res: (res: Pick<ServerResponse, 'statusCode'>) => ({ statusCode: res.statusCode }),
       },
       autoLogging: {
         ignore: (req: IncomingMessage) => req.url === '/health' || (req.url ?? '').startsWith('/public/'),

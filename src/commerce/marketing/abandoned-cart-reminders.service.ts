@@ -83,7 +83,8 @@ export class AbandonedCartReminders implements OnModuleInit {
       });
       if (!unchanged || (await this.settled(tx, cartId, reminderIndex))) return;
       await insertRows(tx.manager, AbandonedCartReminder, { cartId, reminderIndex });
-      await this.mail.send(tx, message, `abandoned-cart:${cart.uid}:${reminderIndex}`);
+      // Keyed by the cart id: the uid is the recovery link's credential, and a job's key outlives its message.
+      await this.mail.send(tx, message, `abandoned-cart:${cart.id}:${reminderIndex}`);
     });
   }
 
