@@ -73,6 +73,8 @@ export function sendError(error: unknown, req: Request, res: Response, cpTrigger
     error = new AppError('login_required', 'Log in to your account first.', 401);
   }
   const { status, body } = describeError(error);
+  // A throttled answer (an AppError with `retryAfter` seconds) says when to come back in the standard header too.
+  if (typeof body.retryAfter === 'number') res.setHeader('Retry-After', String(body.retryAfter));
   if (status >= 500)
     logger.error({ err: error, url: redactUrl(req.originalUrl), method: req.method }, 'request failed');
 
