@@ -82,12 +82,13 @@ export function sendError(error: unknown, req: Request, res: Response, cpTrigger
     res.status(status).json({ success: false, error: body });
     return;
   }
+  const inCp = req.path.startsWith(`/${cpTrigger}/`);
   if (req.method !== 'GET' && status < 500 && status !== 404) {
     addFlash(req, 'error', body.message);
-    res.redirect(303, backUrl(req));
+    res.redirect(303, backUrl(req, inCp ? `/${cpTrigger}` : '/'));
     return;
   }
-  const layout = req.path.startsWith(`/${cpTrigger}/`) ? 'cp' : 'shop';
+  const layout = inCp ? 'cp' : 'shop';
   res
     .status(status)
     .render(
