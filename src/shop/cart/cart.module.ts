@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SessionAndAddressAllowance } from '../../common/throttling/session-and-address';
 import { CartCouponController } from './cart-coupon.controller';
 import { CartFragmentCache } from './cart-fragment.cache';
 import { CartFragmentsController } from './cart-fragments.controller';
@@ -24,6 +25,6 @@ import { CurrencyController } from './currency.controller';
     CartPageController,
     CurrencyController,
   ],
-  providers: [CartSession, CartSummaries, CartFragmentCache, CartShareLinks],
+  providers: [CartSession, CartSummaries, CartFragmentCache, CartShareLinks, SessionAndAddressAllowance],
 })
 export class CartModule {}
