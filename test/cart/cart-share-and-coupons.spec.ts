@@ -6,6 +6,7 @@ import { Product } from '../../src/commerce/products/product.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { Job } from '../../src/jobs/job.entity';
 import { SHARE_RECIPIENTS_PER_HOUR } from '../../src/shop/cart/cart-share-links';
+import { COUPON_TRY_LIMIT } from '../../src/shop/cart/cart-coupon.controller';
 import { productBySku } from '../support/catalog';
 import { ShopClient } from '../support/shop-client';
 import { eventually, jobsSettled, startTestApp, TestApp } from '../support/test-app';
@@ -219,5 +220,24 @@ describe('cart sharing and coupons', () => {
     const refused = await postFrom(guest, '203.0.113.25', '/shop/cart/share-create', {});
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it(`throttles add-coupon to ${COUPON_TRY_LIMIT} tries per address, right codes included, with Retry-After`, async () => {
+    const guesser = await cartWithTent();
+    const ip = '203.0.113.30';
+    for (let guess = 0; guess < COUPON_TRY_LIMIT; guess++) {
+      const wrong = await postFrom(guesser, ip, '/shop/cart/add-coupon', { coupon_code: `SUMMER${guess}` });
+      expect(wrong.status).toBe(400);
+    }
+    const refused = await postFrom(guesser, ip, '/shop/cart/add-coupon', { coupon_code: 'TENPERCENT' });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ success: false, error: { code: 'too_many_requests' } });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await guesser.get('/shop/cart/get-totals')).text).not.toContain('TENPERCENT');
+
+    // A shopper at another address is not held back.
+    const shopper = await cartWithTent();
+    const applied = await postFrom(shopper, '203.0.113.31', '/shop/cart/add-coupon', { coupon_code: 'TENPERCENT' });
+    expect(applied.body.cart).toMatchObject({ couponCode: 'TENPERCENT' });
   });
 });
