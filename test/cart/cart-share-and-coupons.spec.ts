@@ -5,7 +5,7 @@ import { CouponService } from '../../src/commerce/coupons/coupon.service';
 import { Product } from '../../src/commerce/products/product.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { Job } from '../../src/jobs/job.entity';
-import { SHARE_RECIPIENTS_PER_HOUR } from '../../src/shop/cart/cart-share-links';
+import { SHARE_RECIPIENTS_PER_HOUR } from '../../src/mail/share-mails';
 import { COUPON_TRY_LIMIT } from '../../src/shop/cart/cart-coupon.controller';
 import { productBySku } from '../support/catalog';
 import { ShopClient } from '../support/shop-client';

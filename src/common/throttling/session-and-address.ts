@@ -29,6 +29,13 @@ export class SessionAndAddressThrottlerGuard extends ShopThrottlerGuard {
   }
 }
 
+/** `limit` units per `windowMs`, counted under `name`. */
+export interface Allowance {
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
 /**
  * An allowance of units per window (e-mails to send, say), per session and per client address, counted in the
  * throttler's storage: Redis when configured, so every instance spends from one allowance.
@@ -38,17 +45,17 @@ export class SessionAndAddressAllowance {
   constructor(@InjectThrottlerStorage() private readonly storage: ThrottlerStorage) {}
 
   /**
-   * Takes `units` of allowance `name`, or throws 429 `too_many_requests` with `retryAfter`. A request that
-   * would go past `limit` is refused whole, and so is every other until its window ends.
+   * Takes `units` of the allowance, or throws 429 `too_many_requests` with `retryAfter`. A request that would go
+   * past `limit` is refused whole, and so is every other until its window ends.
    */
-  async take(req: Request, name: string, units: number, allowance: { limit: number; windowMs: number }) {
+  async take(req: Request, { name, limit, windowMs }: Allowance, units: number): Promise<void> {
     let blockedFor = 0;
     for (const tracker of sessionAndAddress(req)) {
       // Hashed, as the throttler keys its counts: no session id or address sits in Redis keys.
       const key = createHash('sha256').update(`${name}:${tracker}`).digest('hex');
       // The storage counts one hit per call: one per unit, stopping at the first that finds the block.
       for (let unit = 0; unit < units; unit++) {
-        const count = await this.storage.increment(key, allowance.windowMs, allowance.limit, allowance.windowMs, name);
+        const count = await this.storage.increment(key, windowMs, limit, windowMs, name);
         if (count.isBlocked) {
           blockedFor = Math.max(blockedFor, count.timeToBlockExpire);
           break;

@@ -43,7 +43,7 @@ export class CartShareController {
 
   /**
    * Mails the link to up to 10 recipients, through the job queue: `{ success, sent }`. The mail carries no text of
-   * the sender's; 429 with `Retry-After` past the post limit or the hourly recipient allowance (CartShareLinks).
+   * the sender's; 429 with `Retry-After` past the post limit or the hourly recipient allowance (ShareMails).
    */
   @Post('share-send-emails')
   @HttpCode(200)

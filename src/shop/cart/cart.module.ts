@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { SessionAndAddressAllowance } from '../../common/throttling/session-and-address';
 import { CartCouponController } from './cart-coupon.controller';
 import { CartFragmentCache } from './cart-fragment.cache';
 import { CartFragmentsController } from './cart-fragments.controller';
@@ -25,6 +24,6 @@ import { CurrencyController } from './currency.controller';
     CartPageController,
     CurrencyController,
   ],
-  providers: [CartSession, CartSummaries, CartFragmentCache, CartShareLinks, SessionAndAddressAllowance],
+  providers: [CartSession, CartSummaries, CartFragmentCache, CartShareLinks],
 })
 export class CartModule {}
