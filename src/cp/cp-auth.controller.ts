@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { sameSitePath } from '../common/back-url';
 import { addFlash, rotateSession } from '../common/session-data';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
@@ -42,6 +43,7 @@ export class CpAuthController {
   /** Only a path inside the CP, so the login form cannot be used to bounce users to another site. */
   private safeNext(next: string | undefined): string {
     const home = `/${this.config.cpTrigger}`;
-    return next && next.startsWith(`${home}/`) && !next.startsWith('//') ? next : home;
+    const path = sameSitePath(next, home);
+    return path.startsWith(`${home}/`) ? path : home;
   }
 }

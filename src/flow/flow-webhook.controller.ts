@@ -1,6 +1,6 @@
-import { Body, Controller, HttpCode, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, NotFoundException, Param, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { RequiresFeature } from '../common/decorators/requires-feature.decorator';
 import { SkipCsrf } from '../common/decorators/skip-csrf.decorator';
 import { AppError } from '../common/errors/app-error';
@@ -29,12 +29,10 @@ export class FlowWebhookController {
     @Param('secret') secret: string,
     @Body() body: unknown,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<{ success: true; runId: number }> {
     const ip = req.ip ?? 'unknown';
     const blockedFor = await this.guesses.blockedSeconds(ip);
     if (blockedFor > 0) {
-      res.setHeader('Retry-After', String(blockedFor));
       const message = `Too many wrong secrets. Try again in ${blockedFor} seconds.`;
       throw new AppError('too_many_requests', message, 429, undefined, { retryAfter: blockedFor });
     }

@@ -4,6 +4,7 @@ import { json, NextFunction, Request, RequestHandler, Response, urlencoded } fro
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { ShippingMethodRegistry } from '../commerce/shipping/shipping-method.registry';
+import { SITE_ORIGIN_SETTING } from '../common/back-url';
 import { AppError } from '../common/errors/app-error';
 import { sendError } from '../common/errors/error-response';
 import { createValidationPipe } from '../common/validation';
@@ -19,6 +20,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.useLogger(app.get(Logger));
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.disable('x-powered-by');
+  app.set(SITE_ORIGIN_SETTING, new URL(config.baseUrl).origin);
   const widgetOrigins = checkoutWidgetOrigins(app);
   app.use(
     helmet({

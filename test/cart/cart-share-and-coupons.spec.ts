@@ -4,9 +4,12 @@ import request from 'supertest';
 import { CouponService } from '../../src/commerce/coupons/coupon.service';
 import { Product } from '../../src/commerce/products/product.entity';
 import { SettingsService } from '../../src/config/settings.service';
+import { Job } from '../../src/jobs/job.entity';
+import { SHARE_RECIPIENTS_PER_HOUR } from '../../src/mail/share-mails';
+import { COUPON_TRY_LIMIT } from '../../src/shop/cart/cart-coupon.controller';
 import { productBySku } from '../support/catalog';
 import { ShopClient } from '../support/shop-client';
-import { eventually, startTestApp, TestApp } from '../support/test-app';
+import { eventually, jobsSettled, startTestApp, TestApp } from '../support/test-app';
 
 const AJAX = { 'X-Requested-With': 'XMLHttpRequest' };
 
@@ -35,6 +38,25 @@ describe('cart sharing and coupons', () => {
       .expect(200);
     return client;
   }
+
+  /** A JSON post from client address `ip` (the app trusts a loopback proxy's X-Forwarded-For). */
+  async function postFrom(client: ShopClient, ip: string, path: string, body: object) {
+    return client.agent
+      .post(path)
+      .set('X-CSRF-Token', await client.csrfToken())
+      .set('X-Forwarded-For', ip)
+      .send(body);
+  }
+
+  /** The share e-mails queued to addresses at `domain`. */
+  async function shareMailsTo(domain: string): Promise<Job[]> {
+    await jobsSettled(shop);
+    const jobs = await shop.dataSource.getRepository(Job).findBy({ name: 'mail.send' });
+    return jobs.filter((job) => String(job.payload.to).endsWith(`@${domain}`));
+  }
+
+  const recipients = (domain: string, from: number, count = 10) =>
+    Array.from({ length: count }, (_, i) => `friend${from + i}@${domain}`);
 
   it('applies a percentage and a fixed coupon to the totals, in the cart currency', async () => {
     const client = await cartWithTent(2); // 658.00
@@ -122,7 +144,6 @@ describe('cart sharing and coupons', () => {
     const files = await eventually(() => existsSync(dir) && readdirSync(dir).length >= 2 && readdirSync(dir));
     const mails = (files as string[]).map((file) => readFileSync(join(dir, file), 'utf8'));
     expect(mails.some((mail) => mail.includes('To: ada@example.com') && mail.includes(created.body.token))).toBe(true);
-    expect(mails.every((mail) => mail.includes('For the trip'))).toBe(true);
 
     const tooMany = await owner.post('/shop/cart/share-send-emails', {
       recipients: Array.from({ length: 11 }, (_, i) => `r${i}@example.com`),
@@ -130,5 +151,93 @@ describe('cart sharing and coupons', () => {
     expect(tooMany.status).toBe(400);
     expect((await owner.post('/shop/cart/share-send-emails', { recipients: ['not-an-email'] })).status).toBe(400);
     expect((await new ShopClient(shop.server).post('/shop/cart/share-create')).status).toBe(409);
+  });
+
+  it("never puts a guest's own text into a share e-mail", async () => {
+    const guest = await cartWithTent();
+    const lure = 'Your parcel is held: confirm your card at http://evil.example/pay';
+    const mailed = await postFrom(guest, '203.0.113.20', '/shop/cart/share-send-emails', {
+      recipients: ['victim@lure.example'],
+      message: lure,
+    });
+    expect(mailed.status).toBe(200);
+    expect(mailed.body).toEqual({ success: true, sent: 1 });
+    const [mail] = await shareMailsTo('lure.example');
+    const { token } = (await guest.post('/shop/cart/share-create')).body;
+    expect(mail.payload).toMatchObject({ to: 'victim@lure.example', subject: 'A shopping cart was shared with you' });
+    expect(mail.payload.text).toContain(`http://localhost:3000/shop/cart/share/${token}`);
+    expect(JSON.stringify(mail.payload)).not.toContain('evil.example');
+    expect(JSON.stringify(mail.payload)).not.toContain('parcel');
+  });
+
+  it(`mails at most ${SHARE_RECIPIENTS_PER_HOUR} recipients an hour per session and per address, then 429 with Retry-After`, async () => {
+    const guest = await cartWithTent();
+    const ip = '203.0.113.21';
+    const answers = [];
+    for (let post = 0; post < 12; post++) {
+      answers.push(
+        await postFrom(guest, ip, '/shop/cart/share-send-emails', {
+          recipients: recipients('relay.example', post * 10),
+        }),
+      );
+    }
+    // 12 posts of 10 recipients asked for 120 e-mails: two posts spend the allowance, the rest are refused whole.
+    expect(answers.map((res) => res.status)).toEqual([200, 200, ...Array(10).fill(429)]);
+    for (const refused of answers.slice(2)) {
+      expect(refused.body).toMatchObject({ success: false, error: { code: 'too_many_requests' } });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    expect(await shareMailsTo('relay.example')).toHaveLength(SHARE_RECIPIENTS_PER_HOUR);
+
+    // A new session (a fresh cart) from the same address is refused, and so is the same session from elsewhere.
+    const sameAddress = await cartWithTent();
+    const fromSameAddress = await postFrom(sameAddress, ip, '/shop/cart/share-send-emails', {
+      recipients: ['one@relay-2.example'],
+    });
+    expect(fromSameAddress.status).toBe(429);
+    const sameSession = await postFrom(guest, '203.0.113.22', '/shop/cart/share-send-emails', {
+      recipients: ['two@relay-2.example'],
+    });
+    expect(sameSession.status).toBe(429);
+    expect(await shareMailsTo('relay-2.example')).toHaveLength(0);
+
+    // Anybody else still shares as before.
+    const friend = await cartWithTent();
+    const shared = await postFrom(friend, '203.0.113.23', '/shop/cart/share-send-emails', {
+      recipients: ['mum@family.example', 'dad@family.example'],
+    });
+    expect(shared.body).toEqual({ success: true, sent: 2 });
+    expect(await shareMailsTo('family.example')).toHaveLength(2);
+  });
+
+  it('throttles share posts per session and per address even when they mail nobody new', async () => {
+    const guest = await cartWithTent();
+    const statuses = [];
+    for (let post = 0; post < 11; post++) {
+      statuses.push((await postFrom(guest, '203.0.113.24', '/shop/cart/share-create', {})).status);
+    }
+    expect(statuses).toEqual([...Array(10).fill(200), 429]);
+    const refused = await postFrom(guest, '203.0.113.25', '/shop/cart/share-create', {});
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it(`throttles add-coupon to ${COUPON_TRY_LIMIT} tries per address, right codes included, with Retry-After`, async () => {
+    const guesser = await cartWithTent();
+    const ip = '203.0.113.30';
+    for (let guess = 0; guess < COUPON_TRY_LIMIT; guess++) {
+      const wrong = await postFrom(guesser, ip, '/shop/cart/add-coupon', { coupon_code: `SUMMER${guess}` });
+      expect(wrong.status).toBe(400);
+    }
+    const refused = await postFrom(guesser, ip, '/shop/cart/add-coupon', { coupon_code: 'TENPERCENT' });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ success: false, error: { code: 'too_many_requests' } });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await guesser.get('/shop/cart/get-totals')).text).not.toContain('TENPERCENT');
+
+    // A shopper at another address is not held back.
+    const shopper = await cartWithTent();
+    const applied = await postFrom(shopper, '203.0.113.31', '/shop/cart/add-coupon', { coupon_code: 'TENPERCENT' });
+    expect(applied.body.cart).toMatchObject({ couponCode: 'TENPERCENT' });
   });
 });

@@ -284,7 +284,7 @@ describe('checkout inputs', () => {
         .post('/shop/checkout/save')
         .type('form')
         .set('Accept', 'text/html')
-        .set('Referer', 'http://127.0.0.1/shop/checkout')
+        .set('Referer', `${shop.config.baseUrl}/shop/checkout`)
         .send({
           _csrf: token,
           email: 'ada@example.com',

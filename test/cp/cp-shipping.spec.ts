@@ -38,8 +38,7 @@ describe('CP shipping', () => {
       .post(path)
       .type('form')
       .set('Accept', 'text/html')
-      .set('Host', '127.0.0.1')
-      .set('Referer', `http://127.0.0.1${from}`)
+      .set('Referer', `${shop.config.baseUrl}${from}`)
       .send({ ...fields, _csrf: token });
   };
   const courierForm = {

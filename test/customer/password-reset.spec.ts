@@ -176,8 +176,7 @@ describe(`password reset (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
         .post(path)
         .type('form')
         .set(HTML)
-        .set('Host', '127.0.0.1')
-        .set('Referer', referer ?? 'http://127.0.0.1/')
+        .set('Referer', referer ?? `${shop.config.baseUrl}/`)
         .set('X-Forwarded-For', freshIp())
         .send({ ...fields, _csrf: csrf });
 
@@ -190,7 +189,7 @@ describe(`password reset (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const { token, code } = await resetMail(email);
 
     // A wrong code goes back to the code page with the reason.
-    const codePage = `http://127.0.0.1/shop/verify-otp?token=${token}`;
+    const codePage = `${shop.config.baseUrl}/shop/verify-otp?token=${token}`;
     const wrong = await form(
       '/shop/verify-otp-post',
       { token, code: code === '000000' ? '111111' : '000000' },

@@ -6,12 +6,13 @@ import { WishlistItem } from '../../src/commerce/customers/wishlist-item.entity'
 import { Wishlist } from '../../src/commerce/customers/wishlist.entity';
 import { Product } from '../../src/commerce/products/product.entity';
 import { SettingsService } from '../../src/config/settings.service';
+import { SHARE_RECIPIENTS_PER_HOUR } from '../../src/mail/share-mails';
 import { productBySku, variantBySku } from '../support/catalog';
 import { addToCart } from '../support/checkout';
 import { CUSTOMER_PASSWORD, registerCustomer } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
 import { mailText, startSmtpCapture } from '../support/smtp-capture';
-import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
+import { eventually, jobsSettled, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 /** Issue 6 point 8: named wishlists, a guest's session list, sharing, and moving items to the cart. */
 describe(`wishlists (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
@@ -413,6 +414,37 @@ describe(`wishlists (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       200,
     );
     expect(smtp.messages.some((mail) => mail.to.includes('late@example.com'))).toBe(false);
+  });
+
+  it(`mails at most ${SHARE_RECIPIENTS_PER_HOUR} addresses an hour per session and address, cart shares included`, async () => {
+    const ip = '203.0.113.40';
+    const { client, id } = await customer('Mallory');
+    await is(client.post('/shop/wishlist/add', { product: tent.id, qty: 1 }), 200);
+    const [list] = await listsOf(id);
+    const share = async (sender: ShopClient, path: string, body: object) =>
+      sender.agent
+        .post(path)
+        .set('X-CSRF-Token', await sender.csrfToken())
+        .set('X-Forwarded-For', ip)
+        .send(body);
+    const friends = (from: number) => Array.from({ length: 10 }, (_, i) => `pal${from + i}@allowance.example`);
+
+    await is(share(client, '/shop/account/wishlist-share-post', { id: list.id, emails: friends(0) }), 200);
+    await is(share(client, '/shop/account/wishlist-share-post', { id: list.id, emails: friends(10) }), 200);
+    const over = await is(
+      share(client, '/shop/account/wishlist-share-post', { id: list.id, emails: friends(20) }),
+      429,
+    );
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    // A guest sharing a cart from the same address spends from the same allowance.
+    const guest = new ShopClient(shop.server);
+    await addToCart(guest, tent.id);
+    await is(share(guest, '/shop/cart/share-send-emails', { recipients: ['late@allowance.example'] }), 429);
+
+    await eventually(() => smtp.messages.filter((mail) => mail.to[0].endsWith('@allowance.example')).length >= 20);
+    await jobsSettled(shop);
+    const mailed = smtp.messages.filter((mail) => mail.to[0].endsWith('@allowance.example'));
+    expect(mailed).toHaveLength(SHARE_RECIPIENTS_PER_HOUR);
   });
 
   it('needs a login on account routes and the CSRF token on every write', async () => {

@@ -391,14 +391,13 @@ function formFields(html: string, form: RegExp): Record<string, string> {
   );
 }
 
-/** A browser form post made from `page` (its Referer decides where the shop redirects back to). */
+/** A browser form post from `page` on the test app's BASE_URL: its Referer decides where the shop sends it back. */
 function postFromPage(client: ShopClient, page: string, action: string, fields: Record<string, string>) {
   return client.agent
     .post(action)
     .type('form')
     .set('Accept', 'text/html')
-    .set('Host', 'shop.test')
-    .set('Referer', `http://shop.test${page}`)
+    .set('Referer', `http://localhost:3000${page}`)
     .send(fields);
 }
 

@@ -73,6 +73,8 @@ export function sendError(error: unknown, req: Request, res: Response, cpTrigger
     error = new AppError('login_required', 'Log in to your account first.', 401);
   }
   const { status, body } = describeError(error);
+  // A throttled answer (an AppError with `retryAfter` seconds) says when to come back in the standard header too.
+  if (typeof body.retryAfter === 'number') res.setHeader('Retry-After', String(body.retryAfter));
   if (status >= 500)
     logger.error({ err: error, url: redactUrl(req.originalUrl), method: req.method }, 'request failed');
 
@@ -80,12 +82,13 @@ export function sendError(error: unknown, req: Request, res: Response, cpTrigger
     res.status(status).json({ success: false, error: body });
     return;
   }
+  const inCp = req.path.startsWith(`/${cpTrigger}/`);
   if (req.method !== 'GET' && status < 500 && status !== 404) {
     addFlash(req, 'error', body.message);
-    res.redirect(303, backUrl(req));
+    res.redirect(303, backUrl(req, inCp ? `/${cpTrigger}` : '/'));
     return;
   }
-  const layout = req.path.startsWith(`/${cpTrigger}/`) ? 'cp' : 'shop';
+  const layout = inCp ? 'cp' : 'shop';
   res
     .status(status)
     .render(

@@ -7,8 +7,9 @@ import { AppError } from '../errors/app-error';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 
 /**
- * Rate limits for routes that invite guessing (guest order view, login, webhook): `@UseGuards(ShopThrottlerGuard)`
- * with `@Throttle({ default: { limit, ttl } })`. Counts live in Redis when configured, so the limit holds
+ * Rate limits for routes that invite guessing or abuse (guest order view, login, codes, webhook):
+ * `@UseGuards(ShopThrottlerGuard)` with `@Throttle({ default: { limit, ttl } })`, counted per client address
+ * (SessionAndAddressThrottlerGuard: per session too). Counts live in Redis when configured, so the limit holds
  * across instances; in process otherwise.
  */
 @Injectable()
@@ -17,11 +18,16 @@ export class ShopThrottlerGuard extends ThrottlerGuard {
     _context: ExecutionContext,
     detail: ThrottlerLimitDetail,
   ): Promise<void> {
-    const seconds = Math.max(1, detail.timeToBlockExpire);
-    throw new AppError('too_many_requests', `Too many requests. Try again in ${seconds} seconds.`, 429, undefined, {
-      retryAfter: seconds,
-    });
+    throw tooManyRequests(detail.timeToBlockExpire);
   }
+}
+
+/** The answer to a throttled request: 429 `too_many_requests`, its `retryAfter` also sent as `Retry-After`. */
+export function tooManyRequests(blockedForSeconds: number): AppError {
+  const seconds = Math.max(1, blockedForSeconds);
+  return new AppError('too_many_requests', `Too many requests. Try again in ${seconds} seconds.`, 429, undefined, {
+    retryAfter: seconds,
+  });
 }
 
 @Global()

@@ -1,15 +1,24 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { Throttle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { CartService } from '../../commerce/carts/cart.service';
 import { CouponService } from '../../commerce/coupons/coupon.service';
 import { RequiresFeature } from '../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../common/errors/app-error';
+import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
 import { t } from '../../web/i18n/page-language';
 import { CartSession } from './cart-session.service';
 import { answerCartChange } from './cart-response';
 import { CartSummaries } from './cart-summaries.service';
 import { CouponDto, RemoveCouponDto } from './dto/cart.dto';
+
+/**
+ * Codes tried per 10 minutes and address, right ones included: a shopper types one or two, while coupon codes are
+ * words and numbers (SUMMER10) that a script could otherwise run through by the thousand.
+ */
+export const COUPON_TRY_LIMIT = 20;
+const COUPON_TRY_WINDOW_MS = 10 * 60_000;
 
 @ApiTags('cart')
 @Controller('shop/cart')
@@ -21,9 +30,14 @@ export class CartCouponController {
     private readonly summaries: CartSummaries,
   ) {}
 
-  /** Applies a coupon (or removes it with `remove=1`); exists only while `salesCouponsEnabled` is on. */
+  /**
+   * Applies a coupon (or removes it with `remove=1`); exists only while `salesCouponsEnabled` is on. Throttled
+   * like gift-card apply: past the limit, 429 with `Retry-After`, whatever the code.
+   */
   @Post('add-coupon')
   @HttpCode(200)
+  @UseGuards(ShopThrottlerGuard)
+  @Throttle({ default: { limit: COUPON_TRY_LIMIT, ttl: COUPON_TRY_WINDOW_MS } })
   @RequiresFeature('salesCouponsEnabled')
   async add(@Body() body: CouponDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     if (body.remove === 1) return this.remove(body, req, res);

@@ -1,16 +1,21 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { Throttle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { CartService } from '../../commerce/carts/cart.service';
 import { AppError } from '../../common/errors/app-error';
 import { addFlash, wantsHtml } from '../../common/session-data';
-import { TransactionRunner } from '../../database/transaction-runner';
-import { MailService } from '../../mail/mail.service';
+import { SessionAndAddressThrottlerGuard } from '../../common/throttling/session-and-address';
 import { t } from '../../web/i18n/page-language';
 import { redirectBack } from './cart-response';
 import { CartSession } from './cart-session.service';
 import { CartShareLinks } from './cart-share-links';
 import { ShareEmailsDto } from './dto/cart.dto';
+
+/** Share links asked for per minute, per session and per address: the same cart keeps its one token anyway. */
+const SHARE_CREATE_LIMIT = 10;
+/** Share e-mail posts per 15 minutes, per session and per address (each mails up to ten addresses). */
+const SHARE_MAIL_POST_LIMIT = 5;
 
 /** Shareable cart links: a 32-hex token that lets anyone copy the cart's lines into their own cart. */
 @ApiTags('cart')
@@ -19,14 +24,14 @@ export class CartShareController {
   constructor(
     private readonly carts: CartService,
     private readonly session: CartSession,
-    private readonly runner: TransactionRunner,
-    private readonly mail: MailService,
     private readonly links: CartShareLinks,
   ) {}
 
   /** JSON `{ success, token, url }`; a form post goes back to the cart page, which shows the link. */
   @Post('share-create')
   @HttpCode(200)
+  @UseGuards(SessionAndAddressThrottlerGuard)
+  @Throttle({ default: { limit: SHARE_CREATE_LIMIT, ttl: 60_000 } })
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
     const token = await this.tokenOfCurrentCart(req);
     if (wantsHtml(req)) {
@@ -36,23 +41,17 @@ export class CartShareController {
     res.json({ success: true, token, url: this.links.url(token) });
   }
 
-  /** Mails the link to up to 10 recipients, through the job queue. */
+  /**
+   * Mails the link to up to 10 recipients, through the job queue: `{ success, sent }`. The mail carries no text of
+   * the sender's; 429 with `Retry-After` past the post limit or the hourly recipient allowance (ShareMails).
+   */
   @Post('share-send-emails')
   @HttpCode(200)
+  @UseGuards(SessionAndAddressThrottlerGuard)
+  @Throttle({ default: { limit: SHARE_MAIL_POST_LIMIT, ttl: 15 * 60_000 } })
   async sendEmails(@Body() body: ShareEmailsDto, @Req() req: Request): Promise<{ success: true; sent: number }> {
-    const url = this.links.url(await this.tokenOfCurrentCart(req));
-    const recipients = [...new Set(body.recipients.map((email) => email.trim().toLowerCase()))];
-    const note = body.message ? `\n\nThey wrote:\n${body.message}\n` : '';
-    await this.runner.run(async (tx) => {
-      for (const to of recipients) {
-        await this.mail.send(tx, {
-          to,
-          subject: 'A shopping cart was shared with you',
-          text: `Someone put together a cart for you. Open it here:\n${url}${note}`,
-        });
-      }
-    });
-    return { success: true, sent: recipients.length };
+    const token = await this.tokenOfCurrentCart(req);
+    return { success: true, sent: await this.links.send(req, token, body.recipients) };
   }
 
   /** Copies the shared lines into the visitor's cart and shows the cart page. */

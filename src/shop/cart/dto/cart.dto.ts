@@ -118,11 +118,6 @@ export class ShareEmailsDto {
   @ArrayMaxSize(10)
   @IsEmail({}, { each: true })
   recipients: string[];
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
-  message?: string;
 }
 
 export class WishlistAddDto {

@@ -12,7 +12,7 @@ import { formMessage, validateForm } from './auth-forms';
 import { LoginDto, RegisterDto } from './customer-auth.dto';
 import { CustomerLoginService } from './customer-login.service';
 import { destroySession } from './customer-session';
-import { sameSitePath } from './same-site-path';
+import { sameSitePath } from '../../../common/back-url';
 
 const ACCOUNT_PAGE = '/shop/account';
 

@@ -1,10 +1,9 @@
-import { Body, Controller, HttpCode, Post, Req, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
 import { LoginDto, RegisterDto } from './customer-auth.dto';
 import { CustomerLoginService } from './customer-login.service';
-import { RetryAfterInterceptor } from './retry-after.interceptor';
 
 /** The customer's public name and e-mail, as login and registration answer them. */
 export function customerSummary(customer: { email: string; firstName: string; lastName: string }) {
@@ -29,7 +28,6 @@ export class CustomerAuthController {
   /** 401 `invalid_credentials` alike for unknown names and wrong passwords; 429 with Retry-After when throttled. */
   @Post('ajax-authorize')
   @HttpCode(200)
-  @UseInterceptors(RetryAfterInterceptor)
   async ajaxAuthorize(@Body() body: LoginDto, @Req() req: Request) {
     const customer = await this.login.logIn(req, body.rememberMe === true);
     return { success: true, customer: customerSummary(customer) };

@@ -1,5 +1,5 @@
 import { SettingDefinition } from '../../../config/setting-definition';
-import { sameSitePath } from './same-site-path';
+import { sameSitePath } from '../../../common/back-url';
 
 /** Settings of customer login, defined when the customer module loads. */
 export const CUSTOMER_AUTH_SETTINGS: readonly SettingDefinition[] = [

@@ -4,7 +4,7 @@ import { AppError } from '../../../common/errors/app-error';
 import { addFlash } from '../../../common/session-data';
 import { t } from '../../../web/i18n/page-language';
 import { CustomerLoginService } from '../auth/customer-login.service';
-import { sameSitePath } from '../auth/same-site-path';
+import { sameSitePath } from '../../../common/back-url';
 import { runStrategy } from './run-strategy';
 import { SocialAccountsService } from './social-accounts.service';
 import { beginSocialLogin, takeSocialLogin } from './social-login-flow';

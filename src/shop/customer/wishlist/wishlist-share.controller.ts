@@ -71,7 +71,8 @@ export class WishlistShareController {
     const wishlist = await this.views.one(req, customer.id, body.id);
     if (wishlist.count === 0)
       throw AppError.conflict('wishlist_empty', 'Add something to this wishlist before sharing it.');
-    const sent = await this.sharing.send(customer, { id: body.id, name: wishlist.name }, body.emails, body.message);
+    const list = { id: body.id, name: wishlist.name };
+    const sent = await this.sharing.send(req, customer, list, body.emails, body.message);
     const message = { key: 'account.share.sent', params: { count: sent } };
     if (wantsHtml(req)) {
       addFlash(req, 'success', flashText(res, message));

@@ -1,11 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
 import { Customer } from '../../../commerce/customers/customer.entity';
 import { StoreService } from '../../../commerce/stores/store.service';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
-import { TransactionRunner } from '../../../database/transaction-runner';
-import { MailService } from '../../../mail/mail.service';
+import { ShareMails } from '../../../mail/share-mails';
 
 /** Hex characters of the link signature: 128 bits, as unguessable as the shop's other public keys. */
 const SIGNATURE_LENGTH = 32;
@@ -19,8 +19,7 @@ export class WishlistSharing {
   private readonly key: Buffer;
 
   constructor(
-    private readonly runner: TransactionRunner,
-    private readonly mail: MailService,
+    private readonly shareMails: ShareMails,
     private readonly stores: StoreService,
     @InjectConfig() private readonly config: AppConfig,
   ) {
@@ -39,8 +38,12 @@ export class WishlistSharing {
     return timingSafeEqual(Buffer.from(signature), Buffer.from(this.signature(wishlistId)));
   }
 
-  /** Queues one e-mail per recipient, replies going to the customer; returns how many were queued. */
+  /**
+   * Queues one e-mail per distinct recipient (within the hourly allowance of ShareMails), replies going to the
+   * customer; returns how many were queued.
+   */
   async send(
+    req: Request,
     customer: Customer,
     list: { id: number; name: string },
     recipients: string[],
@@ -55,17 +58,11 @@ export class WishlistSharing {
       '',
       `You got this e-mail because ${customer.email} entered your address at ${this.config.baseUrl}.`,
     ].join('\n');
-    await this.runner.run(async (tx) => {
-      for (const to of recipients) {
-        await this.mail.send(tx, {
-          to,
-          replyTo: customer.email,
-          subject: `${customer.firstName} shared a wishlist with you`,
-          text,
-        });
-      }
+    return this.shareMails.send(req, recipients, {
+      replyTo: customer.email,
+      subject: `${customer.firstName} shared a wishlist with you`,
+      text,
     });
-    return recipients.length;
   }
 
   private signature(wishlistId: number): string {
