@@ -1,10 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import * as paths from '../../src/web/paths';
 import { readDockerfile } from '../support/dockerfile';
+import { freePort } from '../support/free-port';
 import { eventually } from '../support/test-app';
 
 const ROOT = paths.PROJECT_ROOT;
@@ -17,16 +17,6 @@ function readAtRunTime(): string[] {
     .filter(([name]) => name.endsWith('_DIR'))
     .map(([, dir]) => relative(ROOT, dir as string));
   return ['package.json', ...dirs];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
 }
 
 /**
