@@ -1,20 +1,16 @@
-import { existsSync } from 'node:fs';
 import { Browser, chromium, Page } from 'playwright-core';
+import { findChromium, missingChromiumMessage } from '../../scripts/ensure-browser';
 import { ADDRESS } from './checkout';
 
-/** Debian's Chromium: the browser tests never download one (DESIGN.md §1). */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-
-/** One headless Chromium for a test file; a missing browser fails the run, it never skips it. */
+/**
+ * One headless Chromium for a test file: a system one (DESIGN.md §1), which `npm test` installs first where it
+ * may (scripts/ensure-browser.js). A missing browser fails the run with what to do; it never skips it.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Browser tests need Chromium at ${CHROMIUM_PATH}. Install it with "apt-get install -y chromium" (Debian); ` +
-        'do not run "npx playwright install".',
-    );
-  }
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error(missingChromiumMessage());
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
 }

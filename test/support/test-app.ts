@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamicModule, Type } from '@nestjs/common';
@@ -11,6 +10,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { DemoSeedService } from '../../src/database/seeds/demo-seed.service';
 import { Job } from '../../src/jobs/job.entity';
+import { freePort } from './free-port';
 import { createApp } from '../../src/web/create-app';
 
 /** Where one test app keeps its state; a second app given the same place shares it. */
@@ -143,17 +143,6 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
       if (ownsPlace) await place.dispose();
     },
   };
-}
-
-/** A loopback port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
 }
 
 async function deleteRedisKeys(url: string, prefix: string): Promise<void> {

@@ -4,7 +4,8 @@ import request from 'supertest';
 import demoCatalog from '../../src/database/seeds/demo-catalog.json';
 import { runCli } from '../support/cli';
 import { ShopClient } from '../support/shop-client';
-import { createTestPlace, eventually, freePort, TestPlace, usingMysql } from '../support/test-app';
+import { freePort } from '../support/free-port';
+import { createTestPlace, eventually, TestPlace, usingMysql } from '../support/test-app';
 
 const ROOT = join(__dirname, '../..');
 const LIVE_PASSWORD = 'live-admin-password-1';
