@@ -1,7 +1,9 @@
-import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { addFlash, rotateSession } from '../common/session-data';
+import { AppError } from '../common/errors/app-error';
+import { addFlash, CpSessionUser, rotateSession, wantsHtml } from '../common/session-data';
+import { RetryAfterInterceptor } from '../common/throttling/retry-after.interceptor';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { CpLoginDto } from './cp-login.dto';
@@ -20,11 +22,19 @@ export class CpAuthController {
     res.render('cp/login', { layout: 'cp', title: 'Log in', next: this.safeNext(next), bare: true });
   }
 
+  /**
+   * A refused login goes back to the form with the reason (a browser), or answers 401 `invalid_credentials`
+   * or, when throttled, 429 with Retry-After (a script).
+   */
   @Post('login')
+  @UseInterceptors(RetryAfterInterceptor)
   async login(@Body() body: CpLoginDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const user = await this.users.authenticate(body.email, body.password);
-    if (!user) {
-      addFlash(req, 'error', 'Wrong e-mail or password.');
+    let user: CpSessionUser;
+    try {
+      user = await this.users.authenticate(body.email, body.password, req.ip);
+    } catch (error) {
+      if (!(error instanceof AppError) || !wantsHtml(req)) throw error;
+      addFlash(req, 'error', error.message);
       return res.redirect(303, `/${this.config.cpTrigger}/login?next=${encodeURIComponent(this.safeNext(body.next))}`);
     }
     await rotateSession(req);

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../common/password';
 import { CpSessionUser } from '../common/session-data';
+import { LoginThrottle } from '../common/throttling/login-throttle.service';
 import { TransactionRunner } from '../database/transaction-runner';
 import { CpUser } from './cp-user.entity';
 
@@ -19,6 +20,7 @@ export class CpUsersService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
+    private readonly throttle: LoginThrottle,
   ) {}
 
   async create(input: NewCpUser): Promise<CpUser> {
@@ -42,13 +44,19 @@ export class CpUsersService {
     });
   }
 
-  /** The session identity for valid credentials; null otherwise, in the same time either way. */
-  async authenticate(email: string, password: string): Promise<CpSessionUser | null> {
+  /**
+   * The session identity for valid credentials. Throws 401 `invalid_credentials` for an unknown e-mail and a
+   * wrong password alike (in the same time), and 429 with `retryAfter` once the e-mail or the address has
+   * failed too often: the customer login's throttle, counted apart from it.
+   */
+  async authenticate(email: string, password: string, ip: string | undefined): Promise<CpSessionUser> {
+    const attempt = await this.throttle.begin('cp', email, ip);
     const user = await this.dataSource
       .getRepository(CpUser)
       .findOneBy({ email: email.trim().toLowerCase(), enabled: true });
     const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-    if (!user || !valid) return null;
+    if (!user || !valid) throw new AppError('invalid_credentials', 'Wrong e-mail or password.', 401);
+    await attempt.succeeded();
     return { id: user.id, email: user.email, admin: user.admin, permissions: user.permissions };
   }
 }

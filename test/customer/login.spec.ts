@@ -5,7 +5,7 @@ import { Cart } from '../../src/commerce/carts/cart.entity';
 import { Customer } from '../../src/commerce/customers/customer.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { CUSTOMER_LOGGED_IN, CustomerLoggedInEvent } from '../../src/shop/customer/auth/customer-events';
-import { LOGIN_FAILURE_LIMIT } from '../../src/shop/customer/auth/login-throttle.service';
+import { LOGIN_FAILURE_LIMIT } from '../../src/common/throttling/login-throttle.service';
 import { productBySku } from '../support/catalog';
 import { addToCart } from '../support/checkout';
 import { CUSTOMER_PASSWORD, CustomerProbeModule, registerCustomer, sessionCookie } from '../support/customers';

@@ -4,12 +4,13 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { REDIS, RedisClient } from '../../redis/redis.module';
 import { AppError } from '../errors/app-error';
+import { LoginThrottle } from './login-throttle.service';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 
 /**
  * Rate limits for routes that invite guessing (guest order view, login, webhook): `@UseGuards(ShopThrottlerGuard)`
  * with `@Throttle({ default: { limit, ttl } })`. Counts live in Redis when configured, so the limit holds
- * across instances; in process otherwise.
+ * across instances; in process otherwise. Password logins (shop and CP) are held back by `LoginThrottle`.
  */
 @Injectable()
 export class ShopThrottlerGuard extends ThrottlerGuard {
@@ -35,7 +36,7 @@ export class ShopThrottlerGuard extends ThrottlerGuard {
       }),
     }),
   ],
-  providers: [ShopThrottlerGuard],
-  exports: [ShopThrottlerGuard, ThrottlerModule],
+  providers: [ShopThrottlerGuard, LoginThrottle],
+  exports: [ShopThrottlerGuard, LoginThrottle, ThrottlerModule],
 })
 export class ThrottlingModule {}

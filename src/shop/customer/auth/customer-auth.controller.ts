@@ -2,9 +2,9 @@ import { Body, Controller, HttpCode, Post, Req, UseInterceptors } from '@nestjs/
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
+import { RetryAfterInterceptor } from '../../../common/throttling/retry-after.interceptor';
 import { LoginDto, RegisterDto } from './customer-auth.dto';
 import { CustomerLoginService } from './customer-login.service';
-import { RetryAfterInterceptor } from './retry-after.interceptor';
 
 /** The customer's public name and e-mail, as login and registration answer them. */
 export function customerSummary(customer: { email: string; firstName: string; lastName: string }) {

@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { Response } from 'express';
 import { catchError, Observable, throwError } from 'rxjs';
-import { AppError } from '../../../common/errors/app-error';
+import { AppError } from '../errors/app-error';
 
 /** A throttled answer (an AppError with `retryAfter` seconds) also carries the standard `Retry-After` header. */
 @Injectable()
