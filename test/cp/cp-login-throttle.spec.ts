@@ -1,6 +1,6 @@
-import request from 'supertest';
 import { LOGIN_FAILURE_LIMIT } from '../../src/common/throttling/login-throttle.service';
 import { CpUsersService } from '../../src/cp/cp-users.service';
+import { expectLoginThrottled } from '../support/login-throttle';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp, usingRedis } from '../support/test-app';
 
@@ -41,22 +41,6 @@ describe('CP login throttling', () => {
       .send({ ...fields, _csrf: token });
   }
 
-  function expectThrottled(res: request.Response) {
-    expect(res.status).toBe(429);
-    expect(res.body).toEqual({
-      success: false,
-      error: {
-        code: 'too_many_requests',
-        message: expect.stringMatching(/^Too many failed logins\. Try again in (a minute|\d+ minutes)\.$/),
-        retryAfter: expect.any(Number),
-      },
-    });
-    const retryAfter = Number(res.headers['retry-after']);
-    expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
-    expect(res.body.error.retryAfter).toBe(retryAfter);
-  }
-
   it(`refuses an e-mail after ${LOGIN_FAILURE_LIMIT} wrong passwords, from any address and even with the right one`, async () => {
     const email = await staff();
     const answers: number[] = [];
@@ -68,12 +52,12 @@ describe('CP login throttling', () => {
           success: false,
           error: { code: 'invalid_credentials', message: 'Wrong e-mail or password.' },
         });
-      } else expectThrottled(res);
+      } else expectLoginThrottled(res);
     }
     expect(answers).toEqual([...Array(LOGIN_FAILURE_LIMIT).fill(401), ...Array(25 - LOGIN_FAILURE_LIMIT).fill(429)]);
 
     const browser = new ShopClient(shop.server);
-    expectThrottled(await jsonLogin(browser, freshIp(), { email: email.toUpperCase(), password: PASSWORD }));
+    expectLoginThrottled(await jsonLogin(browser, freshIp(), { email: email.toUpperCase(), password: PASSWORD }));
     await browser.get('/admin/orders').expect(302);
   });
 
@@ -84,7 +68,7 @@ describe('CP login throttling', () => {
       expect(res.status).toBe(401);
     }
     const email = await staff();
-    expectThrottled(await jsonLogin(new ShopClient(shop.server), ip, { email, password: PASSWORD }));
+    expectLoginThrottled(await jsonLogin(new ShopClient(shop.server), ip, { email, password: PASSWORD }));
 
     const elsewhere = new ShopClient(shop.server);
     const login = await jsonLogin(elsewhere, freshIp(), { email, password: PASSWORD });
@@ -138,8 +122,8 @@ describe('CP login throttling', () => {
           const res = await jsonLogin(new ShopClient(instance.server), freshIp(), { email, password: WRONG_PASSWORD });
           expect(res.status).toBe(401);
         }
-        expectThrottled(await jsonLogin(new ShopClient(second.server), freshIp(), { email, password: PASSWORD }));
-        expectThrottled(await jsonLogin(new ShopClient(shop.server), freshIp(), { email, password: PASSWORD }));
+        expectLoginThrottled(await jsonLogin(new ShopClient(second.server), freshIp(), { email, password: PASSWORD }));
+        expectLoginThrottled(await jsonLogin(new ShopClient(shop.server), freshIp(), { email, password: PASSWORD }));
       } finally {
         await second.close();
       }
