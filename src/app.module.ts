@@ -5,6 +5,8 @@ import { LoggerModule } from 'nestjs-pino';
 import { AppCacheModule } from './cache/app-cache.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { ThrottlingModule } from './common/throttling/throttling.module';
+import { CpPermissionsModule } from './common/cp-permissions';
+import { CpGuard } from './common/guards/cp.guard';
 import { CsrfGuard } from './common/guards/csrf.guard';
 import { CommerceModule } from './commerce/commerce.module';
 import { AppConfig } from './config/app-config';
@@ -73,6 +75,7 @@ export class AppModule {
         ThrottlingModule,
         DatabaseModule,
         SettingsModule,
+        CpPermissionsModule,
         CpNavigationModule,
         JobsModule,
         MailModule,
@@ -96,6 +99,7 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_GUARD, useClass: CsrfGuard },
+        { provide: APP_GUARD, useClass: CpGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

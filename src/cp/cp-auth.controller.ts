@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Post, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { CpPublic } from '../common/decorators/cp-permission.decorator';
 import { AppError } from '../common/errors/app-error';
 import { addFlash, CpSessionUser, rotateSession, wantsHtml } from '../common/session-data';
 import { RetryAfterInterceptor } from '../common/throttling/retry-after.interceptor';
@@ -10,6 +11,7 @@ import { CpLoginDto } from './cp-login.dto';
 import { CpUsersService } from './cp-users.service';
 
 @ApiExcludeController()
+@CpPublic()
 @Controller()
 export class CpAuthController {
   constructor(

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { CpPermissionCatalogue } from '../common/cp-permissions';
 import { AppError } from '../common/errors/app-error';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../common/password';
 import { CpSessionUser } from '../common/session-data';
@@ -21,12 +22,16 @@ export class CpUsersService {
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
     private readonly throttle: LoginThrottle,
+    private readonly permissions: CpPermissionCatalogue,
   ) {}
 
+  /** Refuses (400) a permission the catalogue does not know, and a taken e-mail (409). */
   async create(input: NewCpUser): Promise<CpUser> {
     const email = input.email.trim().toLowerCase();
     if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw AppError.invalid({ email: ['must be an e-mail address'] });
     if (input.password.length < 10) throw AppError.invalid({ password: ['must be at least 10 characters'] });
+    const permissions = [...new Set(input.permissions ?? [])];
+    this.permissions.assertKnown(permissions);
     const passwordHash = await hashPassword(input.password);
     return this.runner.run(async ({ manager }) => {
       if (await manager.existsBy(CpUser, { email })) {
@@ -38,7 +43,7 @@ export class CpUsersService {
           passwordHash,
           name: input.name ?? '',
           admin: input.admin ?? false,
-          permissions: input.permissions ?? [],
+          permissions,
         }),
       );
     });
