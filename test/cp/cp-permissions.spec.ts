@@ -3,6 +3,7 @@ import { METHOD_METADATA, MODULE_PATH, PATH_METADATA } from '@nestjs/common/cons
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import { Coupon } from '../../src/commerce/coupons/coupon.entity';
 import { Product } from '../../src/commerce/products/product.entity';
+import { LOGIN_FAILURE_LIMIT } from '../../src/common/throttling/login-throttle.service';
 import { CORE_CP_PERMISSIONS, CpPermissionCatalogue } from '../../src/common/cp-permissions';
 import { CP_ACCESS, CP_ANY_STAFF, CP_PUBLIC, CpAccess } from '../../src/common/decorators/cp-permission.decorator';
 import { isCpRoute } from '../../src/common/guards/cp.guard';
@@ -297,5 +298,36 @@ describe('CP permissions', () => {
       },
     });
     expect(await shop.dataSource.getRepository(CpUser).countBy({ email: 'typo@example.com' })).toBe(0);
+  });
+});
+
+describe('CP permissions under another CP trigger', () => {
+  let shop: TestApp;
+  beforeAll(async () => (shop = await startTestApp({ env: { CP_TRIGGER: 'backoffice' } })));
+  afterAll(() => shop.close());
+
+  async function login(email: string, password: string): Promise<ShopClient> {
+    const client = new ShopClient(shop.server);
+    const res = await client.submitForm('/backoffice/login', { email, password });
+    expect(res.headers.location).toBe('/backoffice');
+    return client;
+  }
+
+  it('guards the areas and throttles the login wherever the CP is mounted', async () => {
+    await shop.app
+      .get(CpUsersService)
+      .create({ email: 'clerk@example.com', password: 'clerk-password-1', permissions: ['accessPlugin-carrier-b'] });
+    const clerk = await login('clerk@example.com', 'clerk-password-1');
+    await clerk.get('/backoffice/orders').expect(403);
+    await clerk.get('/backoffice/carrier-b/dashboard').expect(200);
+    const admin = await login('admin@example.com', 'demo-admin-pass');
+    await admin.get('/backoffice/orders').expect(200);
+
+    const guesser = new ShopClient(shop.server);
+    const answers: number[] = [];
+    for (let i = 0; i <= LOGIN_FAILURE_LIMIT; i++) {
+      answers.push((await guesser.post('/backoffice/login', { email: 'clerk@example.com', password: 'guess' })).status);
+    }
+    expect(answers).toEqual([...Array(LOGIN_FAILURE_LIMIT).fill(401), 429]);
   });
 });
