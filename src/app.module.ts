@@ -6,6 +6,8 @@ import { AppCacheModule } from './cache/app-cache.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { sandboxMerchantKey } from './common/sandbox-merchant-key';
 import { ThrottlingModule } from './common/throttling/throttling.module';
+import { CpPermissionsModule } from './common/cp-permissions';
+import { CpGuard } from './common/guards/cp.guard';
 import { CsrfGuard } from './common/guards/csrf.guard';
 import { CommerceModule } from './commerce/commerce.module';
 import { AppConfig } from './config/app-config';
@@ -74,6 +76,7 @@ export class AppModule {
         ThrottlingModule,
         DatabaseModule,
         SettingsModule,
+        CpPermissionsModule,
         CpNavigationModule,
         JobsModule,
         MailModule,
@@ -99,6 +102,7 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_GUARD, useClass: CsrfGuard },
+        { provide: APP_GUARD, useClass: CpGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

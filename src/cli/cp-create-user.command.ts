@@ -1,4 +1,5 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
+import { CORE_CP_PERMISSIONS } from '../common/cp-permissions';
 import { CpUsersService } from '../cp/cp-users.service';
 import { printResult } from './output';
 
@@ -48,7 +49,10 @@ export class CpCreateUserCommand extends CommandRunner {
     return value;
   }
 
-  @Option({ flags: '--permission <permission>', description: 'repeatable, e.g. accessPlugin-bankpay' })
+  @Option({
+    flags: '--permission <permission>',
+    description: `repeatable: ${CORE_CP_PERMISSIONS.join(', ')} or accessPlugin-<handle>`,
+  })
   parsePermission(value: string, previous: string[] = []): string[] {
     return [...previous, value];
   }

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { CpPermissionName } from './cp-permissions';
 
 /** What the service keeps in a shopper's or staff member's session. */
 export interface FlashMessage {
@@ -21,7 +22,7 @@ export interface CpSessionUser {
 }
 
 /** Admins hold every permission. */
-export function cpUserHolds(user: CpSessionUser, permission: string): boolean {
+export function cpUserHolds(user: CpSessionUser, permission: CpPermissionName): boolean {
   return user.admin || user.permissions.includes(permission);
 }
 

@@ -2,13 +2,16 @@ import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { sameSitePath } from '../common/back-url';
-import { addFlash, rotateSession } from '../common/session-data';
+import { CpPublic } from '../common/decorators/cp-permission.decorator';
+import { AppError } from '../common/errors/app-error';
+import { addFlash, CpSessionUser, rotateSession, wantsHtml } from '../common/session-data';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { CpLoginDto } from './cp-login.dto';
 import { CpUsersService } from './cp-users.service';
 
 @ApiExcludeController()
+@CpPublic()
 @Controller()
 export class CpAuthController {
   constructor(
@@ -21,11 +24,18 @@ export class CpAuthController {
     res.render('cp/login', { layout: 'cp', title: 'Log in', next: this.safeNext(next), bare: true });
   }
 
+  /**
+   * A refused login goes back to the form with the reason (a browser), or answers 401 `invalid_credentials`
+   * or, when throttled, 429 with Retry-After (a script).
+   */
   @Post('login')
   async login(@Body() body: CpLoginDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const user = await this.users.authenticate(body.email, body.password);
-    if (!user) {
-      addFlash(req, 'error', 'Wrong e-mail or password.');
+    let user: CpSessionUser;
+    try {
+      user = await this.users.authenticate(body.email, body.password, req.ip);
+    } catch (error) {
+      if (!(error instanceof AppError) || !wantsHtml(req)) throw error;
+      addFlash(req, 'error', error.message);
       return res.redirect(303, `/${this.config.cpTrigger}/login?next=${encodeURIComponent(this.safeNext(body.next))}`);
     }
     await rotateSession(req);

@@ -1,12 +1,14 @@
-import { Controller, Get, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { CpGuard } from '../common/guards/cp.guard';
+import type { Request, Response } from 'express';
+import { CpOpenToStaff } from '../common/decorators/cp-permission.decorator';
+import { cpUserHolds } from '../common/session-data';
 import { JobQueue } from '../jobs/job-queue.service';
 import { CpOrdersService } from './cp-orders.service';
 
+/** The CP home: open to all staff, each figure only to those who may open the page it links to. */
 @ApiExcludeController()
-@UseGuards(CpGuard)
+@CpOpenToStaff()
 @Controller()
 export class CpDashboardController {
   constructor(
@@ -15,12 +17,20 @@ export class CpDashboardController {
   ) {}
 
   @Get()
-  async dashboard(@Res() res: Response): Promise<void> {
-    const [orders, pendingJobs, failedJobs] = await Promise.all([
-      this.orders.counts(),
+  async dashboard(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const staff = req.session.cpUser!;
+    const [orders, jobs] = await Promise.all([
+      cpUserHolds(staff, 'accessOrders') ? this.orders.counts() : null,
+      cpUserHolds(staff, 'accessJobs') ? this.jobCounts() : null,
+    ]);
+    res.render('cp/dashboard', { layout: 'cp', title: 'Dashboard', orders, jobs });
+  }
+
+  private async jobCounts() {
+    const [pending, failed] = await Promise.all([
       this.jobs.countByStatus('pending'),
       this.jobs.countByStatus('failed'),
     ]);
-    res.render('cp/dashboard', { layout: 'cp', title: 'Dashboard', ...orders, pendingJobs, failedJobs });
+    return { pending, failed };
   }
 }

@@ -1,7 +1,7 @@
-import { Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CpGuard } from '../common/guards/cp.guard';
+import { CpPermission } from '../common/decorators/cp-permission.decorator';
 import { addFlash } from '../common/session-data';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
@@ -12,7 +12,7 @@ const JOB_STATUSES: JobStatus[] = ['pending', 'running', 'done', 'failed'];
 
 /** The job queue as staff see it: what is waiting, what failed and why, and a retry button. */
 @ApiExcludeController()
-@UseGuards(CpGuard)
+@CpPermission('accessJobs')
 @Controller('jobs')
 export class CpJobsController {
   constructor(

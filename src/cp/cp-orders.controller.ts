@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { Request, Response } from 'express';
-import { CpGuard } from '../common/guards/cp.guard';
+import { CpPermission } from '../common/decorators/cp-permission.decorator';
 import { addFlash } from '../common/session-data';
 import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.machine';
 import { OrderStatusService } from '../commerce/orders/order-status.service';
@@ -28,7 +28,7 @@ class ChangeStatusDto {
 }
 
 @ApiExcludeController()
-@UseGuards(CpGuard)
+@CpPermission('accessOrders')
 @Controller('orders')
 export class CpOrdersController {
   constructor(

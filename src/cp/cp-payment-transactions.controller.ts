@@ -1,15 +1,15 @@
-import { Controller, Param, ParseIntPipe, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Param, ParseIntPipe, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { PaymentStatusPoller } from '../commerce/payments/payment-status-poller';
-import { CpGuard } from '../common/guards/cp.guard';
+import { CpPermission } from '../common/decorators/cp-permission.decorator';
 import { addFlash } from '../common/session-data';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 
 /** The spec's shared `core/payment-transactions` routes: the Check Payment Status button of the order page. */
 @ApiExcludeController()
-@UseGuards(CpGuard)
+@CpPermission('accessOrders')
 @Controller('core/payment-transactions')
 export class CpPaymentTransactionsController {
   constructor(

@@ -1,9 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { CpPermissionCatalogue } from '../common/cp-permissions';
 import { AppError } from '../common/errors/app-error';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../common/password';
 import { CpSessionUser } from '../common/session-data';
 import { AppConfig } from '../config/app-config';
+import { LoginThrottle } from '../common/throttling/login-throttle.service';
 import { InjectConfig } from '../config/config.module';
 import { TransactionRunner } from '../database/transaction-runner';
 import { CpUser } from './cp-user.entity';
@@ -26,6 +28,8 @@ export class CpUsersService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
+    private readonly throttle: LoginThrottle,
+    private readonly permissions: CpPermissionCatalogue,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -44,7 +48,10 @@ export class CpUsersService {
     }
   }
 
+  /** Refuses (400) a permission the catalogue does not know, and a taken e-mail (409). */
   async create(input: NewCpUser): Promise<CpUser> {
+    const permissions = [...new Set(input.permissions ?? [])];
+    this.permissions.assertKnown(permissions);
     const { email, passwordHash } = await this.credentials(input.email, input.password);
     return this.runner.run(async ({ manager }) => {
       if (await manager.existsBy(CpUser, { email })) {
@@ -56,7 +63,7 @@ export class CpUsersService {
           passwordHash,
           name: input.name ?? '',
           admin: input.admin ?? false,
-          permissions: input.permissions ?? [],
+          permissions,
         }),
       );
     });
@@ -89,20 +96,26 @@ export class CpUsersService {
     return { email, passwordHash: await hashPassword(password) };
   }
 
-  /** The session identity for valid credentials; null otherwise, in the same time either way. */
-  async authenticate(email: string, password: string): Promise<CpSessionUser | null> {
+  /**
+   * The session identity for valid credentials. Throws 401 `invalid_credentials` for an unknown e-mail and a
+   * wrong password alike (in the same time), and 429 with `retryAfter` once the e-mail or the address has
+   * failed too often: the customer login's throttle, counted apart from it.
+   */
+  async authenticate(email: string, password: string, ip: string | undefined): Promise<CpSessionUser> {
+    const attempt = await this.throttle.begin('cp', email, ip);
     const user = await this.dataSource
       .getRepository(CpUser)
       .findOneBy({ email: email.trim().toLowerCase(), enabled: true });
     const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-    if (!user || !valid) return null;
     // A database that began as the demo keeps its admin's public password; outside the demo it opens nothing.
-    if (password === DEMO_CP_PASSWORD && !this.config.demoSeed) {
+    const demoPassword = valid && password === DEMO_CP_PASSWORD && !this.config.demoSeed;
+    if (demoPassword) {
       this.logger.warn(
-        `CP user ${user.email} still has the demo password: refused; set a new one with npm run cli -- setup`,
+        `CP user ${user!.email} still has the demo password: refused; set a new one with npm run cli -- setup`,
       );
-      return null;
     }
+    if (!user || !valid || demoPassword) throw new AppError('invalid_credentials', 'Wrong e-mail or password.', 401);
+    await attempt.succeeded();
     return { id: user.id, email: user.email, admin: user.admin, permissions: user.permissions };
   }
 }

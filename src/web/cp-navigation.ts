@@ -1,4 +1,5 @@
 import { Global, Injectable, Module } from '@nestjs/common';
+import type { CpPermissionName } from '../common/cp-permissions';
 import { CpSessionUser, cpUserHolds } from '../common/session-data';
 
 /** A link in the CP header; `path` is relative to the CP trigger. */
@@ -6,17 +7,17 @@ export interface CpNavEntry {
   label: string;
   path: string;
   /** Staff without it do not see the link: the page would refuse them. */
-  permission?: string;
+  permission: CpPermissionName;
 }
 
 const CORE_ENTRIES: CpNavEntry[] = [
-  { label: 'Orders', path: 'orders' },
-  { label: 'Products', path: 'products' },
-  { label: 'Jobs', path: 'jobs' },
-  { label: 'Coupons', path: 'coupons' },
+  { label: 'Orders', path: 'orders', permission: 'accessOrders' },
+  { label: 'Products', path: 'products', permission: 'accessProducts' },
+  { label: 'Jobs', path: 'jobs', permission: 'accessJobs' },
+  { label: 'Coupons', path: 'coupons', permission: 'accessMarketing' },
   { label: 'Abandoned carts', path: 'marketing/abandoned-carts', permission: 'accessMarketing' },
   { label: 'Gift cards', path: 'gift-cards', permission: 'accessMarketing' },
-  { label: 'Shipping', path: 'shipping' },
+  { label: 'Shipping', path: 'shipping', permission: 'accessShipping' },
   { label: 'Flows', path: 'flows', permission: 'accessFlows' },
 ];
 
@@ -30,7 +31,7 @@ export class CpNavigation {
   }
 
   for(staff: CpSessionUser): CpNavEntry[] {
-    return this.entries.filter((entry) => !entry.permission || cpUserHolds(staff, entry.permission));
+    return this.entries.filter((entry) => cpUserHolds(staff, entry.permission));
   }
 }
 

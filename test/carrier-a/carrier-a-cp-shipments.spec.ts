@@ -95,11 +95,12 @@ describe(`carrier A CP shipments (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => 
 
     it('answers 403 to a CP user without accessPlugin-carrier-a, and lets one with it work', async () => {
       const users = shop.app.get(CpUsersService);
-      await users.create({ email: 'clerk@example.com', password: 'clerk-password-1' });
+      // Both may open orders; only the shipper may use carrier A.
+      await users.create({ email: 'clerk@example.com', password: 'clerk-password-1', permissions: ['accessOrders'] });
       await users.create({
         email: 'shipper@example.com',
         password: 'shipper-password',
-        permissions: ['accessPlugin-carrier-a'],
+        permissions: ['accessOrders', 'accessPlugin-carrier-a'],
       });
       const order = await placedOrder();
       const clerk = new ShopClient(shop.server);

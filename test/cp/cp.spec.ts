@@ -3,6 +3,7 @@ import request from 'supertest';
 import { ORDER_STATUS_CHANGE } from '../../src/commerce/events';
 import { OrderStatusChange } from '../../src/commerce/orders/order-status.service';
 import { Order } from '../../src/commerce/orders/order.entity';
+import { CpUsersService } from '../../src/cp/cp-users.service';
 import { runCli } from '../support/cli';
 import { insertOrder } from '../support/fixtures';
 import { ShopClient } from '../support/shop-client';
@@ -85,23 +86,33 @@ describe('control panel', () => {
       code: 'forbidden',
       message: 'You need the accessPlugin-test-plugin permission to open this page.',
     });
-    await clerk.get('/admin/orders').expect(200);
+    await clerk.get('/admin/orders').expect(403);
+    await clerk.get('/admin').expect(200);
 
-    const granted = await staffWith('accessPlugin-test-plugin');
+    // The test plugin is not loaded in the CLI's process, so this clerk is created in the app's.
+    await shop.app
+      .get(CpUsersService)
+      .create({ email: 'tester@example.com', password: 'tester-password', permissions: ['accessPlugin-test-plugin'] });
+    const granted = new ShopClient(shop.server);
+    await granted.loginCp('tester@example.com', 'tester-password');
     await granted.get('/admin/test-plugin/dashboard').expect(200, { success: true, page: 'test-plugin dashboard' });
+    const orderClerk = await staffWith('accessOrders');
+    await orderClerk.get('/admin/orders').expect(200);
   });
 
   it("links in the CP header only the pages a staff member's permissions open", async () => {
     const navLabels = async (client: ShopClient) => {
-      const page = await client.get('/admin/orders').set('Accept', 'text/html').expect(200);
+      const page = await client.get('/admin').set('Accept', 'text/html').expect(200);
       const nav = /<nav aria-label="Control panel">([\s\S]*?)<\/nav>/.exec(page.text)![1];
       return [...nav.matchAll(/<a href="\/admin\/[^"]+">([^<]+)<\/a>/g)].map((link) => link[1]);
     };
     const admin = new ShopClient(shop.server);
     await admin.loginCp();
-    const open = ['Orders', 'Products', 'Jobs', 'Coupons'];
     expect(await navLabels(admin)).toEqual([
-      ...open,
+      'Orders',
+      'Products',
+      'Jobs',
+      'Coupons',
       'Abandoned carts',
       'Gift cards',
       'Shipping',
@@ -111,12 +122,7 @@ describe('control panel', () => {
       'Carrier B',
     ]);
 
-    expect(await navLabels(await staffWith('accessMarketing'))).toEqual([
-      ...open,
-      'Abandoned carts',
-      'Gift cards',
-      'Shipping',
-    ]);
+    expect(await navLabels(await staffWith('accessMarketing'))).toEqual(['Coupons', 'Abandoned carts', 'Gift cards']);
   });
 
   it('keeps CP users and customers apart: a duplicate CP e-mail is a conflict', async () => {

@@ -1,4 +1,4 @@
-import { Controller, Get, Module, OnModuleInit, UseGuards } from '@nestjs/common';
+import { Controller, Get, Module, OnModuleInit } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PLUGINS_AFTER_LOAD } from '../../src/commerce/events';
 import {
@@ -13,9 +13,9 @@ import { PaymentMethodRegistry } from '../../src/commerce/payments/payment-metho
 import { ShippingMethod } from '../../src/commerce/shipping/shipping-method.entity';
 import { ShippingMethodRegistry, ShippingProvider } from '../../src/commerce/shipping/shipping-method.registry';
 import { ShippingContext, tableRate } from '../../src/commerce/shipping/shipping-quote';
+import { CpPermissionCatalogue } from '../../src/common/cp-permissions';
 import { CpPermission } from '../../src/common/decorators/cp-permission.decorator';
 import { RequiresFeature } from '../../src/common/decorators/requires-feature.decorator';
-import { CpGuard } from '../../src/common/guards/cp.guard';
 
 /** A route behind a real flag, standing in for the coupon endpoint the cart issue adds. */
 @Controller('test/gated')
@@ -27,9 +27,8 @@ class GatedController {
   }
 }
 
-/** A CP page that needs a plugin permission, like `bankpay/dashboard` will. */
+/** A CP page that needs a plugin permission, like `bankpay/dashboard`. */
 @Controller('admin/test-plugin')
-@UseGuards(CpGuard)
 class TestPluginCpController {
   @Get('dashboard')
   @CpPermission('accessPlugin-test-plugin')
@@ -105,9 +104,11 @@ export class TestPluginModule implements OnModuleInit {
     private readonly events: EventEmitter2,
     private readonly payments: PaymentMethodRegistry,
     private readonly shipping: ShippingMethodRegistry,
+    private readonly cpPermissions: CpPermissionCatalogue,
   ) {}
 
   onModuleInit(): void {
+    this.cpPermissions.add('accessPlugin-test-plugin');
     this.events.on(PLUGINS_AFTER_LOAD, () => {
       loadEvents.push(PLUGINS_AFTER_LOAD);
       this.payments.register(testPayGateway);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { CpPermissionName } from '../../common/cp-permissions';
 import { Order } from './order.entity';
 
 /**
@@ -13,7 +14,7 @@ export interface OrderPageSection {
 
 export interface OrderPageSectionSource {
   /** Staff without this permission do not see the section: its pages would refuse them. */
-  permission: string;
+  permission: CpPermissionName;
   /** The section for this order, or null when the plugin has nothing to offer for it. */
   sectionFor(order: Order): OrderPageSection | null | Promise<OrderPageSection | null>;
 }
@@ -27,7 +28,7 @@ export class OrderPageSections {
     this.sources.push(source);
   }
 
-  async for(order: Order, holds: (permission: string) => boolean): Promise<OrderPageSection[]> {
+  async for(order: Order, holds: (permission: CpPermissionName) => boolean): Promise<OrderPageSection[]> {
     const visible = this.sources.filter((source) => holds(source.permission));
     const sections = await Promise.all(visible.map((source) => source.sectionFor(order)));
     return sections.filter((section): section is OrderPageSection => section !== null);

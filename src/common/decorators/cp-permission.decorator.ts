@@ -1,6 +1,24 @@
 import { SetMetadata } from '@nestjs/common';
+import type { CpPermissionName } from '../cp-permissions';
 
-export const CP_PERMISSION = 'cpPermission';
+export const CP_ACCESS = 'cpAccess';
+
+/** A CP route open to any logged-in staff member (the dashboard). */
+export const CP_ANY_STAFF = 'anyStaff';
+/** A CP route open without a CP login (the login form, logout). */
+export const CP_PUBLIC = 'public';
+
+/**
+ * Who may open a CP route. Every route under the CP trigger must declare one, on the handler or its
+ * controller: CpGuard refuses a route that declares none.
+ */
+export type CpAccess = CpPermissionName | typeof CP_ANY_STAFF | typeof CP_PUBLIC;
 
 /** The CP user must hold this permission (admins hold all), e.g. `@CpPermission('accessPlugin-bankpay')`. */
-export const CpPermission = (permission: string) => SetMetadata(CP_PERMISSION, permission);
+export const CpPermission = (permission: CpPermissionName) => SetMetadata(CP_ACCESS, permission);
+
+/** Any logged-in CP user may open it: only for pages that show nothing a permission guards. */
+export const CpOpenToStaff = () => SetMetadata(CP_ACCESS, CP_ANY_STAFF);
+
+/** Open without a CP login. */
+export const CpPublic = () => SetMetadata(CP_ACCESS, CP_PUBLIC);

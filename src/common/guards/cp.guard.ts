@@ -1,25 +1,51 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { CP_PERMISSION } from '../decorators/cp-permission.decorator';
+import { AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config.module';
+import { CP_ACCESS, CP_ANY_STAFF, CP_PUBLIC, CpAccess } from '../decorators/cp-permission.decorator';
 import { AppError, CpLoginRequired } from '../errors/app-error';
 import { cpUserHolds } from '../session-data';
 
-/** A CP request: a route under the CP trigger with a logged-in CP user holding the route's permission. */
+/** True for a route registered under the CP trigger (Express matches paths case-insensitively, so do we). */
+export function isCpRoute(routePath: unknown, cpTrigger: string): boolean {
+  if (typeof routePath !== 'string') return false;
+  const path = routePath.toLowerCase();
+  const home = `/${cpTrigger.toLowerCase()}`;
+  return path === home || path.startsWith(`${home}/`);
+}
+
+/**
+ * Global, and closed by default: a route under the CP trigger needs a logged-in CP user holding the
+ * permission it declares (`@CpPermission`), unless it is marked `@CpOpenToStaff()` or `@CpPublic()`. A CP
+ * route that declares none of these is refused to everyone, admins included, so a new page cannot be open
+ * by omission. Routes are told apart by the path they were registered under, not by their module, so a
+ * plugin's controller cannot slip past by being mounted some other way.
+ */
 @Injectable()
 export class CpGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    private readonly reflector: Reflector,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
 
   canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http') return true;
     const req = context.switchToHttp().getRequest<Request>();
-    const user = req.session?.cpUser;
-    if (!user) throw new CpLoginRequired();
-    const permission = this.reflector.getAllAndOverride<string>(CP_PERMISSION, [
+    if (!isCpRoute(req.route?.path, this.config.cpTrigger)) return true;
+    const access = this.reflector.getAllAndOverride<CpAccess | undefined>(CP_ACCESS, [
       context.getHandler(),
       context.getClass(),
     ]);
-    if (permission && !cpUserHolds(user, permission)) {
-      throw new AppError('forbidden', `You need the ${permission} permission to open this page.`, 403);
+    if (access === CP_PUBLIC) return true;
+    const user = req.session?.cpUser;
+    if (!user) throw new CpLoginRequired();
+    if (access === CP_ANY_STAFF) return true;
+    if (!access) {
+      throw new AppError('forbidden', 'This control-panel page declares no permission, so nobody may open it.', 403);
+    }
+    if (!cpUserHolds(user, access)) {
+      throw new AppError('forbidden', `You need the ${access} permission to open this page.`, 403);
     }
     return true;
   }

@@ -4,13 +4,14 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { REDIS, RedisClient } from '../../redis/redis.module';
 import { AppError } from '../errors/app-error';
+import { LoginThrottle } from './login-throttle.service';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 
 /**
- * Rate limits for routes that invite guessing or abuse (guest order view, login, codes, webhook):
+ * Rate limits for routes that invite guessing or abuse (guest order view, codes, webhook):
  * `@UseGuards(ShopThrottlerGuard)` with `@Throttle({ default: { limit, ttl } })`, counted per client address
  * (SessionAndAddressThrottlerGuard: per session too). Counts live in Redis when configured, so the limit holds
- * across instances; in process otherwise.
+ * across instances; in process otherwise. Password logins (shop and CP) are held back by `LoginThrottle`.
  */
 @Injectable()
 export class ShopThrottlerGuard extends ThrottlerGuard {
@@ -41,7 +42,7 @@ export function tooManyRequests(blockedForSeconds: number): AppError {
       }),
     }),
   ],
-  providers: [ShopThrottlerGuard],
-  exports: [ShopThrottlerGuard, ThrottlerModule],
+  providers: [ShopThrottlerGuard, LoginThrottle],
+  exports: [ShopThrottlerGuard, LoginThrottle, ThrottlerModule],
 })
 export class ThrottlingModule {}

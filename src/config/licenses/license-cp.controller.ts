@@ -26,8 +26,8 @@ const STATUS_LABELS: Record<LicenseStatus, string> = {
 
 /**
  * A plugin's license panel (spec "Control-panel routes": activate, redeem, revoke, copy token). Each plugin's
- * CP extends it with its `<handle>/license` route, `CpGuard`, its `accessPlugin-<handle>` permission and `plugin`.
- * Form posts answer with a flash on the panel.
+ * CP extends it with its `<handle>/license` route, its `accessPlugin-<handle>` permission (`@CpPermission`)
+ * and `plugin`. Form posts answer with a flash on the panel.
  */
 export abstract class LicenseCpController {
   protected abstract readonly plugin: LicensedPlugin;

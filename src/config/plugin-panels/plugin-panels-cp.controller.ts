@@ -13,7 +13,7 @@ export interface PanelledPlugin {
 
 /**
  * A plugin's dashboard (with `dashboard/save-layout`) and settings form (spec "Control-panel routes"). Each
- * plugin's CP extends it with its `<handle>` route, `CpGuard`, its `accessPlugin-<handle>` permission,
+ * plugin's CP extends it with its `<handle>` route, its `accessPlugin-<handle>` permission (`@CpPermission`),
  * `plugin` and its panels service.
  */
 export abstract class PluginPanelsCpController {

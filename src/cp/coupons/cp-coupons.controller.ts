@@ -1,10 +1,10 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CouponService } from '../../commerce/coupons/coupon.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { CpListQuery } from '../../common/cp-list.query';
-import { CpGuard } from '../../common/guards/cp.guard';
+import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { addFlash } from '../../common/session-data';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
@@ -13,7 +13,7 @@ import { CpCouponsService } from './cp-coupons.service';
 
 /** Discount codes as staff see them: the list, a form for new ones, and an on/off switch. */
 @ApiExcludeController()
-@UseGuards(CpGuard)
+@CpPermission('accessMarketing')
 @Controller('coupons')
 export class CpCouponsController {
   constructor(

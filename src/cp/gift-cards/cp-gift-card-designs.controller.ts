@@ -1,18 +1,16 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseIntPipe, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { GiftCardDesigns } from '../../commerce/gift-cards/gift-card-designs.service';
 import { DEFAULT_DESIGN } from '../../commerce/gift-cards/gift-card-voucher.pdf';
 import { answerCpPost } from '../../common/cp-form-post';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
-import { CpGuard } from '../../common/guards/cp.guard';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { CpDesignFormDto, CpDesignProductDto } from './cp-gift-card-forms.dto';
 
 /** Gift-card designs (name, picture, colours) and the products that sell cards of each, behind `accessMarketing`. */
 @ApiExcludeController()
-@UseGuards(CpGuard)
 @CpPermission('accessMarketing')
 @Controller('gift-cards/designs')
 export class CpGiftCardDesignsController {

@@ -1,15 +1,13 @@
-import { Controller, Get, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
-import { CpGuard } from '../../common/guards/cp.guard';
 import { SettingsService } from '../../config/settings.service';
 import { CpListQuery } from '../../common/cp-list.query';
 import { CpAbandonedCartsService } from './cp-abandoned-carts.service';
 
 /** Abandoned carts as staff see them: value, reminders, recovery, and the revenue the links won back. */
 @ApiExcludeController()
-@UseGuards(CpGuard)
 @CpPermission('accessMarketing')
 @Controller('marketing/abandoned-carts')
 export class CpAbandonedCartsController {

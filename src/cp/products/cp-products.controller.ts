@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CpGuard } from '../../common/guards/cp.guard';
+import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { addFlash } from '../../common/session-data';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
@@ -11,7 +11,7 @@ import { CpProductsService } from './cp-products.service';
 
 /** Products as staff see them: list and search, and an edit form for price, stock and visibility. */
 @ApiExcludeController()
-@UseGuards(CpGuard)
+@CpPermission('accessProducts')
 @Controller('products')
 export class CpProductsController {
   constructor(

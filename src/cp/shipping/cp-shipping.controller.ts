@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseIntPipe, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CpGuard } from '../../common/guards/cp.guard';
+import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { addFlash } from '../../common/session-data';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
@@ -13,7 +13,7 @@ import { CpShippingService, weekdayBoxes } from './cp-shipping.service';
  * capacity, weekdays). Invalid input comes back as a flash on the form (the exception filter redirects back).
  */
 @ApiExcludeController()
-@UseGuards(CpGuard)
+@CpPermission('accessShipping')
 @Controller('shipping')
 export class CpShippingController {
   constructor(

@@ -1,10 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { answerCpPost } from '../../common/cp-form-post';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppError, FieldErrors } from '../../common/errors/app-error';
-import { CpGuard } from '../../common/guards/cp.guard';
 import { wantsHtml } from '../../common/session-data';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
@@ -38,7 +37,6 @@ interface FormState {
  * answers its creation or rotation, and is stored nowhere to be shown again.
  */
 @ApiExcludeController()
-@UseGuards(CpGuard)
 @CpPermission('accessFlows')
 @Controller('flows')
 export class FlowsCpController {

@@ -1,9 +1,8 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { answerCpPost } from '../../../common/cp-form-post';
 import { CpPermission } from '../../../common/decorators/cp-permission.decorator';
-import { CpGuard } from '../../../common/guards/cp.guard';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
 import { PayPlusClient } from '../pay-plus/pay-plus.client';
@@ -14,7 +13,6 @@ const PREVIEW_LOAN_AMOUNT = 500;
 
 /** The gateway's CP pages (spec "Control-panel routes"), all behind `accessPlugin-bankpay`. */
 @ApiExcludeController()
-@UseGuards(CpGuard)
 @CpPermission('accessPlugin-bankpay')
 @Controller('bankpay')
 export class BankpayCpController {

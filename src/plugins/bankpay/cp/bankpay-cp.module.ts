@@ -1,4 +1,5 @@
 import { Module, OnModuleInit } from '@nestjs/common';
+import { CpPermissionCatalogue } from '../../../common/cp-permissions';
 import { CpNavigation } from '../../../web/cp-navigation';
 import { BankpayPluginModule } from '../bankpay.module';
 import { BankpayCpController } from './bankpay-cp.controller';
@@ -11,9 +12,13 @@ import { BankpayCpService } from './bankpay-cp.service';
   providers: [BankpayCpService],
 })
 export class BankpayCpModule implements OnModuleInit {
-  constructor(private readonly navigation: CpNavigation) {}
+  constructor(
+    private readonly permissions: CpPermissionCatalogue,
+    private readonly navigation: CpNavigation,
+  ) {}
 
   onModuleInit(): void {
+    this.permissions.add('accessPlugin-bankpay');
     this.navigation.add({ label: 'Bank payments', path: 'bankpay/dashboard', permission: 'accessPlugin-bankpay' });
   }
 }

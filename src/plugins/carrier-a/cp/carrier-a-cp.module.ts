@@ -1,5 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { OrderPageSections } from '../../../commerce/orders/order-page-sections';
+import { CpPermissionCatalogue } from '../../../common/cp-permissions';
 import { LicensesModule } from '../../../config/licenses/licenses.module';
 import { CpNavigation } from '../../../web/cp-navigation';
 import { CarrierAPluginModule } from '../carrier-a.module';
@@ -10,7 +11,7 @@ import { CarrierAPanelsCpService } from './carrier-a-panels-cp.service';
 import { CarrierAShipmentsCpController } from './carrier-a-shipments-cp.controller';
 import { CarrierAShipmentsCpService } from './carrier-a-shipments-cp.service';
 
-const PERMISSION = 'accessPlugin-carrier-a';
+const PERMISSION = 'accessPlugin-carrier-a' as const;
 
 /**
  * Carrier A's CP pages, mounted under the CP trigger by the app module's router, with their link in the CP
@@ -23,11 +24,13 @@ const PERMISSION = 'accessPlugin-carrier-a';
 })
 export class CarrierACpModule implements OnModuleInit {
   constructor(
+    private readonly permissions: CpPermissionCatalogue,
     private readonly navigation: CpNavigation,
     private readonly orderPage: OrderPageSections,
   ) {}
 
   onModuleInit(): void {
+    this.permissions.add(PERMISSION);
     this.navigation.add({ label: 'Carrier A', path: 'carrier-a/dashboard', permission: PERMISSION });
     this.orderPage.add({ permission: PERMISSION, sectionFor: carrierAOrderSection });
   }

@@ -1,9 +1,8 @@
-import { Controller, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { answerCpPost } from '../../../common/cp-form-post';
 import { CpPermission } from '../../../common/decorators/cp-permission.decorator';
-import { CpGuard } from '../../../common/guards/cp.guard';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
 import { PluginPanelsCpController } from '../../../config/plugin-panels/plugin-panels-cp.controller';
@@ -11,7 +10,6 @@ import { CarrierAPanelsCpService } from './carrier-a-panels-cp.service';
 
 /** Carrier A's dashboard, settings and connection test (spec "Control-panel routes"). */
 @ApiExcludeController()
-@UseGuards(CpGuard)
 @CpPermission('accessPlugin-carrier-a')
 @Controller('carrier-a')
 export class CarrierAPanelsCpController extends PluginPanelsCpController {

@@ -1,10 +1,9 @@
-import { Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { backUrl } from '../../../common/back-url';
 import { CpPermission } from '../../../common/decorators/cp-permission.decorator';
 import { AppError } from '../../../common/errors/app-error';
-import { CpGuard } from '../../../common/guards/cp.guard';
 import { addFlash, wantsHtml } from '../../../common/session-data';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
@@ -15,7 +14,6 @@ import { CARRIER_A_STATUSES, ShipmentListQuery } from './carrier-a-shipments-fil
 
 /** Carrier A's shipment screens (spec "Control-panel routes", carrier-a/shipments*). */
 @ApiExcludeController()
-@UseGuards(CpGuard)
 @CpPermission('accessPlugin-carrier-a')
 @Controller('carrier-a/shipments')
 export class CarrierAShipmentsCpController {

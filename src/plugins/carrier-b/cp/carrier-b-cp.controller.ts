@@ -1,7 +1,6 @@
-import { Controller, UseGuards } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CpPermission } from '../../../common/decorators/cp-permission.decorator';
-import { CpGuard } from '../../../common/guards/cp.guard';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
 import { PluginPanelsCpController } from '../../../config/plugin-panels/plugin-panels-cp.controller';
@@ -9,7 +8,6 @@ import { CarrierBCpService } from './carrier-b-cp.service';
 
 /** Carrier B's dashboard and settings (spec "Control-panel routes"). */
 @ApiExcludeController()
-@UseGuards(CpGuard)
 @CpPermission('accessPlugin-carrier-b')
 @Controller('carrier-b')
 export class CarrierBCpController extends PluginPanelsCpController {

@@ -1,4 +1,5 @@
 import { Module, OnModuleInit } from '@nestjs/common';
+import { CpPermissionCatalogue } from '../../../common/cp-permissions';
 import { LicensesModule } from '../../../config/licenses/licenses.module';
 import { CpNavigation } from '../../../web/cp-navigation';
 import { CarrierBPluginModule } from '../carrier-b.module';
@@ -13,9 +14,13 @@ import { CarrierBLicenseCpController } from './carrier-b-license-cp.controller';
   providers: [CarrierBCpService],
 })
 export class CarrierBCpModule implements OnModuleInit {
-  constructor(private readonly navigation: CpNavigation) {}
+  constructor(
+    private readonly permissions: CpPermissionCatalogue,
+    private readonly navigation: CpNavigation,
+  ) {}
 
   onModuleInit(): void {
+    this.permissions.add('accessPlugin-carrier-b');
     this.navigation.add({ label: 'Carrier B', path: 'carrier-b/dashboard', permission: 'accessPlugin-carrier-b' });
   }
 }

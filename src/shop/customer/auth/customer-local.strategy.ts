@@ -4,8 +4,8 @@ import passport from 'passport';
 import { Strategy } from 'passport-local';
 import { Customer } from '../../../commerce/customers/customer.entity';
 import { AppError } from '../../../common/errors/app-error';
+import { LoginThrottle } from '../../../common/throttling/login-throttle.service';
 import { CustomerAccountsService } from './customer-accounts.service';
-import { LoginThrottle } from './login-throttle.service';
 
 const STRATEGY = 'customer-local';
 
@@ -56,7 +56,7 @@ export class CustomerLocalStrategy {
   }
 
   private async validate(req: Request, loginName: string, password: string): Promise<Customer> {
-    const attempt = await this.throttle.begin(loginName, req.ip);
+    const attempt = await this.throttle.begin('customer', loginName, req.ip);
     const customer = await this.accounts.authenticate(loginName, password);
     if (!customer) throw invalidCredentials();
     await attempt.succeeded();

@@ -1,0 +1,333 @@
+import { Controller, Get, Module, RequestMethod, Type } from '@nestjs/common';
+import { METHOD_METADATA, MODULE_PATH, PATH_METADATA } from '@nestjs/common/constants';
+import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
+import { Coupon } from '../../src/commerce/coupons/coupon.entity';
+import { Product } from '../../src/commerce/products/product.entity';
+import { LOGIN_FAILURE_LIMIT } from '../../src/common/throttling/login-throttle.service';
+import { CORE_CP_PERMISSIONS, CpPermissionCatalogue } from '../../src/common/cp-permissions';
+import { CP_ACCESS, CP_ANY_STAFF, CP_PUBLIC, CpAccess } from '../../src/common/decorators/cp-permission.decorator';
+import { isCpRoute } from '../../src/common/guards/cp.guard';
+import { CpUser } from '../../src/cp/cp-user.entity';
+import { CpUsersService } from '../../src/cp/cp-users.service';
+import { runCli } from '../support/cli';
+import { insertOrder } from '../support/fixtures';
+import { ShopClient } from '../support/shop-client';
+import { startTestApp, TestApp } from '../support/test-app';
+import { TestPluginModule } from '../support/test-plugin.module';
+
+/** A CP page someone forgot to give a permission: the guard must refuse it, and the route audit must find it. */
+@Controller('admin/undeclared')
+class UndeclaredCpController {
+  @Get()
+  page() {
+    return { success: true, page: 'open by omission' };
+  }
+}
+
+@Module({ controllers: [UndeclaredCpController] })
+class UndeclaredCpModule {}
+
+interface RouteAccess {
+  route: string;
+  access: CpAccess | undefined;
+}
+
+const normalize = (path: string) => `/${path.split('/').filter(Boolean).join('/')}`;
+
+/** Every route Nest registered, with the full path it mounted it under and the CP access it declares. */
+function nestRoutes(shop: TestApp): RouteAccess[] {
+  const modules = shop.app.get(ModulesContainer);
+  const reflector = shop.app.get(Reflector);
+  const scanner = new MetadataScanner();
+  const routes = new Map<string, CpAccess | undefined>();
+  for (const module of modules.values()) {
+    const modulePath: string =
+      Reflect.getMetadata(MODULE_PATH + modules.applicationId, module.metatype) ??
+      Reflect.getMetadata(MODULE_PATH, module.metatype) ??
+      '';
+    for (const { metatype } of module.controllers.values()) {
+      const controller = metatype as Type;
+      const controllerPaths = [Reflect.getMetadata(PATH_METADATA, controller) ?? ''].flat() as string[];
+      for (const name of scanner.getAllMethodNames(controller.prototype)) {
+        const handler = controller.prototype[name] as () => unknown;
+        const methodPaths = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
+        if (methodPaths === undefined) continue;
+        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+        const access = reflector.getAllAndOverride<CpAccess | undefined>(CP_ACCESS, [handler, controller]);
+        for (const controllerPath of controllerPaths) {
+          for (const methodPath of [methodPaths].flat()) {
+            routes.set(`${method} ${normalize(`${modulePath}/${controllerPath}/${methodPath}`)}`, access);
+          }
+        }
+      }
+    }
+  }
+  return [...routes].map(([route, access]) => ({ route, access }));
+}
+
+/** Every route the Express router serves (whoever registered it). */
+function expressRoutes(shop: TestApp): string[] {
+  const router = shop.app.getHttpAdapter().getInstance().router as {
+    stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }>;
+  };
+  return router.stack.flatMap((layer) =>
+    layer.route
+      ? Object.keys(layer.route.methods).map((method) => `${method.toUpperCase()} ${normalize(layer.route!.path)}`)
+      : [],
+  );
+}
+
+const underCp = (route: string) => isCpRoute(route.split(' ')[1], 'admin');
+
+describe('CP permissions', () => {
+  let shop: TestApp;
+  beforeAll(async () => (shop = await startTestApp({ extraModules: [TestPluginModule, UndeclaredCpModule] })));
+  afterAll(() => shop.close());
+
+  async function staff(email: string, permissions: string[]): Promise<ShopClient> {
+    await shop.app.get(CpUsersService).create({ email, password: 'staff-password-1', permissions });
+    const client = new ShopClient(shop.server);
+    await client.loginCp(email, 'staff-password-1');
+    return client;
+  }
+
+  async function navLabels(client: ShopClient): Promise<string[]> {
+    const page = await client.get('/admin').set('Accept', 'text/html').expect(200);
+    const nav = /<nav aria-label="Control panel">([\s\S]*?)<\/nav>/.exec(page.text)![1];
+    return [...nav.matchAll(/<a href="\/admin\/[^"]+">([^<]+)<\/a>/g)].map((link) => link[1]);
+  }
+
+  const HUNDRED_PERCENT = {
+    code: 'everything-free',
+    type: 'percent',
+    value: '100',
+    usageLimit: '',
+    perCustomerLimit: '',
+    minSubtotal: '',
+    startsAt: '',
+    endsAt: '',
+    enabled: 'on',
+  };
+
+  it('declares a permission or an explicit opening on every CP route, and refuses one that declares neither', async () => {
+    const routes = nestRoutes(shop).filter(({ route }) => underCp(route));
+    // The audit sees every CP route there is: nothing under the CP is served past Nest's guards.
+    expect(routes.map(({ route }) => route).sort()).toEqual(expressRoutes(shop).filter(underCp).sort());
+    expect(routes.length).toBeGreaterThan(60);
+
+    // Only the one planted above declares nothing.
+    expect(routes.filter(({ access }) => access === undefined).map(({ route }) => route)).toEqual([
+      'GET /admin/undeclared',
+    ]);
+    const opened = (kind: CpAccess) =>
+      routes
+        .filter(({ access }) => access === kind)
+        .map(({ route }) => route)
+        .sort();
+    expect(opened(CP_PUBLIC)).toEqual(['GET /admin/login', 'POST /admin/login', 'POST /admin/logout']);
+    expect(opened(CP_ANY_STAFF)).toEqual(['GET /admin']);
+
+    // Every permission a route asks for can be granted.
+    const grantable = shop.app.get(CpPermissionCatalogue).all();
+    const asked = new Set(routes.map(({ access }) => access).filter((access) => access?.startsWith('access')));
+    for (const permission of asked) expect(grantable).toContain(permission);
+    expect([...asked].sort()).toEqual(
+      [
+        ...CORE_CP_PERMISSIONS,
+        'accessPlugin-bankpay',
+        'accessPlugin-carrier-a',
+        'accessPlugin-carrier-b',
+        'accessPlugin-test-plugin',
+      ].sort(),
+    );
+
+    const admin = new ShopClient(shop.server);
+    await admin.loginCp();
+    const refused = await admin.get('/admin/undeclared').expect(403);
+    expect(refused.body.error).toEqual({
+      code: 'forbidden',
+      message: 'This control-panel page declares no permission, so nobody may open it.',
+    });
+    await new ShopClient(shop.server).get('/admin/undeclared').expect(302);
+  });
+
+  it('refuses a clerk holding only a carrier permission every core area, and links none of them', async () => {
+    const order = await insertOrder(shop.dataSource);
+    const product = await shop.dataSource.getRepository(Product).findOneByOrFail({ sku: 'DEMO-TENT-2P' });
+    const clerk = await staff('carrier-clerk@example.com', ['accessPlugin-carrier-a']);
+
+    const coupon = await clerk.post('/admin/coupons', HUNDRED_PERCENT);
+    expect(coupon.status).toBe(403);
+    expect(coupon.body.error).toEqual({
+      code: 'forbidden',
+      message: 'You need the accessMarketing permission to open this page.',
+    });
+    // A browser's form gets the same refusal as a flash.
+    const form = await clerk.submitForm('/admin/coupons', HUNDRED_PERCENT);
+    expect(form.status).toBe(303);
+    expect(await shop.dataSource.getRepository(Coupon).countBy({ code: 'EVERYTHING-FREE' })).toBe(0);
+
+    const pages: Array<[string, string]> = [
+      ['/admin/orders', 'accessOrders'],
+      [`/admin/orders/${order.id}`, 'accessOrders'],
+      ['/admin/products', 'accessProducts'],
+      [`/admin/products/${product.id}`, 'accessProducts'],
+      ['/admin/jobs', 'accessJobs'],
+      ['/admin/shipping', 'accessShipping'],
+      ['/admin/shipping/methods/new', 'accessShipping'],
+      ['/admin/coupons', 'accessMarketing'],
+      ['/admin/coupons/new', 'accessMarketing'],
+      ['/admin/gift-cards', 'accessMarketing'],
+      ['/admin/marketing/abandoned-carts', 'accessMarketing'],
+      ['/admin/flows', 'accessFlows'],
+      // Express matches paths whatever their case; the guard goes by the route, not the spelling.
+      ['/ADMIN/Orders', 'accessOrders'],
+    ];
+    for (const [page, permission] of pages) {
+      const res = await clerk.get(page);
+      expect({ page, status: res.status, message: res.body.error?.message }).toEqual({
+        page,
+        status: 403,
+        message: `You need the ${permission} permission to open this page.`,
+      });
+    }
+    const posts: Array<[string, object]> = [
+      [`/admin/core/payment-transactions/check-payment-status/${order.id}`, {}],
+      [`/admin/orders/${order.id}/status`, { status: 'canceled' }],
+      [`/admin/products/${product.id}`, { price: '0.01' }],
+      ['/admin/jobs/1/retry', {}],
+      ['/admin/shipping/methods', { name: 'Free for all' }],
+    ];
+    for (const [path, body] of posts) {
+      const res = await clerk.post(path, body);
+      expect({ path, status: res.status }).toEqual({ path, status: 403 });
+    }
+
+    // The dashboard is open to all staff, but shows neither order nor job figures to this clerk.
+    const dashboard = await clerk.get('/admin').set('Accept', 'text/html').expect(200);
+    expect(dashboard.text).not.toContain('/admin/orders');
+    expect(dashboard.text).not.toContain('/admin/jobs');
+    expect(await navLabels(clerk)).toEqual(['Carrier A']);
+    await clerk.get('/admin/carrier-a/dashboard').expect(200);
+  });
+
+  it('lets a clerk with accessMarketing create a coupon, and nothing outside marketing', async () => {
+    const marketer = await staff('marketer@example.com', ['accessMarketing']);
+    const created = await marketer.submitForm('/admin/coupons', { ...HUNDRED_PERCENT, code: 'marketing-made' });
+    expect(created.status).toBe(303);
+    expect(created.headers.location).toBe('/admin/coupons');
+    expect(await shop.dataSource.getRepository(Coupon).findOneByOrFail({ code: 'MARKETING-MADE' })).toMatchObject({
+      type: 'percent',
+      value: 100,
+    });
+    await marketer.get('/admin/coupons').expect(200);
+    await marketer.get('/admin/orders').expect(403);
+    expect(await navLabels(marketer)).toEqual(['Coupons', 'Abandoned carts', 'Gift cards']);
+  });
+
+  it('lets an admin open every area', async () => {
+    const order = await insertOrder(shop.dataSource);
+    const product = await shop.dataSource.getRepository(Product).findOneByOrFail({ sku: 'DEMO-TENT-2P' });
+    const admin = new ShopClient(shop.server);
+    await admin.loginCp();
+    for (const page of [
+      '/admin',
+      '/admin/orders',
+      `/admin/orders/${order.id}`,
+      '/admin/products',
+      `/admin/products/${product.id}`,
+      '/admin/jobs',
+      '/admin/shipping',
+      '/admin/shipping/methods/new',
+      '/admin/coupons',
+      '/admin/coupons/new',
+      '/admin/gift-cards',
+      '/admin/marketing/abandoned-carts',
+      '/admin/flows',
+      '/admin/bankpay/dashboard',
+      '/admin/carrier-a/dashboard',
+      '/admin/carrier-b/dashboard',
+      '/admin/test-plugin/dashboard',
+    ]) {
+      const res = await admin.get(page).set('Accept', 'text/html');
+      expect({ page, status: res.status }).toEqual({ page, status: 200 });
+    }
+    const created = await admin.submitForm('/admin/coupons', { ...HUNDRED_PERCENT, code: 'admin-made' });
+    expect(created.headers.location).toBe('/admin/coupons');
+    expect(await shop.dataSource.getRepository(Coupon).countBy({ code: 'ADMIN-MADE' })).toBe(1);
+  });
+
+  it('grants known permissions from the command line and refuses unknown ones', async () => {
+    const granted = await runCli(
+      shop.place,
+      'cp:create-user',
+      'cli-clerk@example.com',
+      '--password',
+      'cli-clerk-password',
+      '--permission',
+      'accessOrders',
+      '--permission',
+      'accessPlugin-bankpay',
+    );
+    expect(granted.json).toMatchObject({ ok: true, permissions: ['accessOrders', 'accessPlugin-bankpay'] });
+    const clerk = new ShopClient(shop.server);
+    await clerk.loginCp('cli-clerk@example.com', 'cli-clerk-password');
+    await clerk.get('/admin/orders').expect(200);
+    await clerk.get('/admin/bankpay/dashboard').expect(200);
+    await clerk.get('/admin/products').expect(403);
+
+    const refused = await runCli(
+      shop.place,
+      'cp:create-user',
+      'typo@example.com',
+      '--password',
+      'typo-password-1',
+      '--permission',
+      'accessOrder',
+      '--permission',
+      'accessPlugin-nonesuch',
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.json).toMatchObject({
+      ok: false,
+      error: {
+        code: 'validation_failed',
+        message: expect.stringMatching(
+          /^Unknown CP permission accessOrder, accessPlugin-nonesuch\. Known permissions: accessOrders, /,
+        ),
+      },
+    });
+    expect(await shop.dataSource.getRepository(CpUser).countBy({ email: 'typo@example.com' })).toBe(0);
+  });
+});
+
+describe('CP permissions under another CP trigger', () => {
+  let shop: TestApp;
+  beforeAll(async () => (shop = await startTestApp({ env: { CP_TRIGGER: 'backoffice' } })));
+  afterAll(() => shop.close());
+
+  async function login(email: string, password: string): Promise<ShopClient> {
+    const client = new ShopClient(shop.server);
+    const res = await client.submitForm('/backoffice/login', { email, password });
+    expect(res.headers.location).toBe('/backoffice');
+    return client;
+  }
+
+  it('guards the areas and throttles the login wherever the CP is mounted', async () => {
+    await shop.app
+      .get(CpUsersService)
+      .create({ email: 'clerk@example.com', password: 'clerk-password-1', permissions: ['accessPlugin-carrier-b'] });
+    const clerk = await login('clerk@example.com', 'clerk-password-1');
+    await clerk.get('/backoffice/orders').expect(403);
+    await clerk.get('/backoffice/carrier-b/dashboard').expect(200);
+    const admin = await login('admin@example.com', 'demo-admin-pass');
+    await admin.get('/backoffice/orders').expect(200);
+
+    const guesser = new ShopClient(shop.server);
+    const answers: number[] = [];
+    for (let i = 0; i <= LOGIN_FAILURE_LIMIT; i++) {
+      answers.push((await guesser.post('/backoffice/login', { email: 'clerk@example.com', password: 'guess' })).status);
+    }
+    expect(answers).toEqual([...Array(LOGIN_FAILURE_LIMIT).fill(401), 429]);
+  });
+});
