@@ -2,7 +2,6 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
-import { RetryAfterInterceptor } from '../../../common/throttling/retry-after.interceptor';
 import { LoginDto, RegisterDto } from './customer-auth.dto';
 import { CustomerLoginService } from './customer-login.service';
 
