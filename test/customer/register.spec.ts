@@ -3,15 +3,17 @@ import { CartLine } from '../../src/commerce/carts/cart-line.entity';
 import { Cart } from '../../src/commerce/carts/cart.entity';
 import { Customer } from '../../src/commerce/customers/customer.entity';
 import { SettingsService } from '../../src/config/settings.service';
+import { REGISTRATION_REFUSAL_LIMIT } from '../../src/shop/customer/auth/registration-throttle.service';
 import { productBySku } from '../support/catalog';
 import { addToCart } from '../support/checkout';
 import { CUSTOMER_PASSWORD, CustomerProbeModule, registerCustomer } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
-import { startTestApp, TestApp } from '../support/test-app';
+import { startTestApp, TestApp, usingRedis } from '../support/test-app';
 
 let counter = 0;
 const newEmail = () => `new${Date.now()}${++counter}@example.com`;
 const VALID = { password: CUSTOMER_PASSWORD, firstName: 'Ada', lastName: 'Lovelace' };
+const HTML = { Accept: 'text/html' };
 
 describe('customer registration', () => {
   let shop: TestApp;
@@ -20,6 +22,15 @@ describe('customer registration', () => {
 
   const client = () => new ShopClient(shop.server);
   const customerRow = (email: string) => shop.dataSource.getRepository(Customer).findOneBy({ email });
+
+  let lastIp = 0;
+  /** Each test registers from addresses of its own, so the per-address limit of one cannot leak into another. */
+  const freshIp = () => `203.0.113.${++lastIp}`;
+
+  async function registerFrom(ip: string, body: object, browser = client()) {
+    const token = await browser.csrfToken();
+    return browser.agent.post('/shop/register').set('X-CSRF-Token', token).set('X-Forwarded-For', ip).send(body);
+  }
 
   it('serves a labelled registration form', async () => {
     const page = await client().get('/shop/register').expect(200);
@@ -164,6 +175,97 @@ describe('customer registration', () => {
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('csrf_invalid');
     expect(await customerRow(email)).toBeNull();
+  });
+
+  describe('throttling of taken addresses', () => {
+    function expectThrottled(res: request.Response) {
+      expect(res.status).toBe(429);
+      expect(res.body).toEqual({
+        success: false,
+        error: {
+          code: 'too_many_requests',
+          message: expect.stringMatching(
+            /^Too many registrations of addresses that already have an account\. Try again in (a minute|\d+ minutes)\.$/,
+          ),
+          retryAfter: expect.any(Number),
+        },
+      });
+      const retryAfter = Number(res.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+      expect(res.body.error.retryAfter).toBe(retryAfter);
+    }
+
+    it(`holds a client address after ${REGISTRATION_REFUSAL_LIMIT} taken addresses, whatever it registers next`, async () => {
+      const ip = freshIp();
+      for (let i = 0; i < REGISTRATION_REFUSAL_LIMIT; i++) {
+        const taken = await registerCustomer(client());
+        expect((await registerFrom(ip, { ...VALID, email: taken })).status).toBe(409);
+      }
+      // A new address is refused too: otherwise the difference between 429 and 200 would still tell.
+      const browser = client();
+      const email = newEmail();
+      expectThrottled(await registerFrom(ip, { ...VALID, email }, browser));
+      expect(await customerRow(email)).toBeNull();
+      await browser.get('/test/whoami').expect(302);
+      expect((await registerFrom(freshIp(), { ...VALID, email })).status).toBe(200);
+    });
+
+    it(`holds one taken address after ${REGISTRATION_REFUSAL_LIMIT} tries, from any client address`, async () => {
+      const taken = await registerCustomer(client());
+      for (let i = 0; i < REGISTRATION_REFUSAL_LIMIT; i++) {
+        expect((await registerFrom(freshIp(), { ...VALID, email: taken.toUpperCase() })).status).toBe(409);
+      }
+      expectThrottled(await registerFrom(freshIp(), { ...VALID, email: taken }));
+    });
+
+    it('counts neither new accounts nor refused input', async () => {
+      const ip = freshIp();
+      for (let i = 0; i <= REGISTRATION_REFUSAL_LIMIT; i++) {
+        expect((await registerFrom(ip, { ...VALID, email: newEmail() })).status).toBe(200);
+        expect((await registerFrom(ip, { ...VALID, email: newEmail(), password: 'short' })).status).toBe(400);
+      }
+      const taken = await registerCustomer(client());
+      expect((await registerFrom(ip, { ...VALID, email: taken })).status).toBe(409);
+    });
+
+    it('sends a throttled form registration back to the form with the reason', async () => {
+      const ip = freshIp();
+      const taken = await registerCustomer(client());
+      for (let i = 0; i < REGISTRATION_REFUSAL_LIMIT; i++) {
+        expect((await registerFrom(ip, { ...VALID, email: taken })).status).toBe(409);
+      }
+      const browser = client();
+      const token = await browser.csrfToken();
+      const res = await browser.agent
+        .post('/shop/create-account')
+        .type('form')
+        .set(HTML)
+        .set('X-Forwarded-For', ip)
+        .send({ ...VALID, email: newEmail(), _csrf: token });
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe('/shop/register');
+      expect((await browser.get('/shop/register').expect(200)).text).toMatch(
+        /Too many registrations of addresses that already have an account\. Try again in/,
+      );
+    });
+
+    // Several instances share one MySQL + Redis (DESIGN.md §5): without Redis there is one process to count in.
+    if (usingRedis)
+      it('shares the count between app instances through Redis', async () => {
+        const second = await startTestApp({ place: shop.place });
+        try {
+          const ip = freshIp();
+          for (let i = 0; i < REGISTRATION_REFUSAL_LIMIT; i++) {
+            const taken = await registerCustomer(client());
+            const app = i % 2 ? second : shop;
+            expect((await registerFrom(ip, { ...VALID, email: taken }, new ShopClient(app.server))).status).toBe(409);
+          }
+          expectThrottled(await registerFrom(ip, { ...VALID, email: newEmail() }, new ShopClient(second.server)));
+        } finally {
+          await second.close();
+        }
+      });
   });
 
   it('answers 404 while customer accounts are off', async () => {

@@ -7,6 +7,9 @@ import { isUniqueViolation } from '../../../database/errors';
 import { TransactionRunner } from '../../../database/transaction-runner';
 import { passwordProblem } from './password-policy';
 
+/** The code of the refusal that tells an address already has an account. */
+export const EMAIL_TAKEN = 'email_taken';
+
 export interface NewCustomer {
   email: string;
   password: string;
@@ -46,7 +49,7 @@ export class CustomerAccountsService {
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new AppError(
-          'email_taken',
+          EMAIL_TAKEN,
           'An account with this e-mail already exists. Log in or reset the password.',
           409,
           {

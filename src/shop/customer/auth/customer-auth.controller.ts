@@ -18,9 +18,13 @@ export function customerSummary(customer: { email: string; firstName: string; la
 export class CustomerAuthController {
   constructor(private readonly login: CustomerLoginService) {}
 
-  /** 400 with `fields`, 409 `email_taken` for a registered e-mail; logs the new customer in. */
+  /**
+   * 400 with `fields`, 409 `email_taken` for a registered e-mail, 429 with Retry-After after too many of those;
+   * logs the new customer in.
+   */
   @Post('register')
   @HttpCode(200)
+  @UseInterceptors(RetryAfterInterceptor)
   async register(@Body() body: RegisterDto, @Req() req: Request) {
     const customer = await this.login.registerAndLogIn(req, body);
     return { success: true, customer: customerSummary(customer) };

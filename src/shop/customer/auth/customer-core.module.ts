@@ -6,6 +6,7 @@ import { CustomerLocalStrategy } from './customer-local.strategy';
 import { CustomerLoginService } from './customer-login.service';
 import { CustomerGuard } from './customer.guard';
 import { LoginThrottle } from './login-throttle.service';
+import { RegistrationThrottle } from './registration-throttle.service';
 
 /**
  * Shared by every account feature: the accounts service, the login guard and the login service (which
@@ -13,7 +14,14 @@ import { LoginThrottle } from './login-throttle.service';
  */
 @Module({
   imports: [PluginSettingsModule.register(CUSTOMER_AUTH_SETTINGS)],
-  providers: [CustomerAccountsService, CustomerGuard, CustomerLoginService, CustomerLocalStrategy, LoginThrottle],
+  providers: [
+    CustomerAccountsService,
+    CustomerGuard,
+    CustomerLoginService,
+    CustomerLocalStrategy,
+    LoginThrottle,
+    RegistrationThrottle,
+  ],
   exports: [CustomerAccountsService, CustomerGuard, CustomerLoginService],
 })
 export class CustomerCoreModule {}
