@@ -1,27 +1,39 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { CartLine } from '../../src/commerce/carts/cart-line.entity';
 import { Cart } from '../../src/commerce/carts/cart.entity';
 import { Customer } from '../../src/commerce/customers/customer.entity';
+import { EmailVerification } from '../../src/commerce/customers/email-verification.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { REGISTRATION_REFUSAL_LIMIT } from '../../src/shop/customer/auth/registration-throttle.service';
 import { productBySku } from '../support/catalog';
 import { addToCart } from '../support/checkout';
-import { CUSTOMER_PASSWORD, CustomerProbeModule, registerCustomer } from '../support/customers';
+import { CUSTOMER_PASSWORD, CustomerProbeModule, registerCustomer, verificationPath } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
-import { startTestApp, TestApp, usingRedis } from '../support/test-app';
+import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
+import { eventually, startTestApp, TestApp, usingRedis } from '../support/test-app';
 
 let counter = 0;
 const newEmail = () => `new${Date.now()}${++counter}@example.com`;
 const VALID = { password: CUSTOMER_PASSWORD, firstName: 'Ada', lastName: 'Lovelace' };
 const HTML = { Accept: 'text/html' };
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('customer registration', () => {
   let shop: TestApp;
-  beforeAll(async () => (shop = await startTestApp({ extraModules: [CustomerProbeModule] })));
-  afterAll(() => shop.close());
+  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;
+  beforeAll(async () => {
+    smtp = await startSmtpCapture();
+    shop = await startTestApp({ extraModules: [CustomerProbeModule], env: { SMTP_URL: smtp.url } });
+  });
+  afterAll(async () => {
+    await shop.close();
+    await smtp.close();
+  });
 
   const client = () => new ShopClient(shop.server);
   const customerRow = (email: string) => shop.dataSource.getRepository(Customer).findOneBy({ email });
+  const verifications = () => shop.dataSource.getRepository(EmailVerification);
 
   let lastIp = 0;
   /** Each test registers from addresses of its own, so the per-address limit of one cannot leak into another. */
@@ -140,7 +152,9 @@ describe('customer registration', () => {
       expect(res.status).toBe(303);
       expect(res.headers.location).toBe('/shop/account');
       expect((await browser.get('/test/whoami').expect(200)).body.email).toBe(email);
-      expect((await browser.get('/shop/login').expect(200)).text).toContain('Welcome, Grace! Your account is ready.');
+      const next = (await browser.get('/shop/login').expect(200)).text;
+      expect(next).toContain('Welcome, Grace! Your account is ready.');
+      expect(next).toContain(`We have e-mailed ${email} a link to confirm that the address is yours.`);
     });
 
     it.each([
@@ -175,6 +189,77 @@ describe('customer registration', () => {
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('csrf_invalid');
     expect(await customerRow(email)).toBeNull();
+  });
+
+  describe('confirming the address', () => {
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+    it('mails a link at registration; following it once confirms the address', async () => {
+      const browser = client();
+      const email = await registerCustomer(browser, { firstName: 'Zebedee' });
+      const customer = (await customerRow(email))!;
+      expect(customer.emailVerifiedAt).toBeNull();
+      // Shopping does not wait for the confirmation.
+      expect((await browser.get('/test/whoami').expect(200)).body.email).toBe(email);
+
+      const mail = await eventually(() => smtp.messages.find((message) => message.to.includes(email)));
+      expect(subjectOf(mail)).toMatch(/^Confirm your e-mail address at /);
+      const text = mailText(mail);
+      expect(text).toContain('was just registered with this e-mail address');
+      expect(text).toContain('The link works for 7 days.');
+      expect(text).toContain('http://localhost:3000/shop/forgotten-password');
+      expect(text).not.toContain('Zebedee'); // nothing a stranger typed goes into a mail to someone else
+      const path = await verificationPath(smtp.messages, email);
+      expect(text).toContain(`http://localhost:3000${path}`);
+      const token = new URL(path, 'http://shop.test').searchParams.get('token')!;
+      const link = await verifications().findOneByOrFail({ customerId: customer.id });
+      expect(link).toMatchObject({ email, tokenHash: sha256(token), usedAt: null });
+      expect(link.expiresAt - Date.now()).toBeGreaterThan(7 * DAY_MS - 60_000);
+
+      // Any browser may follow it: the link itself is the proof.
+      const page = await client().get(path).set(HTML).expect(200);
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.text).toContain('<h1>E-mail address confirmed</h1>');
+      expect(page.text).toContain('Thank you: the e-mail address of your account is confirmed.');
+      expect((await customerRow(email))!.emailVerifiedAt).toBeGreaterThan(Date.now() - 60_000);
+      expect((await verifications().findOneByOrFail({ id: link.id })).usedAt).toEqual(expect.any(Number));
+
+      const again = await client().get(path).set(HTML).expect(200);
+      expect(again.text).toContain('The e-mail address of your account is already confirmed.');
+    });
+
+    it('says why a link does not work, and confirms nothing with it', async () => {
+      const browser = client();
+      const email = await registerCustomer(browser);
+      const path = await verificationPath(smtp.messages, email);
+      const customer = (await customerRow(email))!;
+      const follow = (target: string) => client().get(target).set(HTML).expect(400);
+
+      for (const query of ['', '?token=', `?token=${'0'.repeat(64)}`, '?token=xyz', '?token[]=a']) {
+        const res = await follow(`/shop/customer/verify-email${query}`);
+        expect(res.text).toContain('This confirmation link is not valid or has been used.');
+        expect(res.text).toContain('href="/shop/forgotten-password"');
+      }
+
+      await verifications().update({ customerId: customer.id }, { expiresAt: Date.now() - 1 });
+      expect((await follow(path)).text).toContain('This confirmation link has expired.');
+      await verifications().update({ customerId: customer.id }, { expiresAt: Date.now() + DAY_MS });
+
+      // The address changed since the link was sent: the old link proves nothing about the new one.
+      const changed = `changed.${email}`;
+      const saved = await browser.post('/shop/account/login-details/save', {
+        email: changed,
+        currentPassword: CUSTOMER_PASSWORD,
+      });
+      expect(saved.status).toBe(200);
+      expect((await follow(path)).text).toContain('This link was sent to an address that the account no longer has.');
+      expect((await customerRow(changed))!.emailVerifiedAt).toBeNull();
+
+      const newPath = await verificationPath(smtp.messages, changed);
+      expect(newPath).not.toBe(path);
+      expect((await client().get(newPath).set(HTML).expect(200)).text).toContain('<h1>E-mail address confirmed</h1>');
+      expect((await customerRow(changed))!.emailVerifiedAt).toEqual(expect.any(Number));
+    });
   });
 
   describe('throttling of taken addresses', () => {
@@ -253,7 +338,7 @@ describe('customer registration', () => {
     // Several instances share one MySQL + Redis (DESIGN.md §5): without Redis there is one process to count in.
     if (usingRedis)
       it('shares the count between app instances through Redis', async () => {
-        const second = await startTestApp({ place: shop.place });
+        const second = await startTestApp({ place: shop.place, env: { SMTP_URL: smtp.url } });
         try {
           const ip = freshIp();
           for (let i = 0; i < REGISTRATION_REFUSAL_LIMIT; i++) {
@@ -275,6 +360,7 @@ describe('customer registration', () => {
     await settings.save({ customerAccountsEnabled: false });
     try {
       await browser.get('/shop/register').expect(404);
+      await browser.get(`/shop/customer/verify-email?token=${'0'.repeat(64)}`).expect(404);
       expect((await browser.post('/shop/register', { email, ...VALID })).status).toBe(404);
       expect((await browser.submitForm('/shop/create-account', { email, ...VALID })).status).toBe(404);
     } finally {

@@ -4,6 +4,8 @@ import { RequiresFeature } from '../../src/common/decorators/requires-feature.de
 import { CustomerCoreModule } from '../../src/shop/customer/auth/customer-core.module';
 import { CustomerGuard } from '../../src/shop/customer/auth/customer.guard';
 import { ShopClient } from './shop-client';
+import { CapturedMail, mailText } from './smtp-capture';
+import { eventually } from './test-app';
 
 export const CUSTOMER_PASSWORD = 'correct horse battery';
 
@@ -23,6 +25,22 @@ export async function registerCustomer(
   });
   if (res.status !== 200) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
   return email;
+}
+
+/**
+ * The path (`/shop/customer/verify-email?token=…`) of the latest address-confirmation link mailed to `email`,
+ * once the e-mail has arrived.
+ */
+export async function verificationPath(messages: CapturedMail[], email: string): Promise<string> {
+  const link = /(\/shop\/customer\/verify-email\?token=[0-9a-f]{64})\s/;
+  const text = await eventually(() =>
+    messages
+      .filter((mail) => mail.to.includes(email))
+      .map(mailText)
+      .reverse()
+      .find((body) => link.test(body)),
+  );
+  return link.exec(text)![1];
 }
 
 /** A route behind the account guard, standing in for the account pages: who is logged in, if anyone. */

@@ -20,7 +20,7 @@ export class CustomerAuthController {
 
   /**
    * 400 with `fields`, 409 `email_taken` for a registered e-mail, 429 with Retry-After after too many of those;
-   * logs the new customer in.
+   * logs the new customer in and mails the link that confirms the address.
    */
   @Post('register')
   @HttpCode(200)

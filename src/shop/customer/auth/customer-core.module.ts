@@ -5,12 +5,13 @@ import { CUSTOMER_AUTH_SETTINGS } from './customer-auth.settings';
 import { CustomerLocalStrategy } from './customer-local.strategy';
 import { CustomerLoginService } from './customer-login.service';
 import { CustomerGuard } from './customer.guard';
+import { EmailVerificationService } from './email-verification.service';
 import { LoginThrottle } from './login-throttle.service';
 import { RegistrationThrottle } from './registration-throttle.service';
 
 /**
- * Shared by every account feature: the accounts service, the login guard and the login service (which
- * social login uses too).
+ * Shared by every account feature: the accounts service, the login guard, the login service (which social
+ * login uses too) and the e-mail address verification.
  */
 @Module({
   imports: [PluginSettingsModule.register(CUSTOMER_AUTH_SETTINGS)],
@@ -21,7 +22,8 @@ import { RegistrationThrottle } from './registration-throttle.service';
     CustomerLocalStrategy,
     LoginThrottle,
     RegistrationThrottle,
+    EmailVerificationService,
   ],
-  exports: [CustomerAccountsService, CustomerGuard, CustomerLoginService],
+  exports: [CustomerAccountsService, CustomerGuard, CustomerLoginService, EmailVerificationService],
 })
 export class CustomerCoreModule {}

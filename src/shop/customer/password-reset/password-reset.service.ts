@@ -136,7 +136,8 @@ export class PasswordResetService implements OnModuleInit {
 
   /**
    * Sets the new password once the code was confirmed. Bumping `authVersion` ends every session of the
-   * account (CustomerGuard compares it), and every open link of the account stops working.
+   * account (CustomerGuard compares it), every open link of the account stops working, and the account's
+   * address counts as confirmed.
    */
   async complete(token: string, password: string): Promise<void> {
     const problem = passwordProblem(password);
@@ -152,8 +153,13 @@ export class PasswordResetService implements OnModuleInit {
       const changed = await manager
         .createQueryBuilder()
         .update(Customer)
-        .set({ passwordHash, authVersion: () => 'authVersion + 1' })
-        .where('id = :id AND deletedAt IS NULL', { id: reset.customerId })
+        // The link came to the account's address, so following it confirms the address is the owner's.
+        .set({
+          passwordHash,
+          authVersion: () => 'authVersion + 1',
+          emailVerifiedAt: () => 'COALESCE(emailVerifiedAt, :now)',
+        })
+        .where('id = :id AND deletedAt IS NULL', { id: reset.customerId, now })
         .execute();
       if (!changed.affected) throw invalidLink();
       await manager

@@ -59,6 +59,8 @@ export class SocialAccountsService {
           lastName: profile.lastName,
           authVersion: 0,
           socialIds: null,
+          // The provider verified the address (checked above).
+          emailVerifiedAt: Date.now(),
           lastLoginAt: null,
           deletedAt: null,
         });
