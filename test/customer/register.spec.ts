@@ -6,9 +6,9 @@ import { Customer } from '../../src/commerce/customers/customer.entity';
 import { EmailVerification } from '../../src/commerce/customers/email-verification.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import {
-  REGISTRATION_REFUSAL_LIMIT,
-  REGISTRATION_REFUSAL_WINDOW_MS,
-} from '../../src/shop/customer/auth/registration-throttle.service';
+  TAKEN_ADDRESS_LIMIT,
+  TAKEN_ADDRESS_WINDOW_MS,
+} from '../../src/shop/customer/auth/taken-address-throttle.service';
 import { productBySku } from '../support/catalog';
 import { addToCart } from '../support/checkout';
 import {
@@ -271,40 +271,40 @@ describe('customer registration', () => {
     });
   });
 
-  describe('throttling of taken addresses', () => {
-    const expectRegistrationThrottled = (res: request.Response) =>
+  describe('throttling of answers that an address is taken', () => {
+    const expectTakenAddressThrottled = (res: request.Response) =>
       expectThrottled(
         res,
-        /^Too many registrations of addresses that already have an account\. Try again in (a minute|\d+ minutes)\.$/,
-        REGISTRATION_REFUSAL_WINDOW_MS,
+        /^Too many tries of addresses that already have an account\. Try again in (a minute|\d+ minutes)\.$/,
+        TAKEN_ADDRESS_WINDOW_MS,
       );
 
-    it(`holds a client address after ${REGISTRATION_REFUSAL_LIMIT} taken addresses, whatever it registers next`, async () => {
+    it(`holds a client address after ${TAKEN_ADDRESS_LIMIT} taken addresses, whatever it registers next`, async () => {
       const ip = freshIp();
-      for (let i = 0; i < REGISTRATION_REFUSAL_LIMIT; i++) {
+      for (let i = 0; i < TAKEN_ADDRESS_LIMIT; i++) {
         const taken = await registerCustomer(client());
         expect((await registerFrom(ip, { ...VALID, email: taken })).status).toBe(409);
       }
       // A new address is refused too: otherwise the difference between 429 and 200 would still tell.
       const browser = client();
       const email = newEmail();
-      expectRegistrationThrottled(await registerFrom(ip, { ...VALID, email }, browser));
+      expectTakenAddressThrottled(await registerFrom(ip, { ...VALID, email }, browser));
       expect(await customerRow(email)).toBeNull();
       await browser.get('/test/whoami').expect(302);
       expect((await registerFrom(freshIp(), { ...VALID, email })).status).toBe(200);
     });
 
-    it(`holds one taken address after ${REGISTRATION_REFUSAL_LIMIT} tries, from any client address`, async () => {
+    it(`holds one taken address after ${TAKEN_ADDRESS_LIMIT} tries, from any client address`, async () => {
       const taken = await registerCustomer(client());
-      for (let i = 0; i < REGISTRATION_REFUSAL_LIMIT; i++) {
+      for (let i = 0; i < TAKEN_ADDRESS_LIMIT; i++) {
         expect((await registerFrom(freshIp(), { ...VALID, email: taken.toUpperCase() })).status).toBe(409);
       }
-      expectRegistrationThrottled(await registerFrom(freshIp(), { ...VALID, email: taken }));
+      expectTakenAddressThrottled(await registerFrom(freshIp(), { ...VALID, email: taken }));
     });
 
     it('counts neither new accounts nor refused input', async () => {
       const ip = freshIp();
-      for (let i = 0; i <= REGISTRATION_REFUSAL_LIMIT; i++) {
+      for (let i = 0; i <= TAKEN_ADDRESS_LIMIT; i++) {
         expect((await registerFrom(ip, { ...VALID, email: newEmail() })).status).toBe(200);
         expect((await registerFrom(ip, { ...VALID, email: newEmail(), password: 'short' })).status).toBe(400);
       }
@@ -315,7 +315,7 @@ describe('customer registration', () => {
     it('sends a throttled form registration back to the form with the reason', async () => {
       const ip = freshIp();
       const taken = await registerCustomer(client());
-      for (let i = 0; i < REGISTRATION_REFUSAL_LIMIT; i++) {
+      for (let i = 0; i < TAKEN_ADDRESS_LIMIT; i++) {
         expect((await registerFrom(ip, { ...VALID, email: taken })).status).toBe(409);
       }
       const browser = client();
@@ -329,8 +329,37 @@ describe('customer registration', () => {
       expect(res.status).toBe(303);
       expect(res.headers.location).toBe('/shop/register');
       expect((await browser.get('/shop/register').expect(200)).text).toMatch(
-        /Too many registrations of addresses that already have an account\. Try again in/,
+        /Too many tries of addresses that already have an account\. Try again in/,
       );
+    });
+
+    it('holds e-mail changes to taken addresses too, counted with registrations', async () => {
+      const ip = freshIp();
+      const browser = client();
+      const email = await registerCustomer(browser);
+      const changeFrom = async (newEmail: string) => {
+        const token = await browser.csrfToken();
+        return browser.agent
+          .post('/shop/account/login-details/save')
+          .set('X-CSRF-Token', token)
+          .set('X-Forwarded-For', ip)
+          .send({ email: newEmail, currentPassword: CUSTOMER_PASSWORD });
+      };
+      for (let i = 0; i < TAKEN_ADDRESS_LIMIT; i++) {
+        const taken = await registerCustomer(client());
+        const res = i % 2 ? await changeFrom(taken) : await registerFrom(ip, { ...VALID, email: taken });
+        expect(res.status).toBe(409);
+        expect(res.body.error.code).toBe('email_taken');
+      }
+      expectTakenAddressThrottled(await changeFrom(newEmail()));
+      expect(await customerRow(email)).not.toBeNull();
+      // A change that keeps the address, or from elsewhere, is not held up.
+      expect((await changeFrom(email)).status).toBe(200);
+      const other = newEmail();
+      expect(
+        (await browser.post('/shop/account/login-details/save', { email: other, currentPassword: CUSTOMER_PASSWORD }))
+          .status,
+      ).toBe(200);
     });
 
     // Several instances share one MySQL + Redis (DESIGN.md §5): without Redis there is one process to count in.
@@ -339,12 +368,12 @@ describe('customer registration', () => {
         const second = await startTestApp({ place: shop.place, env: { SMTP_URL: smtp.url } });
         try {
           const ip = freshIp();
-          for (let i = 0; i < REGISTRATION_REFUSAL_LIMIT; i++) {
+          for (let i = 0; i < TAKEN_ADDRESS_LIMIT; i++) {
             const taken = await registerCustomer(client());
             const app = i % 2 ? second : shop;
             expect((await registerFrom(ip, { ...VALID, email: taken }, new ShopClient(app.server))).status).toBe(409);
           }
-          expectRegistrationThrottled(
+          expectTakenAddressThrottled(
             await registerFrom(ip, { ...VALID, email: newEmail() }, new ShopClient(second.server)),
           );
         } finally {

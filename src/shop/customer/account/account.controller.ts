@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
@@ -6,6 +6,7 @@ import type { Request, Response } from 'express';
 import { customerSummary } from '../auth/customer-auth.controller';
 import { destroySession } from '../auth/customer-session';
 import { CustomerThrottlerGuard } from '../auth/customer-throttler.guard';
+import { RetryAfterInterceptor } from '../auth/retry-after.interceptor';
 import { pageLanguage, t } from '../../../web/i18n/page-language';
 import { AccountDeletionService } from './account-deletion.service';
 import { AccountOrderViews } from './account-order-view.service';
@@ -69,8 +70,9 @@ export class AccountController {
   @HttpCode(200)
   @UseGuards(CustomerThrottlerGuard)
   @Throttle({ default: { limit: PASSWORD_CHECKS_PER_MINUTE, ttl: 60_000 } })
+  @UseInterceptors(RetryAfterInterceptor)
   async saveLoginDetails(@Body() body: LoginDetailsDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const result = await this.loginDetails.save(req.customer!, body);
+    const result = await this.loginDetails.save(req.customer!, body, req.ip);
     // This browser stays logged in; every other session of the account ends at its next request.
     if (result.passwordChanged) req.session.customerAuthVersion = result.customer.authVersion;
     const changed = result.emailChanged || result.passwordChanged;

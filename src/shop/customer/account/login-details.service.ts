@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../../../database/errors';
 import { TransactionRunner } from '../../../database/transaction-runner';
 import { normaliseEmail } from '../auth/customer-accounts.service';
 import { EmailVerificationService } from '../auth/email-verification.service';
+import { EMAIL_TAKEN, TakenAddressThrottle } from '../auth/taken-address-throttle.service';
 import { passwordProblem } from '../auth/password-policy';
 import { accountChangedMeanwhile, assertCurrentPassword } from './current-password';
 
@@ -29,14 +30,16 @@ export class LoginDetailsService {
   constructor(
     private readonly runner: TransactionRunner,
     private readonly verifications: EmailVerificationService,
+    private readonly takenAddresses: TakenAddressThrottle,
   ) {}
 
   /**
    * A new password raises `authVersion`, which ends every session that logged in before; the caller keeps
    * its own session by taking the new version. An account made by social login may set its first password
-   * without a current one.
+   * without a current one. A new e-mail that another account has is a 409 `email_taken`, counted per address
+   * and per client address (`clientIp`) with registration's (429 after too many).
    */
-  async save(customer: Customer, input: LoginDetailsInput): Promise<LoginDetailsResult> {
+  async save(customer: Customer, input: LoginDetailsInput, clientIp: string | undefined): Promise<LoginDetailsResult> {
     if (customer.passwordHash || !input.newPassword) {
       await assertCurrentPassword(customer, input.currentPassword, 'currentPassword');
     }
@@ -51,6 +54,16 @@ export class LoginDetailsService {
       changes.authVersion = customer.authVersion + 1;
     }
     if (Object.keys(changes).length === 0) return { customer, emailChanged: false, passwordChanged: false };
+    if (changes.email === undefined) await this.write(customer, changes);
+    else await this.takenAddresses.claim(email, clientIp, () => this.write(customer, changes));
+    return {
+      customer: { ...customer, ...changes },
+      emailChanged: changes.email !== undefined,
+      passwordChanged: changes.passwordHash !== undefined,
+    };
+  }
+
+  private async write(customer: Customer, changes: Partial<Customer>): Promise<void> {
     try {
       await this.runner.run(async (tx) => {
         const { manager } = tx;
@@ -60,18 +73,13 @@ export class LoginDetailsService {
         if (changes.email === undefined) return;
         // A reset link mailed to the old address would otherwise still set a password, and confirm the new one.
         await manager.update(PasswordReset, { customerId: customer.id, usedAt: IsNull() }, { usedAt: Date.now() });
-        await this.verifications.send(tx, { id: customer.id, email }, 'changed');
+        await this.verifications.send(tx, { id: customer.id, email: changes.email }, 'changed');
       });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      throw new AppError('email_taken', 'Another account already uses this e-mail address.', 409, {
+      throw new AppError(EMAIL_TAKEN, 'Another account already uses this e-mail address.', 409, {
         email: ['is already registered'],
       });
     }
-    return {
-      customer: { ...customer, ...changes },
-      emailChanged: changes.email !== undefined,
-      passwordChanged: changes.passwordHash !== undefined,
-    };
   }
 }

@@ -7,9 +7,7 @@ import { isUniqueViolation } from '../../../database/errors';
 import { TransactionRunner } from '../../../database/transaction-runner';
 import { EmailVerificationService } from './email-verification.service';
 import { passwordProblem } from './password-policy';
-
-/** The code of the refusal that tells an address already has an account. */
-export const EMAIL_TAKEN = 'email_taken';
+import { EMAIL_TAKEN } from './taken-address-throttle.service';
 
 export interface NewCustomer {
   email: string;

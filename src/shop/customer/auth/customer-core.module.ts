@@ -7,7 +7,7 @@ import { CustomerLoginService } from './customer-login.service';
 import { CustomerGuard } from './customer.guard';
 import { EmailVerificationService } from './email-verification.service';
 import { LoginThrottle } from './login-throttle.service';
-import { RegistrationThrottle } from './registration-throttle.service';
+import { TakenAddressThrottle } from './taken-address-throttle.service';
 
 /**
  * Shared by every account feature: the accounts service, the login guard, the login service (which social
@@ -21,9 +21,15 @@ import { RegistrationThrottle } from './registration-throttle.service';
     CustomerLoginService,
     CustomerLocalStrategy,
     LoginThrottle,
-    RegistrationThrottle,
+    TakenAddressThrottle,
     EmailVerificationService,
   ],
-  exports: [CustomerAccountsService, CustomerGuard, CustomerLoginService, EmailVerificationService],
+  exports: [
+    CustomerAccountsService,
+    CustomerGuard,
+    CustomerLoginService,
+    EmailVerificationService,
+    TakenAddressThrottle,
+  ],
 })
 export class CustomerCoreModule {}

@@ -3,13 +3,12 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { Request } from 'express';
 import { CartService } from '../../../commerce/carts/cart.service';
 import { Customer } from '../../../commerce/customers/customer.entity';
-import { AppError } from '../../../common/errors/app-error';
 import { TransactionRunner } from '../../../database/transaction-runner';
-import { CustomerAccountsService, EMAIL_TAKEN, NewCustomer } from './customer-accounts.service';
+import { CustomerAccountsService, NewCustomer } from './customer-accounts.service';
 import { CUSTOMER_LOGGED_IN, CustomerLoggedInEvent } from './customer-events';
 import { CustomerLocalStrategy } from './customer-local.strategy';
 import { logInSession } from './customer-session';
-import { RegistrationThrottle } from './registration-throttle.service';
+import { TakenAddressThrottle } from './taken-address-throttle.service';
 
 /** Logging customers in: the credential check and everything a login brings along (cart, session, event). */
 @Injectable()
@@ -19,7 +18,7 @@ export class CustomerLoginService {
   constructor(
     private readonly accounts: CustomerAccountsService,
     private readonly credentials: CustomerLocalStrategy,
-    private readonly registrations: RegistrationThrottle,
+    private readonly takenAddresses: TakenAddressThrottle,
     private readonly carts: CartService,
     private readonly runner: TransactionRunner,
     private readonly events: EventEmitter2,
@@ -37,16 +36,7 @@ export class CustomerLoginService {
    * in, keeping the guest's cart and wishlist.
    */
   async registerAndLogIn(req: Request, input: NewCustomer): Promise<Customer> {
-    const attempt = await this.registrations.begin(input.email, req.ip);
-    let customer: Customer;
-    try {
-      customer = await this.accounts.register(input);
-    } catch (error) {
-      // Only an answer that tells the address has an account counts; a refused password does not.
-      if (!(error instanceof AppError && error.code === EMAIL_TAKEN)) await attempt.takeBack();
-      throw error;
-    }
-    await attempt.takeBack();
+    const customer = await this.takenAddresses.claim(input.email, req.ip, () => this.accounts.register(input));
     await this.completeLogin(req, customer, false);
     return customer;
   }
