@@ -8,8 +8,8 @@ import { isUniqueViolation } from '../../../database/errors';
 import { TransactionRunner } from '../../../database/transaction-runner';
 import { normaliseEmail } from '../auth/customer-accounts.service';
 import { EmailVerificationService } from '../auth/email-verification.service';
-import { EMAIL_TAKEN, TakenAddressThrottle } from '../auth/taken-address-throttle.service';
 import { passwordProblem } from '../auth/password-policy';
+import { EMAIL_TAKEN, TakenAddressThrottle } from '../auth/taken-address-throttle.service';
 import { accountChangedMeanwhile, assertCurrentPassword } from './current-password';
 
 export interface LoginDetailsInput {
