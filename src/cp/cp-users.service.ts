@@ -115,7 +115,7 @@ export class CpUsersService {
       );
     }
     if (!user || !valid || demoPassword) throw new AppError('invalid_credentials', 'Wrong e-mail or password.', 401);
-    await attempt.succeeded();
+    await attempt.takeBack();
     return { id: user.id, email: user.email, admin: user.admin, permissions: user.permissions };
   }
 }

@@ -6,6 +6,7 @@ import { CouponUsage } from '../commerce/coupons/coupon-usage.entity';
 import { Coupon } from '../commerce/coupons/coupon.entity';
 import { CustomerAddress } from '../commerce/customers/customer-address.entity';
 import { Customer } from '../commerce/customers/customer.entity';
+import { EmailVerification } from '../commerce/customers/email-verification.entity';
 import { NewsletterSubscriber } from '../commerce/customers/newsletter-subscriber.entity';
 import { PasswordReset } from '../commerce/customers/password-reset.entity';
 import { WatchdogAlert } from '../commerce/customers/watchdog-alert.entity';
@@ -67,6 +68,7 @@ export const ENTITIES = [
   WatchdogAlert,
   NewsletterSubscriber,
   PasswordReset,
+  EmailVerification,
   CarrierAShipment,
   CarrierAAutoShipment,
   CarrierALabelMonth,

@@ -3,7 +3,7 @@ import { Customer } from '../../src/commerce/customers/customer.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { productBySku } from '../support/catalog';
 import { ADDRESS, addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
-import { registerCustomer } from '../support/customers';
+import { registerCustomer, verificationPath } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
 import { mailText, startSmtpCapture } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
@@ -214,6 +214,7 @@ describe(`account and customer pages in the page language (${usingMysql ? 'Maria
       `/shop/account/wishlist-share/${list.id}`,
       sharedPath,
     ];
+    const confirmation = await verificationPath(smtp.messages, email);
     const guestPages = [
       '/shop/login',
       '/shop/register',
@@ -221,6 +222,8 @@ describe(`account and customer pages in the page language (${usingMysql ? 'Maria
       `/shop/verify-otp?token=${token}`,
       `/shop/verify-otp?token=${'0'.repeat(64)}`,
       '/shop/newsletter/confirm?email=nobody%40example.com&sig=wrong',
+      confirmation,
+      `/shop/customer/verify-email?token=${'0'.repeat(64)}`,
     ];
 
     const check = async (who: ShopClient, paths: string[], language: string) => {
@@ -251,6 +254,9 @@ describe(`account and customer pages in the page language (${usingMysql ? 'Maria
     await inSlovak(guest);
     await check(client, accountPages, 'sk');
     await check(guest, guestPages, 'sk');
+    const skConfirmed = await page(guest, confirmation).expect(200);
+    expect(skConfirmed.text).toContain('<h1>E-mailová adresa je potvrdená</h1>');
+    expect(skConfirmed.text).toContain('E-mailová adresa vášho účtu už je potvrdená.');
     const skCode = await page(guest, `/shop/verify-otp?token=${token}`).expect(200);
     expect(skCode.text).toMatch(/Platí \d+ minú(tu|ty|t)\./);
 

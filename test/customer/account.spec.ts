@@ -1,5 +1,6 @@
 import { CustomerAddress } from '../../src/commerce/customers/customer-address.entity';
 import { Customer } from '../../src/commerce/customers/customer.entity';
+import { EmailVerification } from '../../src/commerce/customers/email-verification.entity';
 import { NewsletterSubscriber } from '../../src/commerce/customers/newsletter-subscriber.entity';
 import { WatchdogAlert } from '../../src/commerce/customers/watchdog-alert.entity';
 import { WishlistItem } from '../../src/commerce/customers/wishlist-item.entity';
@@ -7,6 +8,7 @@ import { Wishlist } from '../../src/commerce/customers/wishlist.entity';
 import { OrderLine } from '../../src/commerce/orders/order-line.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { SettingsService } from '../../src/config/settings.service';
+import { Job } from '../../src/jobs/job.entity';
 import { productBySku } from '../support/catalog';
 import { ADDRESS, addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
 import { CUSTOMER_PASSWORD, registerCustomer } from '../support/customers';
@@ -129,6 +131,8 @@ describe(`account pages (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(conflict.body.error).toMatchObject({ code: 'email_taken', fields: { email: ['is already registered'] } });
     expect((await customers().findOneByOrFail({ email })).email).toBe(email);
 
+    // The old address was confirmed; the new one is not until its owner follows the link mailed to it.
+    await customers().update({ email }, { emailVerifiedAt: Date.now() });
     const newEmail = `Changed.${email.toUpperCase()} `;
     const saved = await save({ email: newEmail, currentPassword: CUSTOMER_PASSWORD });
     expect(saved.status).toBe(200);
@@ -138,7 +142,11 @@ describe(`account pages (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       passwordChanged: false,
       customer: { email: `changed.${email}` },
     });
-    await customers().findOneByOrFail({ email: `changed.${email}` });
+    expect((await customers().findOneByOrFail({ email: `changed.${email}` })).emailVerifiedAt).toBeNull();
+    const mails = await shop.dataSource.getRepository(Job).findBy({ name: 'mail.send' });
+    const confirmation = mails.find((job) => job.payload.to === `changed.${email}`);
+    expect(confirmation?.payload.text).toContain('was just changed to this one');
+    expect(confirmation?.payload.text).toMatch(/\/shop\/customer\/verify-email\?token=[0-9a-f]{64}\n/);
     expect((await logIn(new ShopClient(shop.server), `changed.${email}`, CUSTOMER_PASSWORD)).status).toBe(200);
 
     // The form: a 303 back to the page, which shows what happened.
@@ -219,9 +227,11 @@ describe(`account pages (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       passwordHash: null,
       username: null,
       socialIds: null,
+      emailVerifiedAt: null,
       authVersion: customer.authVersion + 1,
     });
     expect(deleted.deletedAt).toEqual(expect.any(Number));
+    expect(await shop.dataSource.getRepository(EmailVerification).countBy({ customerId: customer.id })).toBe(0);
     expect(await shop.dataSource.getRepository(CustomerAddress).countBy({ customerId: customer.id })).toBe(0);
     expect(await shop.dataSource.getRepository(Wishlist).countBy({ customerId: customer.id })).toBe(0);
     expect(await shop.dataSource.getRepository(WishlistItem).countBy({ wishlistId: wishlist.id })).toBe(0);

@@ -5,7 +5,7 @@ import { Job } from '../../src/jobs/job.entity';
 import { SUBSCRIBE_LIMIT } from '../../src/shop/customer/newsletter/newsletter.controller';
 import { registerCustomer } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
-import { mailText, startSmtpCapture } from '../support/smtp-capture';
+import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 const HTML = { Accept: 'text/html' };
@@ -29,13 +29,20 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   const newAddress = () => `reader${Date.now()}${++counter}@example.com`;
   const subscriber = (email: string) =>
     shop.dataSource.getRepository(NewsletterSubscriber).findOneBy({ email: email.toLowerCase() });
-  /** Mail jobs for an address: what was sent or is about to be, without waiting for delivery. */
+  /** Newsletter mail jobs for an address: what was sent or is about to be, without waiting for delivery. */
   const mailJobsTo = async (email: string) =>
-    (await shop.dataSource.getRepository(Job).findBy({ name: 'mail.send' })).filter((job) => job.payload.to === email);
+    (await shop.dataSource.getRepository(Job).findBy({ name: 'mail.send' })).filter(
+      (job) => job.payload.to === email && String(job.payload.subject).includes('newsletter'),
+    );
 
   /** The confirmation e-mail to `email`: its text and the paths of its two links. */
   async function confirmationMail(email: string) {
-    const mail = await eventually(() => smtp.messages.find((message) => message.to.includes(email)));
+    // An account's address also gets the mail that confirms the account's address: this one is the newsletter's.
+    const mail = await eventually(() =>
+      smtp.messages.find(
+        (message) => message.to.includes(email) && subjectOf(message).startsWith('Confirm your subscription'),
+      ),
+    );
     const text = mailText(mail);
     const link = (action: string) => {
       const url = new RegExp(

@@ -8,7 +8,7 @@ import { RESET_REQUEST_LIMIT } from '../../src/shop/customer/password-reset/pass
 import { RESETS_PER_ACCOUNT_HOUR } from '../../src/shop/customer/password-reset/password-reset.service';
 import { CUSTOMER_PASSWORD, registerCustomer } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
-import { mailText, startSmtpCapture } from '../support/smtp-capture';
+import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 const NEW_PASSWORD = 'purple walrus juggles';
@@ -34,7 +34,11 @@ describe(`password reset (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   const resets = () => shop.dataSource.getRepository(PasswordReset);
   const resetOf = (token: string) =>
     resets().findOneByOrFail({ tokenHash: createHash('sha256').update(token).digest('hex') });
-  const mailsTo = (email: string) => smtp.messages.filter((mail) => mail.to.includes(email));
+  /** The reset e-mails to an address (registration also mails it, a link to confirm the address). */
+  const mailsTo = (email: string) =>
+    smtp.messages.filter(
+      (mail) => mail.to.includes(email) && /^(Reset your password at|Your new code for) /.test(subjectOf(mail)),
+    );
 
   /** The `count`-th reset e-mail to `email`: its text, the link's token and the code. */
   async function resetMail(email: string, count = 1) {
@@ -73,6 +77,7 @@ describe(`password reset (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect((await login(otherDevice, email, CUSTOMER_PASSWORD)).status).toBe(200);
     await otherDevice.get('/shop/account/subscriptions').expect(200);
     const before = await shop.dataSource.getRepository(Customer).findOneByOrFail({ email });
+    expect(before.emailVerifiedAt).toBeNull();
 
     const browser = new ShopClient(shop.server);
     const asked = await jsonPost(browser, '/shop/forgotten-password', { email: ` ${email.toUpperCase()} ` }, freshIp());
@@ -136,6 +141,8 @@ describe(`password reset (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     });
     const after = await shop.dataSource.getRepository(Customer).findOneByOrFail({ email });
     expect(after.authVersion).toBe(before.authVersion + 1);
+    // The link came to the account's address: that confirms the address is the owner's.
+    expect(after.emailVerifiedAt).toBeGreaterThan(Date.now() - 60_000);
     expect((await resetOf(token)).usedAt).toEqual(expect.any(Number));
 
     // Every session of the account has ended, and only the new password opens it.
@@ -334,6 +341,28 @@ describe(`password reset (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     await resets().update({ id }, { otpSentAt: [now - 70 * 60_000, ...sixInAnHour.slice(1)] });
     expect((await resend(browser, token)).status).toBe(200);
     await resetMail(email, 3);
+  });
+
+  it("stops a link sent to the account's former address once the address changes", async () => {
+    const owner = new ShopClient(shop.server);
+    const email = await registerCustomer(owner);
+    const browser = new ShopClient(shop.server);
+    expect((await jsonPost(browser, '/shop/forgotten-password', { email }, freshIp())).status).toBe(200);
+    const { token, code } = await resetMail(email);
+    expect((await verify(browser, token, code)).status).toBe(200);
+
+    const changed = `moved.${email}`;
+    const saved = await owner.post('/shop/account/login-details/save', {
+      email: changed,
+      currentPassword: CUSTOMER_PASSWORD,
+    });
+    expect(saved.status).toBe(200);
+    const late = await jsonPost(browser, '/shop/create-new-password-post', { token, password: NEW_PASSWORD });
+    expect(late.status).toBe(400);
+    expect(late.body.error.code).toBe('token_used');
+    const account = await shop.dataSource.getRepository(Customer).findOneByOrFail({ email: changed });
+    expect(account.emailVerifiedAt).toBeNull();
+    expect((await login(new ShopClient(shop.server), changed, CUSTOMER_PASSWORD)).status).toBe(200);
   });
 
   it('refuses an expired link with a clear message, never a 500', async () => {

@@ -1,25 +1,57 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { CartLine } from '../../src/commerce/carts/cart-line.entity';
 import { Cart } from '../../src/commerce/carts/cart.entity';
 import { Customer } from '../../src/commerce/customers/customer.entity';
+import { EmailVerification } from '../../src/commerce/customers/email-verification.entity';
 import { SettingsService } from '../../src/config/settings.service';
+import {
+  TAKEN_ADDRESS_LIMIT,
+  TAKEN_ADDRESS_WINDOW_MS,
+} from '../../src/shop/customer/auth/taken-address-throttle.service';
 import { productBySku } from '../support/catalog';
 import { addToCart } from '../support/checkout';
-import { CUSTOMER_PASSWORD, CustomerProbeModule, registerCustomer } from '../support/customers';
+import {
+  CUSTOMER_PASSWORD,
+  CustomerProbeModule,
+  expectThrottled,
+  registerCustomer,
+  verificationPath,
+} from '../support/customers';
 import { ShopClient } from '../support/shop-client';
-import { startTestApp, TestApp } from '../support/test-app';
+import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
+import { eventually, startTestApp, TestApp, usingRedis } from '../support/test-app';
 
 let counter = 0;
 const newEmail = () => `new${Date.now()}${++counter}@example.com`;
 const VALID = { password: CUSTOMER_PASSWORD, firstName: 'Ada', lastName: 'Lovelace' };
+const HTML = { Accept: 'text/html' };
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('customer registration', () => {
   let shop: TestApp;
-  beforeAll(async () => (shop = await startTestApp({ extraModules: [CustomerProbeModule] })));
-  afterAll(() => shop.close());
+  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;
+  beforeAll(async () => {
+    smtp = await startSmtpCapture();
+    shop = await startTestApp({ extraModules: [CustomerProbeModule], env: { SMTP_URL: smtp.url } });
+  });
+  afterAll(async () => {
+    await shop.close();
+    await smtp.close();
+  });
 
   const client = () => new ShopClient(shop.server);
   const customerRow = (email: string) => shop.dataSource.getRepository(Customer).findOneBy({ email });
+  const verifications = () => shop.dataSource.getRepository(EmailVerification);
+
+  let lastIp = 0;
+  /** Each test registers from addresses of its own, so the per-address limit of one cannot leak into another. */
+  const freshIp = () => `203.0.113.${++lastIp}`;
+
+  async function registerFrom(ip: string, body: object, browser = client()) {
+    const token = await browser.csrfToken();
+    return browser.agent.post('/shop/register').set('X-CSRF-Token', token).set('X-Forwarded-For', ip).send(body);
+  }
 
   it('serves a labelled registration form', async () => {
     const page = await client().get('/shop/register').expect(200);
@@ -129,7 +161,9 @@ describe('customer registration', () => {
       expect(res.status).toBe(303);
       expect(res.headers.location).toBe('/shop/account');
       expect((await browser.get('/test/whoami').expect(200)).body.email).toBe(email);
-      expect((await browser.get('/shop/login').expect(200)).text).toContain('Welcome, Grace! Your account is ready.');
+      const next = (await browser.get('/shop/login').expect(200)).text;
+      expect(next).toContain('Welcome, Grace! Your account is ready.');
+      expect(next).toContain(`We have e-mailed ${email} a link to confirm that the address is yours.`);
     });
 
     it.each([
@@ -166,6 +200,188 @@ describe('customer registration', () => {
     expect(await customerRow(email)).toBeNull();
   });
 
+  describe('confirming the address', () => {
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+    it('mails a link at registration; following it once confirms the address', async () => {
+      const browser = client();
+      const email = await registerCustomer(browser, { firstName: 'Zebedee' });
+      const customer = (await customerRow(email))!;
+      expect(customer.emailVerifiedAt).toBeNull();
+      // Shopping does not wait for the confirmation.
+      expect((await browser.get('/test/whoami').expect(200)).body.email).toBe(email);
+
+      const mail = await eventually(() => smtp.messages.find((message) => message.to.includes(email)));
+      expect(subjectOf(mail)).toMatch(/^Confirm your e-mail address at /);
+      const text = mailText(mail);
+      expect(text).toContain('was just registered with this e-mail address');
+      expect(text).toContain('The link works for 7 days.');
+      expect(text).toContain('http://localhost:3000/shop/forgotten-password');
+      expect(text).not.toContain('Zebedee'); // nothing a stranger typed goes into a mail to someone else
+      const path = await verificationPath(smtp.messages, email);
+      expect(text).toContain(`http://localhost:3000${path}`);
+      const token = new URL(path, 'http://shop.test').searchParams.get('token')!;
+      const link = await verifications().findOneByOrFail({ customerId: customer.id });
+      expect(link).toMatchObject({ email, tokenHash: sha256(token), usedAt: null });
+      expect(link.expiresAt - Date.now()).toBeGreaterThan(7 * DAY_MS - 60_000);
+
+      // Any browser may follow it: the link itself is the proof.
+      const page = await client().get(path).set(HTML).expect(200);
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.text).toContain('<h1>E-mail address confirmed</h1>');
+      expect(page.text).toContain('Thank you: the e-mail address of your account is confirmed.');
+      expect((await customerRow(email))!.emailVerifiedAt).toBeGreaterThan(Date.now() - 60_000);
+      expect((await verifications().findOneByOrFail({ id: link.id })).usedAt).toEqual(expect.any(Number));
+
+      const again = await client().get(path).set(HTML).expect(200);
+      expect(again.text).toContain('The e-mail address of your account is already confirmed.');
+    });
+
+    it('says why a link does not work, and confirms nothing with it', async () => {
+      const browser = client();
+      const email = await registerCustomer(browser);
+      const path = await verificationPath(smtp.messages, email);
+      const customer = (await customerRow(email))!;
+      const follow = (target: string) => client().get(target).set(HTML).expect(400);
+
+      for (const query of ['', '?token=', `?token=${'0'.repeat(64)}`, '?token=xyz', '?token[]=a']) {
+        const res = await follow(`/shop/customer/verify-email${query}`);
+        expect(res.text).toContain('This confirmation link is not valid or has been used.');
+        expect(res.text).toContain('href="/shop/forgotten-password"');
+      }
+
+      await verifications().update({ customerId: customer.id }, { expiresAt: Date.now() - 1 });
+      expect((await follow(path)).text).toContain('This confirmation link has expired.');
+      await verifications().update({ customerId: customer.id }, { expiresAt: Date.now() + DAY_MS });
+
+      // The address changed since the link was sent: the old link proves nothing about the new one.
+      const changed = `changed.${email}`;
+      const saved = await browser.post('/shop/account/login-details/save', {
+        email: changed,
+        currentPassword: CUSTOMER_PASSWORD,
+      });
+      expect(saved.status).toBe(200);
+      expect((await follow(path)).text).toContain('This link was sent to an address that the account no longer has.');
+      expect((await customerRow(changed))!.emailVerifiedAt).toBeNull();
+
+      const newPath = await verificationPath(smtp.messages, changed);
+      expect(newPath).not.toBe(path);
+      expect((await client().get(newPath).set(HTML).expect(200)).text).toContain('<h1>E-mail address confirmed</h1>');
+      expect((await customerRow(changed))!.emailVerifiedAt).toEqual(expect.any(Number));
+    });
+  });
+
+  describe('throttling of answers that an address is taken', () => {
+    const expectTakenAddressThrottled = (res: request.Response) =>
+      expectThrottled(
+        res,
+        /^Too many tries of addresses that already have an account\. Try again in (a minute|\d+ minutes)\.$/,
+        TAKEN_ADDRESS_WINDOW_MS,
+      );
+
+    it(`holds a client address after ${TAKEN_ADDRESS_LIMIT} taken addresses, whatever it registers next`, async () => {
+      const ip = freshIp();
+      for (let i = 0; i < TAKEN_ADDRESS_LIMIT; i++) {
+        const taken = await registerCustomer(client());
+        expect((await registerFrom(ip, { ...VALID, email: taken })).status).toBe(409);
+      }
+      // A new address is refused too: otherwise the difference between 429 and 200 would still tell.
+      const browser = client();
+      const email = newEmail();
+      expectTakenAddressThrottled(await registerFrom(ip, { ...VALID, email }, browser));
+      expect(await customerRow(email)).toBeNull();
+      await browser.get('/test/whoami').expect(302);
+      expect((await registerFrom(freshIp(), { ...VALID, email })).status).toBe(200);
+    });
+
+    it(`holds one taken address after ${TAKEN_ADDRESS_LIMIT} tries, from any client address`, async () => {
+      const taken = await registerCustomer(client());
+      for (let i = 0; i < TAKEN_ADDRESS_LIMIT; i++) {
+        expect((await registerFrom(freshIp(), { ...VALID, email: taken.toUpperCase() })).status).toBe(409);
+      }
+      expectTakenAddressThrottled(await registerFrom(freshIp(), { ...VALID, email: taken }));
+    });
+
+    it('counts neither new accounts nor refused input', async () => {
+      const ip = freshIp();
+      for (let i = 0; i <= TAKEN_ADDRESS_LIMIT; i++) {
+        expect((await registerFrom(ip, { ...VALID, email: newEmail() })).status).toBe(200);
+        expect((await registerFrom(ip, { ...VALID, email: newEmail(), password: 'short' })).status).toBe(400);
+      }
+      const taken = await registerCustomer(client());
+      expect((await registerFrom(ip, { ...VALID, email: taken })).status).toBe(409);
+    });
+
+    it('sends a throttled form registration back to the form with the reason', async () => {
+      const ip = freshIp();
+      const taken = await registerCustomer(client());
+      for (let i = 0; i < TAKEN_ADDRESS_LIMIT; i++) {
+        expect((await registerFrom(ip, { ...VALID, email: taken })).status).toBe(409);
+      }
+      const browser = client();
+      const token = await browser.csrfToken();
+      const res = await browser.agent
+        .post('/shop/create-account')
+        .type('form')
+        .set(HTML)
+        .set('X-Forwarded-For', ip)
+        .send({ ...VALID, email: newEmail(), _csrf: token });
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe('/shop/register');
+      expect((await browser.get('/shop/register').expect(200)).text).toMatch(
+        /Too many tries of addresses that already have an account\. Try again in/,
+      );
+    });
+
+    it('holds e-mail changes to taken addresses too, counted with registrations', async () => {
+      const ip = freshIp();
+      const browser = client();
+      const email = await registerCustomer(browser);
+      const changeFrom = async (newEmail: string) => {
+        const token = await browser.csrfToken();
+        return browser.agent
+          .post('/shop/account/login-details/save')
+          .set('X-CSRF-Token', token)
+          .set('X-Forwarded-For', ip)
+          .send({ email: newEmail, currentPassword: CUSTOMER_PASSWORD });
+      };
+      for (let i = 0; i < TAKEN_ADDRESS_LIMIT; i++) {
+        const taken = await registerCustomer(client());
+        const res = i % 2 ? await changeFrom(taken) : await registerFrom(ip, { ...VALID, email: taken });
+        expect(res.status).toBe(409);
+        expect(res.body.error.code).toBe('email_taken');
+      }
+      expectTakenAddressThrottled(await changeFrom(newEmail()));
+      expect(await customerRow(email)).not.toBeNull();
+      // A change that keeps the address, or from elsewhere, is not held up.
+      expect((await changeFrom(email)).status).toBe(200);
+      const other = newEmail();
+      expect(
+        (await browser.post('/shop/account/login-details/save', { email: other, currentPassword: CUSTOMER_PASSWORD }))
+          .status,
+      ).toBe(200);
+    });
+
+    // Several instances share one MySQL + Redis (DESIGN.md §5): without Redis there is one process to count in.
+    if (usingRedis)
+      it('shares the count between app instances through Redis', async () => {
+        const second = await startTestApp({ place: shop.place, env: { SMTP_URL: smtp.url } });
+        try {
+          const ip = freshIp();
+          for (let i = 0; i < TAKEN_ADDRESS_LIMIT; i++) {
+            const taken = await registerCustomer(client());
+            const app = i % 2 ? second : shop;
+            expect((await registerFrom(ip, { ...VALID, email: taken }, new ShopClient(app.server))).status).toBe(409);
+          }
+          expectTakenAddressThrottled(
+            await registerFrom(ip, { ...VALID, email: newEmail() }, new ShopClient(second.server)),
+          );
+        } finally {
+          await second.close();
+        }
+      });
+  });
+
   it('answers 404 while customer accounts are off', async () => {
     const settings = shop.app.get(SettingsService);
     const browser = client();
@@ -173,6 +389,7 @@ describe('customer registration', () => {
     await settings.save({ customerAccountsEnabled: false });
     try {
       await browser.get('/shop/register').expect(404);
+      await browser.get(`/shop/customer/verify-email?token=${'0'.repeat(64)}`).expect(404);
       expect((await browser.post('/shop/register', { email, ...VALID })).status).toBe(404);
       expect((await browser.submitForm('/shop/create-account', { email, ...VALID })).status).toBe(404);
     } finally {

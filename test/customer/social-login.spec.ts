@@ -6,9 +6,10 @@ import { RequiresFeature } from '../../src/common/decorators/requires-feature.de
 import { SettingsService } from '../../src/config/settings.service';
 import { CustomerCoreModule } from '../../src/shop/customer/auth/customer-core.module';
 import { CustomerGuard } from '../../src/shop/customer/auth/customer.guard';
-import { CUSTOMER_PASSWORD, registerCustomer } from '../support/customers';
+import { CUSTOMER_PASSWORD, registerCustomer, verificationPath } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
-import { startTestApp, TestApp, usingMysql } from '../support/test-app';
+import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
+import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 /** An account route guarded like the account pages, answering who the session belongs to. */
 @RequiresFeature('customerAccountsEnabled')
@@ -55,15 +56,20 @@ const pathOf = (url: string) => {
 
 describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
+  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;
   let settings: SettingsService;
   let counter = 0;
 
   beforeAll(async () => {
+    smtp = await startSmtpCapture();
     // The shop exchanges codes with its sandbox providers over real HTTP, as it would with Google.
-    shop = await startTestApp({ listen: true, extraModules: [WhoAmIModule] });
+    shop = await startTestApp({ listen: true, extraModules: [WhoAmIModule], env: { SMTP_URL: smtp.url } });
     settings = shop.app.get(SettingsService);
   });
-  afterAll(() => shop.close());
+  afterAll(async () => {
+    await shop.close();
+    await smtp.close();
+  });
   afterEach(async () => {
     await request(shop.server).post(`${CONTROL}/reset`).expect(200);
   });
@@ -174,10 +180,12 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect(await customers().countBy({ email: person.email })).toBe(1);
     });
 
-    it('links an existing account by its verified e-mail instead of making a second one', async () => {
+    it('links an existing account with a confirmed address by its verified e-mail, keeping its password', async () => {
       const owner = new ShopClient(shop.server);
       const email = await registerCustomer(owner, { firstName: 'Mary', lastName: 'Jackson' });
+      await owner.get(await verificationPath(smtp.messages, email)).expect(200);
       const registered = await customers().findOneByOrFail({ email });
+      expect(registered.emailVerifiedAt).toEqual(expect.any(Number));
       const person = await sandboxUser({ email: email.toUpperCase() });
 
       const client = new ShopClient(shop.server);
@@ -185,13 +193,19 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect(await whoAmI(client)).toEqual({ id: registered.id, email });
       const linked = await customers().findOneByOrFail({ id: registered.id });
       expect(linked.socialIds).toEqual({ [provider]: person.subjects[provider] });
-      expect(linked).toMatchObject({ firstName: 'Mary', lastName: 'Jackson', passwordHash: registered.passwordHash });
+      expect(linked).toMatchObject({
+        firstName: 'Mary',
+        lastName: 'Jackson',
+        passwordHash: registered.passwordHash,
+        authVersion: registered.authVersion,
+      });
       expect(await customers().countBy({ email })).toBe(1);
-      // The password still works alongside.
+      // The password still works alongside, and the session that registered stays logged in.
       const withPassword = new ShopClient(shop.server);
       await withPassword.post('/shop/ajax-authorize', { loginName: email, password: CUSTOMER_PASSWORD }).then((res) => {
         expect(res.status).toBe(200);
       });
+      expect(await whoAmI(owner)).toEqual({ id: registered.id, email });
     });
 
     it('refuses an unverified e-mail: no link to the account that has it, and no new account', async () => {
@@ -224,6 +238,79 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect(await flashes(client)).toContain(`You cancelled the login with ${LABELS[provider]}.`);
       expect(await whoAmI(client)).toBeNull();
       expect(await customers().count()).toBe(before);
+    });
+  });
+
+  describe('an address registered by someone else first', () => {
+    const passwordLogin = (client: ShopClient, email: string, password = CUSTOMER_PASSWORD) =>
+      client.post('/shop/ajax-authorize', { loginName: email, password }).then((res) => res.status);
+
+    it("takes the unconfirmed account over for the owner's social login: the squatter is out, the owner told", async () => {
+      const email = `owner${++counter}@example.com`;
+      const squatter = new ShopClient(shop.server);
+      await registerCustomer(squatter, { email, firstName: 'Mallory' });
+      const squatted = await customers().findOneByOrFail({ email });
+      expect(squatted.emailVerifiedAt).toBeNull();
+      expect(await whoAmI(squatter)).toEqual({ id: squatted.id, email });
+
+      const person = await sandboxUser({ email });
+      const owner = new ShopClient(shop.server);
+      expect(await logIn(owner, 'google', person.key)).toBe('/shop/account');
+      expect(await whoAmI(owner)).toEqual({ id: squatted.id, email });
+
+      const claimed = await customers().findOneByOrFail({ id: squatted.id });
+      expect(claimed).toMatchObject({
+        passwordHash: null,
+        authVersion: squatted.authVersion + 1,
+        socialIds: { google: person.subjects.google },
+      });
+      expect(claimed.emailVerifiedAt).toEqual(expect.any(Number));
+      // The squatter's session is logged out, and their password opens nothing any more.
+      expect(await whoAmI(squatter)).toBeNull();
+      expect(await passwordLogin(new ShopClient(shop.server), email)).toBe(401);
+      // The owner stays in, and hears what happened and how to get a password.
+      expect(await whoAmI(owner)).toEqual({ id: squatted.id, email });
+      const mail = await eventually(() =>
+        smtp.messages.find(
+          (message) => message.to.includes(email) && /now logs in with Google/.test(subjectOf(message)),
+        ),
+      );
+      const text = mailText(mail);
+      expect(text).toContain('the password it had no longer works');
+      expect(text).toContain(`${shop.config.baseUrl}/shop/forgotten-password`);
+      expect(text).not.toContain('Mallory');
+      // The squatter's own confirmation link changes nothing now.
+      const link = await squatter.get(await verificationPath(smtp.messages, email)).expect(200);
+      expect(link.text).toContain('already confirmed');
+      expect(await passwordLogin(new ShopClient(shop.server), email)).toBe(401);
+    });
+
+    it("refuses to register the address of an owner's account, social or confirmed, and gives no access", async () => {
+      const person = await sandboxUser();
+      const social = new ShopClient(shop.server);
+      expect(await logIn(social, 'facebook', person.key)).toBe('/shop/account');
+      const confirmedOwner = new ShopClient(shop.server);
+      const confirmed = await registerCustomer(confirmedOwner);
+      await confirmedOwner.get(await verificationPath(smtp.messages, confirmed)).expect(200);
+
+      for (const email of [person.email, confirmed]) {
+        const before = await customers().findOneByOrFail({ email });
+        const squatter = new ShopClient(shop.server);
+        const res = await squatter.post('/shop/register', {
+          email,
+          password: 'the squatters own phrase',
+          firstName: 'Mallory',
+          lastName: 'X',
+        });
+        expect(res.status).toBe(409);
+        expect(res.body.error.code).toBe('email_taken');
+        expect(await whoAmI(squatter)).toBeNull();
+        expect(await passwordLogin(squatter, email, 'the squatters own phrase')).toBe(401);
+        expect(await customers().findOneByOrFail({ id: before.id })).toEqual(before);
+      }
+      // The owners are still in.
+      expect((await whoAmI(social))?.email).toBe(person.email);
+      expect((await whoAmI(confirmedOwner))?.email).toBe(confirmed);
     });
   });
 

@@ -62,6 +62,7 @@ describe('schema and demo seed', () => {
           'Flows1795460311935',
           'GiftCards1795461178002',
           'CatalogListingIndexes1795461698667',
+          'EmailVerification1795729603598',
         ],
       });
     } finally {

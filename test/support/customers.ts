@@ -1,9 +1,12 @@
 import { Controller, Get, Module, Req, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
+import type { Response } from 'supertest';
 import { RequiresFeature } from '../../src/common/decorators/requires-feature.decorator';
 import { CustomerCoreModule } from '../../src/shop/customer/auth/customer-core.module';
 import { CustomerGuard } from '../../src/shop/customer/auth/customer.guard';
 import { ShopClient } from './shop-client';
+import { CapturedMail, mailText } from './smtp-capture';
+import { eventually } from './test-app';
 
 export const CUSTOMER_PASSWORD = 'correct horse battery';
 
@@ -25,6 +28,22 @@ export async function registerCustomer(
   return email;
 }
 
+/**
+ * The path (`/shop/customer/verify-email?token=…`) of the latest address-confirmation link mailed to `email`,
+ * once the e-mail has arrived.
+ */
+export async function verificationPath(messages: CapturedMail[], email: string): Promise<string> {
+  const link = /(\/shop\/customer\/verify-email\?token=[0-9a-f]{64})\s/;
+  const text = await eventually(() =>
+    messages
+      .filter((mail) => mail.to.includes(email))
+      .map(mailText)
+      .reverse()
+      .find((body) => link.test(body)),
+  );
+  return link.exec(text)![1];
+}
+
 /** A route behind the account guard, standing in for the account pages: who is logged in, if anyone. */
 @Controller('test/whoami')
 class WhoAmIController {
@@ -39,6 +58,22 @@ class WhoAmIController {
 /** `startTestApp({ extraModules: [CustomerProbeModule] })` adds `GET /test/whoami`. */
 @Module({ imports: [CustomerCoreModule], controllers: [WhoAmIController] })
 export class CustomerProbeModule {}
+
+/**
+ * A 429 as the login and registration throttles answer it: the error body with `message` and `retryAfter`, and
+ * the same number of seconds, within the throttle's window, in `Retry-After`.
+ */
+export function expectThrottled(res: Response, message: RegExp, windowMs: number): void {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({
+    success: false,
+    error: { code: 'too_many_requests', message: expect.stringMatching(message), retryAfter: expect.any(Number) },
+  });
+  const retryAfter = Number(res.headers['retry-after']);
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(windowMs / 1000);
+  expect(res.body.error.retryAfter).toBe(retryAfter);
+}
 
 /** The `shop.sid=…` pair a response sets, and the whole Set-Cookie line it came in. */
 export function sessionCookie(res: { headers: Record<string, unknown> }): { pair: string; line: string } | undefined {

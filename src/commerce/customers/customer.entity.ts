@@ -29,6 +29,15 @@ export class Customer extends BaseRow {
   @Column({ type: 'simple-json', nullable: true })
   socialIds: Record<string, string> | null;
 
+  /**
+   * When the owner of `email` proved it is theirs: the account was made by a social login with a verified
+   * address, they followed the link mailed at registration, or they completed a password reset. Null until
+   * then, and again after an e-mail change. A social login links to an unverified account only by taking it
+   * over from whoever set its password (social-accounts.service.ts).
+   */
+  @EpochMsColumn({ nullable: true })
+  emailVerifiedAt: number | null;
+
   @EpochMsColumn({ nullable: true })
   lastLoginAt: number | null;
 

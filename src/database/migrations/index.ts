@@ -6,6 +6,7 @@ import { CarrierAShipments1795456796992 } from './1795456796992-carrier-a-shipme
 import { CarrierAAutomation1795459235040 } from './1795459235040-carrier-a-automation';
 import { CatalogListingIndexes1795461698667 } from './1795461698667-catalog-listing-indexes';
 import { Customers1795453312135 } from './1795453312135-customers';
+import { EmailVerification1795729603598 } from './1795729603598-email-verification';
 import { Flows1795460311935 } from './1795460311935-flows';
 import { GiftCards1795461178002 } from './1795461178002-gift-cards';
 import { Licenses1795459391865 } from './1795459391865-licenses';
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   Flows1795460311935,
   GiftCards1795461178002,
   CatalogListingIndexes1795461698667,
+  EmailVerification1795729603598,
 ];

@@ -3,6 +3,7 @@ import { EntityManager, In, IsNull } from 'typeorm';
 import { Address, Cart } from '../../../commerce/carts/cart.entity';
 import { CustomerAddress } from '../../../commerce/customers/customer-address.entity';
 import { Customer } from '../../../commerce/customers/customer.entity';
+import { EmailVerification } from '../../../commerce/customers/email-verification.entity';
 import { NewsletterSubscriber } from '../../../commerce/customers/newsletter-subscriber.entity';
 import { PasswordReset } from '../../../commerce/customers/password-reset.entity';
 import { WatchdogAlert } from '../../../commerce/customers/watchdog-alert.entity';
@@ -42,6 +43,7 @@ export class AccountDeletionService {
           firstName: DELETED_NAME,
           lastName: DELETED_NAME,
           socialIds: null,
+          emailVerifiedAt: null,
           deletedAt: Date.now(),
           authVersion: customer.authVersion + 1,
         },
@@ -55,6 +57,7 @@ export class AccountDeletionService {
       }
       await manager.delete(WatchdogAlert, { customerId: customer.id });
       await manager.delete(PasswordReset, { customerId: customer.id });
+      await manager.delete(EmailVerification, { customerId: customer.id });
       await manager.delete(NewsletterSubscriber, { email: customer.email });
       await anonymiseOrders(manager, customer.id, email);
       await manager.update(

@@ -70,7 +70,7 @@ export class AccountController {
   @UseGuards(CustomerThrottlerGuard)
   @Throttle({ default: { limit: PASSWORD_CHECKS_PER_MINUTE, ttl: 60_000 } })
   async saveLoginDetails(@Body() body: LoginDetailsDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const result = await this.loginDetails.save(req.customer!, body);
+    const result = await this.loginDetails.save(req.customer!, body, req.ip);
     // This browser stays logged in; every other session of the account ends at its next request.
     if (result.passwordChanged) req.session.customerAuthVersion = result.customer.authVersion;
     const changed = result.emailChanged || result.passwordChanged;

@@ -5,7 +5,9 @@ import { AppError } from '../../../common/errors/app-error';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../../common/password';
 import { isUniqueViolation } from '../../../database/errors';
 import { TransactionRunner } from '../../../database/transaction-runner';
+import { EmailVerificationService } from './email-verification.service';
 import { passwordProblem } from './password-policy';
+import { EMAIL_TAKEN } from './taken-address-throttle.service';
 
 export interface NewCustomer {
   email: string;
@@ -20,17 +22,21 @@ export class CustomerAccountsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
+    private readonly verifications: EmailVerificationService,
   ) {}
 
-  /** Creates an account; a taken e-mail is a 409 that says no more than that. */
+  /**
+   * Creates an account and mails the link that confirms its address; a taken e-mail is a 409 that says no more
+   * than that. The account shops at once, its address counts as the owner's only once confirmed.
+   */
   async register(input: NewCustomer): Promise<Customer> {
     const problem = passwordProblem(input.password);
     if (problem) throw AppError.invalid({ password: [problem] }, `The password ${problem}.`);
     const passwordHash = await hashPassword(input.password);
     try {
-      return await this.runner.run(({ manager }) =>
-        manager.save(
-          manager.create(Customer, {
+      return await this.runner.run(async (tx) => {
+        const customer = await tx.manager.save(
+          tx.manager.create(Customer, {
             email: normaliseEmail(input.email),
             username: null,
             passwordHash,
@@ -38,15 +44,18 @@ export class CustomerAccountsService {
             lastName: input.lastName.trim(),
             authVersion: 0,
             socialIds: null,
+            emailVerifiedAt: null,
             lastLoginAt: null,
             deletedAt: null,
           }),
-        ),
-      );
+        );
+        await this.verifications.send(tx, customer, 'registered');
+        return customer;
+      });
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new AppError(
-          'email_taken',
+          EMAIL_TAKEN,
           'An account with this e-mail already exists. Log in or reset the password.',
           409,
           {

@@ -66,6 +66,7 @@ export class CustomerAuthPagesController {
     try {
       const customer = await this.login.registerAndLogIn(req, await validateForm(RegisterDto, form, pageLanguage(res)));
       addFlash(req, 'success', t(res, 'customer.register.welcome', { name: customer.firstName }));
+      addFlash(req, 'info', t(res, 'customer.register.confirmSent', { email: customer.email }));
       res.redirect(303, ACCOUNT_PAGE);
     } catch (error) {
       backToForm(req, res, error, '/shop/register');

@@ -17,7 +17,10 @@ export function customerSummary(customer: { email: string; firstName: string; la
 export class CustomerAuthController {
   constructor(private readonly login: CustomerLoginService) {}
 
-  /** 400 with `fields`, 409 `email_taken` for a registered e-mail; logs the new customer in. */
+  /**
+   * 400 with `fields`, 409 `email_taken` for a registered e-mail, 429 with Retry-After after too many of those;
+   * logs the new customer in and mails the link that confirms the address.
+   */
   @Post('register')
   @HttpCode(200)
   async register(@Body() body: RegisterDto, @Req() req: Request) {

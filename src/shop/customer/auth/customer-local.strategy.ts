@@ -59,7 +59,7 @@ export class CustomerLocalStrategy {
     const attempt = await this.throttle.begin('customer', loginName, req.ip);
     const customer = await this.accounts.authenticate(loginName, password);
     if (!customer) throw invalidCredentials();
-    await attempt.succeeded();
+    await attempt.takeBack();
     return customer;
   }
 }

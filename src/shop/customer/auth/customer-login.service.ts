@@ -8,6 +8,7 @@ import { CustomerAccountsService, NewCustomer } from './customer-accounts.servic
 import { CUSTOMER_LOGGED_IN, CustomerLoggedInEvent } from './customer-events';
 import { CustomerLocalStrategy } from './customer-local.strategy';
 import { logInSession } from './customer-session';
+import { TakenAddressThrottle } from './taken-address-throttle.service';
 
 /** Logging customers in: the credential check and everything a login brings along (cart, session, event). */
 @Injectable()
@@ -17,6 +18,7 @@ export class CustomerLoginService {
   constructor(
     private readonly accounts: CustomerAccountsService,
     private readonly credentials: CustomerLocalStrategy,
+    private readonly takenAddresses: TakenAddressThrottle,
     private readonly carts: CartService,
     private readonly runner: TransactionRunner,
     private readonly events: EventEmitter2,
@@ -29,9 +31,12 @@ export class CustomerLoginService {
     return customer;
   }
 
-  /** Creates the account (400, or 409 `email_taken`) and logs it in, keeping the guest's cart and wishlist. */
+  /**
+   * Creates the account (400, 409 `email_taken`, or 429 when too many taken addresses were tried) and logs it
+   * in, keeping the guest's cart and wishlist.
+   */
   async registerAndLogIn(req: Request, input: NewCustomer): Promise<Customer> {
-    const customer = await this.accounts.register(input);
+    const customer = await this.takenAddresses.claim(input.email, req.ip, () => this.accounts.register(input));
     await this.completeLogin(req, customer, false);
     return customer;
   }

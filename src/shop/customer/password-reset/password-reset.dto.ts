@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsEmail, IsString, Matches, MaxLength } from 'class-validator';
-import { RESET_TOKEN_PATTERN } from './reset-secrets';
+import { LINK_TOKEN_PATTERN } from '../auth/link-token';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** Codes are often pasted or typed in groups: "123 456" is the same code. */
@@ -15,7 +15,7 @@ export class ResetRequestDto {
 
 export class ResetTokenDto {
   @IsString()
-  @Matches(RESET_TOKEN_PATTERN, { message: 'is not a password reset link token; open the link from the e-mail again' })
+  @Matches(LINK_TOKEN_PATTERN, { message: 'is not a password reset link token; open the link from the e-mail again' })
   token: string;
 }
 

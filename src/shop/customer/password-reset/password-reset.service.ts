@@ -14,9 +14,10 @@ import { JobQueue } from '../../../jobs/job-queue.service';
 import { Job } from '../../../jobs/job.entity';
 import { MailService } from '../../../mail/mail.service';
 import { normaliseEmail } from '../auth/customer-accounts.service';
+import { hashLinkToken, LINK_TOKEN_PATTERN, newLinkToken } from '../auth/link-token';
 import { passwordProblem } from '../auth/password-policy';
 import { passwordResetMail } from './password-reset.mail';
-import { hashOtp, hashResetToken, newOtp, newResetToken, RESET_TOKEN_PATTERN, sameDigest } from './reset-secrets';
+import { hashOtp, newOtp, sameDigest } from './reset-secrets';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -64,8 +65,8 @@ export class PasswordResetService implements OnModuleInit {
 
   /** A reset whose link is still good (neither used nor expired), or a 400 saying what is wrong with it. */
   async open(token: string): Promise<PasswordReset> {
-    const reset = RESET_TOKEN_PATTERN.test(token)
-      ? await this.dataSource.getRepository(PasswordReset).findOneBy({ tokenHash: hashResetToken(token) })
+    const reset = LINK_TOKEN_PATTERN.test(token)
+      ? await this.dataSource.getRepository(PasswordReset).findOneBy({ tokenHash: hashLinkToken(token) })
       : null;
     return usable(reset, Date.now());
   }
@@ -135,7 +136,8 @@ export class PasswordResetService implements OnModuleInit {
 
   /**
    * Sets the new password once the code was confirmed. Bumping `authVersion` ends every session of the
-   * account (CustomerGuard compares it), and every open link of the account stops working.
+   * account (CustomerGuard compares it), every open link of the account stops working, and the account's
+   * address counts as confirmed.
    */
   async complete(token: string, password: string): Promise<void> {
     const problem = passwordProblem(password);
@@ -151,8 +153,13 @@ export class PasswordResetService implements OnModuleInit {
       const changed = await manager
         .createQueryBuilder()
         .update(Customer)
-        .set({ passwordHash, authVersion: () => 'authVersion + 1' })
-        .where('id = :id AND deletedAt IS NULL', { id: reset.customerId })
+        // The link came to the account's address, so following it confirms the address is the owner's.
+        .set({
+          passwordHash,
+          authVersion: () => 'authVersion + 1',
+          emailVerifiedAt: () => 'COALESCE(emailVerifiedAt, :now)',
+        })
+        .where('id = :id AND deletedAt IS NULL', { id: reset.customerId, now })
         .execute();
       if (!changed.affected) throw invalidLink();
       await manager
@@ -170,7 +177,7 @@ export class PasswordResetService implements OnModuleInit {
     if (!customer) return;
     const store = await this.stores.default();
     const now = Date.now();
-    const token = newResetToken();
+    const token = newLinkToken();
     const code = newOtp();
     await this.runner.run(async (tx) => {
       const lastHour = await tx.manager.countBy(PasswordReset, {
@@ -183,7 +190,7 @@ export class PasswordResetService implements OnModuleInit {
       }
       await insertRows(tx.manager, PasswordReset, {
         customerId: customer.id,
-        tokenHash: hashResetToken(token),
+        tokenHash: hashLinkToken(token),
         expiresAt: now + RESET_LINK_TTL_MS,
         otpHash: hashOtp(token, code),
         otpExpiresAt: now + OTP_TTL_MS,
@@ -225,7 +232,7 @@ export class PasswordResetService implements OnModuleInit {
 
   private async lockedReset(manager: EntityManager, token: string, now: number): Promise<PasswordReset> {
     const reset = await manager.findOne(PasswordReset, {
-      where: { tokenHash: hashResetToken(token) },
+      where: { tokenHash: hashLinkToken(token) },
       ...writeLock(manager),
     });
     return usable(reset, now);

@@ -1,16 +1,4 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-
-/** How a reset token looks in the link: 256 random bits as lowercase hex. */
-export const RESET_TOKEN_PATTERN = /^[0-9a-f]{64}$/;
-
-/** The e-mailed link's token; only its SHA-256 is stored, so a copy of the database opens no account. */
-export function newResetToken(): string {
-  return randomBytes(32).toString('hex');
-}
-
-export function hashResetToken(token: string): string {
-  return sha256(token);
-}
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 
 /** A uniformly drawn 6-digit code, leading zeros kept. */
 export function newOtp(): string {

@@ -1,9 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, IsNull } from 'typeorm';
 import { Customer } from '../../../commerce/customers/customer.entity';
+import { StoreService } from '../../../commerce/stores/store.service';
+import { AppConfig } from '../../../config/app-config';
+import { InjectConfig } from '../../../config/config.module';
 import { isUniqueViolation } from '../../../database/errors';
-import { TransactionRunner } from '../../../database/transaction-runner';
+import { writeLock } from '../../../database/locking';
+import { TransactionRunner, Tx } from '../../../database/transaction-runner';
+import { MailService } from '../../../mail/mail.service';
 import { normaliseEmail } from '../auth/customer-accounts.service';
+import { accountClaimedMail } from './account-claimed.mail';
 import { SocialProfile } from './social-profile';
 import { PROVIDER_LABELS } from './social.settings';
 
@@ -15,27 +21,37 @@ const likeLiteral = (text: string) => text.replace(/[!%_]/g, (char) => `!${char}
 /** Finds, links or creates the account a provider's profile belongs to. */
 @Injectable()
 export class SocialAccountsService {
-  constructor(private readonly runner: TransactionRunner) {}
+  constructor(
+    private readonly runner: TransactionRunner,
+    private readonly mail: MailService,
+    private readonly stores: StoreService,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
 
   /**
    * The account for this profile: the one already linked to its subject id (whatever the e-mail says now),
-   * else the one with its verified e-mail (linked from now on), else a new one. An unverified or missing
-   * e-mail links nothing and creates nothing.
+   * else the one with its verified e-mail (linked from now on; taken over if its address was never
+   * confirmed), else a new one. An unverified or missing e-mail links nothing and creates nothing.
    */
   async signIn(profile: SocialProfile): Promise<SocialSignIn> {
+    const store = await this.stores.default();
     try {
-      return await this.runner.run(({ manager }) => this.resolve(manager, profile));
+      return await this.runner.run((tx) => this.resolve(tx, profile, store.name));
     } catch (error) {
       // Two callbacks for the same new person at once: the second finds the account the first created.
       if (!isUniqueViolation(error)) throw error;
-      return this.runner.run(({ manager }) => this.resolve(manager, profile));
+      return this.runner.run((tx) => this.resolve(tx, profile, store.name));
     }
   }
 
-  private async resolve(manager: EntityManager, profile: SocialProfile): Promise<SocialSignIn> {
+  private async resolve(tx: Tx, profile: SocialProfile, shopName: string): Promise<SocialSignIn> {
+    const { manager } = tx;
     const { provider, subject } = profile;
     const email = profile.email ? normaliseEmail(profile.email) : null;
-    const byEmail = email ? await manager.findOneBy(Customer, { email, deletedAt: IsNull() }) : null;
+    // Locked: a takeover must not interleave with a password change that would keep the old sessions valid.
+    const byEmail = email
+      ? await manager.findOne(Customer, { where: { email, deletedAt: IsNull() }, ...writeLock(manager) })
+      : null;
     let customer = byEmail?.socialIds?.[provider] === subject ? byEmail : await this.bySubject(manager, profile);
     if (!customer) {
       const label = PROVIDER_LABELS[provider];
@@ -59,12 +75,34 @@ export class SocialAccountsService {
           lastName: profile.lastName,
           authVersion: 0,
           socialIds: null,
+          // The provider verified the address (checked above).
+          emailVerifiedAt: Date.now(),
           lastLoginAt: null,
           deletedAt: null,
         });
+      if (!customer.emailVerifiedAt) await this.takeOver(tx, customer, label, shopName);
     }
     customer.socialIds = { ...customer.socialIds, [provider]: subject };
     return { customer: await manager.save(customer) };
+  }
+
+  /**
+   * Registration proves nothing about the address, so an unconfirmed account may have been registered by
+   * someone waiting for its owner to log in this way. The provider has now proved the address: the account
+   * becomes its owner's alone. The password set at registration stops working, every session logged in
+   * with it ends (`authVersion`), and the owner is told by e-mail, in the same transaction.
+   */
+  private async takeOver(tx: Tx, customer: Customer, provider: string, shopName: string): Promise<void> {
+    customer.passwordHash = null;
+    customer.authVersion += 1;
+    customer.emailVerifiedAt = Date.now();
+    const message = accountClaimedMail({
+      to: customer.email,
+      shopName,
+      provider,
+      passwordResetUrl: `${this.config.baseUrl}/shop/forgotten-password`,
+    });
+    await this.mail.send(tx, message);
   }
 
   /**

@@ -7,10 +7,10 @@ export interface FailureCount {
 }
 
 /**
- * Fixed-window counters of failed logins. A window opens with its first hit; `undo` takes back one hit
- * (an attempt that turned out not to be a failure) without moving the window.
+ * Fixed-window counters of failed attempts (logins, registrations of taken addresses). A window opens with its
+ * first hit; `undo` takes back one hit (an attempt that turned out not to be a failure) without moving the window.
  */
-export interface LoginFailureCounters {
+export interface FailureCounters {
   hit(keys: string[], windowMs: number): Promise<FailureCount[]>;
   undo(keys: string[]): Promise<void>;
 }
@@ -35,7 +35,7 @@ return 0
 `;
 
 /** In Redis, so every app instance counts against the same limit; one round trip per attempt. */
-export class RedisLoginFailureCounters implements LoginFailureCounters {
+export class RedisFailureCounters implements FailureCounters {
   constructor(
     private readonly redis: RedisClientType,
     private readonly prefix: string,
@@ -58,7 +58,7 @@ export class RedisLoginFailureCounters implements LoginFailureCounters {
 const SWEEP_ABOVE = 10_000;
 
 /** In process, for a single instance without Redis. */
-export class MemoryLoginFailureCounters implements LoginFailureCounters {
+export class MemoryFailureCounters implements FailureCounters {
   private readonly counters = new Map<string, { hits: number; expiresAt: number }>();
 
   async hit(keys: string[], windowMs: number): Promise<FailureCount[]> {
