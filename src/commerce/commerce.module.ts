@@ -2,6 +2,7 @@ import { Global, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { CartPricingService } from './carts/cart-pricing.service';
 import { CartService } from './carts/cart.service';
+import { SessionCarts } from './carts/session-carts.service';
 import { PlaceOrderService } from './checkout/place-order.service';
 import { QuoteService } from './checkout/quote.service';
 import { CouponService } from './coupons/coupon.service';
@@ -46,6 +47,7 @@ const COMMERCE_SERVICES = [
   CouponService,
   GiftCardRedemption,
   CartService,
+  SessionCarts,
   CartPricingService,
   DeliverySlotsService,
   QuoteService,

@@ -192,6 +192,47 @@ describe(`account pages (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect((await logIn(new ShopClient(shop.server), email, NEW_PASSWORD)).status).toBe(200);
   });
 
+  it("leaves a session the password change ended neither the account's cart nor its orders", async () => {
+    const here = new ShopClient(shop.server);
+    const email = await registerCustomer(here);
+    const [ordering, filling] = [new ShopClient(shop.server), new ShopClient(shop.server)];
+    for (const elsewhere of [ordering, filling])
+      expect((await logIn(elsewhere, email, CUSTOMER_PASSWORD)).status).toBe(200);
+    const headlamp = await productBySku(shop.dataSource, 'DEMO-HEADLAMP');
+    await addToCart(ordering, headlamp.id, 1);
+    await fillCheckout(ordering, {
+      email,
+      shippingMethod: await shippingValue(shop.dataSource, 'flat-rate'),
+      paymentMethod: 'cod',
+    });
+    const placed = await placeOrder(ordering);
+    expect(placed.status).toBe(200);
+    // Placing again from the same session finds the same order: the session's cart is that order's.
+    expect((await placeOrder(ordering)).body.orderNumber).toBe(placed.body.orderNumber);
+    await addToCart(filling, headlamp.id, 3);
+    const miniCart = async (client: ShopClient) =>
+      (await client.get('/shop/customer/section-load/mini-cart').expect(200)).body.itemCount;
+    expect(await miniCart(filling)).toBe(3);
+
+    const changed = await here.post('/shop/account/login-details/save', {
+      currentPassword: CUSTOMER_PASSWORD,
+      newPassword: NEW_PASSWORD,
+    });
+    expect(changed.status).toBe(200);
+
+    // Those sessions still name the account's carts; neither the order nor the open cart answers them.
+    const again = await placeOrder(ordering);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('cart_empty');
+    expect(JSON.stringify(again.body)).not.toContain(placed.body.orderNumber);
+    expect(await miniCart(filling)).toBe(0);
+    expect((await filling.get('/shop/checkout/get-init-values').expect(200)).body.cart.itemCount).toBe(0);
+    // The owner, logged in again, finds the cart where they left it.
+    const owner = new ShopClient(shop.server);
+    expect((await logIn(owner, email, NEW_PASSWORD)).status).toBe(200);
+    expect(await miniCart(owner)).toBe(3);
+  });
+
   it('deletes the account: personal data goes, orders stay anonymised, every session ends and the login fails', async () => {
     const client = new ShopClient(shop.server);
     const { email, customer, order } = await shopper(client, 'Grace');

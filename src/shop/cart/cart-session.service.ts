@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { Cart } from '../../commerce/carts/cart.entity';
 import { CartService } from '../../commerce/carts/cart.service';
+import { SessionCarts } from '../../commerce/carts/session-carts.service';
 import { SessionCustomers } from '../../commerce/customers/session-customers.service';
 import { Currency } from '../../commerce/stores/currency.entity';
 import { CurrencyService } from '../../commerce/stores/currency.service';
@@ -15,11 +16,12 @@ export class CartSession {
     private readonly stores: StoreService,
     private readonly currencies: CurrencyService,
     private readonly customers: SessionCustomers,
+    private readonly sessionCarts: SessionCarts,
   ) {}
 
   /** The session's open cart, or null: reading never creates one. */
   current(req: Request): Promise<Cart | null> {
-    return this.carts.findOpen(req.session.cartId);
+    return this.sessionCarts.open(req);
   }
 
   async currentOrCreate(req: Request): Promise<Cart> {

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { CartPricingService, CartSummary } from '../../commerce/carts/cart-pricing.service';
 import { Cart } from '../../commerce/carts/cart.entity';
 import { CartService } from '../../commerce/carts/cart.service';
+import { SessionCarts } from '../../commerce/carts/session-carts.service';
 import { destination, QuoteService } from '../../commerce/checkout/quote.service';
 import { DeliverySlotsService } from '../../commerce/delivery/delivery-slots.service';
 import { PaymentMethodRegistry } from '../../commerce/payments/payment-method.registry';
@@ -23,6 +24,7 @@ const MAX_PICKUP_POINT_JSON = 4000;
 export class CheckoutService {
   constructor(
     private readonly carts: CartService,
+    private readonly sessionCarts: SessionCarts,
     private readonly quotes: QuoteService,
     private readonly pricing: CartPricingService,
     private readonly currencies: CurrencyService,
@@ -34,7 +36,7 @@ export class CheckoutService {
 
   /** The session's open cart, or null. */
   cart(req: Request): Promise<Cart | null> {
-    return this.carts.findOpen(req.session.cartId);
+    return this.sessionCarts.open(req);
   }
 
   async requireCart(req: Request): Promise<Cart> {

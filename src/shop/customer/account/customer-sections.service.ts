@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { CartPricingService } from '../../../commerce/carts/cart-pricing.service';
 import { CartService } from '../../../commerce/carts/cart.service';
+import { SessionCarts } from '../../../commerce/carts/session-carts.service';
 import { SessionCustomers } from '../../../commerce/customers/session-customers.service';
 import { WishlistItem } from '../../../commerce/customers/wishlist-item.entity';
 import { Wishlist } from '../../../commerce/customers/wishlist.entity';
@@ -31,6 +32,7 @@ export class CustomerSectionsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly carts: CartService,
+    private readonly sessionCarts: SessionCarts,
     private readonly pricing: CartPricingService,
     private readonly currencies: CurrencyService,
     private readonly sessions: SessionCustomers,
@@ -44,7 +46,7 @@ export class CustomerSectionsService {
   }
 
   private async miniCart(req: Request) {
-    const cart = await this.carts.findOpen(req.session?.cartId);
+    const cart = await this.sessionCarts.open(req);
     if (!cart) {
       const currency = await this.currencies.chosenOrBase(req.session?.currency);
       return { itemCount: 0, subtotal: 0, currency: currency.code };
