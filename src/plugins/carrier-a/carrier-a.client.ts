@@ -72,8 +72,9 @@ export class CarrierAClient {
   ) {}
 
   async createParcel(parcel: CarrierAParcelRequest): Promise<CarrierACreatedParcel> {
+    // The id and number must fit the shipment record (64 and 32 characters).
     return this.call('create parcel', 'POST', '/parcels', parcel, (answer) =>
-      isRecord(answer) && typeof answer.id === 'string' && typeof answer.parcelNumber === 'string'
+      isRecord(answer) && isText(answer.id, 64) && isText(answer.parcelNumber, 32)
         ? { id: answer.id, parcelNumber: answer.parcelNumber, status: String(answer.status ?? 'CREATED') }
         : null,
     );
@@ -177,6 +178,10 @@ export class CarrierAClient {
     this.logger.warn(`carrier A call "${what}" failed: ${reason}`);
     return new CarrierAConfigurationError(`Carrier A: ${what} failed: ${reason}`, outcomeUnknown);
   }
+}
+
+function isText(value: unknown, maxLength: number): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= maxLength;
 }
 
 function describe(status: number, body: unknown): string {
