@@ -1,7 +1,14 @@
-/** Why an outside call gave no usable answer: no answer in time, no connection, or an unreadable body. */
+import { IncomingHttpHeaders, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { AddressGuard, RefusedAddressError } from './outbound-address';
+
+/**
+ * Why an outside call gave no usable answer: no answer in time, no connection, an unreadable body, or an
+ * address the shop may not call (refused before connecting).
+ */
 export class OutboundError extends Error {
   constructor(
-    readonly reason: 'timeout' | 'network' | 'garbage',
+    readonly reason: 'timeout' | 'network' | 'garbage' | 'refused',
     message: string,
     /** The HTTP status, when the service answered at all. */
     readonly status: number | null = null,
@@ -11,9 +18,10 @@ export class OutboundError extends Error {
 
   /**
    * Whether the service may have acted on the request: it was sent and no clear answer came back. Only a
-   * connection that could not be opened, or an error status, proves it was not.
+   * refused address, a connection that could not be opened, or an error status, proves it was not.
    */
   get outcomeUnknown(): boolean {
+    if (this.reason === 'refused') return false;
     if (this.reason === 'garbage') return this.status !== null && this.status < 400;
     return this.reason === 'timeout' || !this.neverConnected;
   }
@@ -24,58 +32,126 @@ export class OutboundError extends Error {
   }
 }
 
+export interface OutboundExchange {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  timeoutMs: number;
+  /**
+   * Keeps the call out of the shop's network; every URL taken from a setting gets one. Without it any address
+   * is called, for URLs only the operator sets (LICENSE_SERVER_URL).
+   */
+  guard?: AddressGuard;
+}
+
+export interface OutboundAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** No service the shop calls answers more (labels, key sets and API answers are far smaller). */
+const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
+
+/**
+ * One HTTP exchange with an outside service, bounded by a timeout (the whole exchange, body included) and
+ * by `MAX_ANSWER_BYTES`, and never following redirects. Error statuses are answers; no usable answer raises an `OutboundError`.
+ */
+export function exchange(target: string, call: OutboundExchange): Promise<OutboundAnswer> {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return Promise.reject(new OutboundError('refused', `${JSON.stringify(target)} is not an absolute URL`));
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return Promise.reject(new OutboundError('refused', `only http and https URLs can be called, not ${url.protocol}`));
+  }
+  // A literal IP address is connected to without a lookup, so the guard's lookup never sees it.
+  if (call.guard?.refusesLiteral(url.hostname)) return Promise.reject(refusal(new RefusedAddressError(url.host)));
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<OutboundAnswer>((resolve, reject) => {
+    const request = send(
+      url,
+      { method: call.method ?? 'GET', headers: call.headers, agent: call.guard?.agentFor(url.protocol) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size <= MAX_ANSWER_BYTES) return;
+          const status = res.statusCode ?? null;
+          fail(new OutboundError('garbage', `${url.host} answered more than ${MAX_ANSWER_BYTES} bytes`, status));
+          request.destroy();
+        });
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+        });
+        res.on('error', fail);
+      },
+    );
+    const timer = setTimeout(() => {
+      fail(new OutboundError('timeout', `no answer from ${url.host} within ${call.timeoutMs} ms`));
+      request.destroy();
+    }, call.timeoutMs);
+    // The first failure settles the promise; the ones a destroyed request raises after it change nothing.
+    function fail(error: Error) {
+      clearTimeout(timer);
+      if (error instanceof OutboundError) return reject(error);
+      if (error instanceof RefusedAddressError) return reject(refusal(error));
+      const failure = new OutboundError('network', `${url.host} unreachable: ${error.message}`);
+      failure.cause = error;
+      reject(failure);
+    }
+    request.on('error', fail);
+    request.end(call.body);
+  });
+}
+
+function refusal(error: RefusedAddressError): OutboundError {
+  const failure = new OutboundError('refused', `${error.message}, which the shop may not call`);
+  failure.cause = error;
+  return failure;
+}
+
 export interface OutboundRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   headers?: Record<string, string>;
   /** Sent as JSON unless it is already a string or form data. */
   body?: unknown;
   timeoutMs: number;
+  guard?: AddressGuard;
 }
 
 export interface OutboundResponse<T> {
   status: number;
-  headers: Headers;
   /** The parsed JSON body; undefined when the body was empty. */
   json: T | undefined;
 }
 
-/**
- * One HTTP exchange with an outside service, bounded by a timeout and never following redirects. A body
- * that is not JSON raises `garbage`; HTTP error statuses are returned, so each client maps them itself.
- */
+/** A JSON exchange (see `exchange`): a body that is not JSON raises `garbage`; HTTP error statuses are returned. */
 export async function requestJson<T = unknown>(url: string, request: OutboundRequest): Promise<OutboundResponse<T>> {
   const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-  let body: string | URLSearchParams | undefined;
-  if (request.body instanceof URLSearchParams || typeof request.body === 'string') body = request.body;
-  else if (request.body !== undefined) {
+  let body: string | undefined;
+  if (request.body instanceof URLSearchParams) {
+    body = request.body.toString();
+    headers['content-type'] ??= 'application/x-www-form-urlencoded;charset=UTF-8';
+  } else if (typeof request.body === 'string') {
+    body = request.body;
+    headers['content-type'] ??= 'text/plain;charset=UTF-8';
+  } else if (request.body !== undefined) {
     body = JSON.stringify(request.body);
     headers['content-type'] ??= 'application/json';
   }
-  let response: Response;
-  let text: string;
+  const answer = await exchange(url, { ...request, headers, body });
+  const text = answer.body.toString('utf8');
+  if (text.trim() === '') return { status: answer.status, json: undefined };
   try {
-    response = await fetch(url, {
-      method: request.method ?? 'GET',
-      headers,
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(request.timeoutMs),
-    });
-    text = await response.text();
-  } catch (error) {
-    const name = (error as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') {
-      throw new OutboundError('timeout', `no answer from ${new URL(url).host} within ${request.timeoutMs} ms`);
-    }
-    const failure = new OutboundError('network', `${new URL(url).host} unreachable: ${(error as Error).message}`);
-    failure.cause = (error as Error).cause;
-    throw failure;
-  }
-  if (text.trim() === '') return { status: response.status, headers: response.headers, json: undefined };
-  try {
-    return { status: response.status, headers: response.headers, json: JSON.parse(text) as T };
+    return { status: answer.status, json: JSON.parse(text) as T };
   } catch {
-    const message = `${new URL(url).host} answered ${response.status} with a body that is not JSON`;
-    throw new OutboundError('garbage', message, response.status);
+    const message = `${new URL(url).host} answered ${answer.status} with a body that is not JSON`;
+    throw new OutboundError('garbage', message, answer.status);
   }
 }

@@ -98,6 +98,7 @@ export const CORE_SETTINGS: readonly SettingDefinition[] = [
     type: 'string',
     default: '',
     description: 'EU VAT service (VIES REST) base URL; empty: the local sandbox, or the EU service in production',
+    outboundUrl: true,
   },
   { key: 'salesDeliveryTimeEnabled', type: 'boolean', default: false, description: 'Delivery slots at checkout' },
   {

@@ -1,4 +1,5 @@
 import { AppError } from '../common/errors/app-error';
+import { AddressGuard } from '../common/outbound-address';
 
 export type SettingType = 'boolean' | 'string' | 'integer' | 'json';
 
@@ -18,6 +19,11 @@ export interface SettingDefinition {
   loosensSecurity?: string;
   /** Further rules for the parsed value: a message saying what is wrong, or undefined when it is fine. */
   check?: (value: unknown) => string | undefined;
+  /**
+   * A URL the server calls with stored credentials or as a trusted service: blank or http(s), and never a
+   * host inside the shop's network (the guard again checks the address each call connects to).
+   */
+  outboundUrl?: boolean;
 }
 
 /** A value that does not fit its setting, or an unknown key: a 400 for the CP, a clear line for the CLI. */
@@ -27,12 +33,30 @@ export class SettingValueError extends AppError {
   }
 }
 
-/** Parses a value given as text (CLI, form field) or as JSON into the setting's type, then checks it. */
-export function coerceSetting(definition: SettingDefinition, input: unknown): unknown {
+/**
+ * Parses a value given as text (CLI, form field) or as JSON into the setting's type, then checks it; an
+ * outbound URL's host against `guard`.
+ */
+export function coerceSetting(definition: SettingDefinition, input: unknown, guard: AddressGuard): unknown {
   const value = parseSetting(definition, input);
-  const problem = definition.check?.(value);
+  const problem = definition.check?.(value) ?? (definition.outboundUrl ? outboundUrlProblem(value, guard) : undefined);
   if (problem) throw new SettingValueError(`${definition.key} ${problem}`);
   return value;
+}
+
+function outboundUrlProblem(value: unknown, guard: AddressGuard): string | undefined {
+  if (value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(String(value));
+  } catch {
+    return 'must be an http(s) URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http(s) URL';
+  if (guard.refusesLiteral(url.hostname)) {
+    return `must not point to ${url.hostname}: the shop does not call private or loopback addresses`;
+  }
+  return undefined;
 }
 
 function parseSetting(definition: SettingDefinition, input: unknown): unknown {

@@ -1,5 +1,5 @@
 import { AppError, FieldErrors } from '../common/errors/app-error';
-import { coerceSetting, SettingDefinition, SettingValueError } from './setting-definition';
+import { SettingDefinition, SettingValueError } from './setting-definition';
 import { SettingsService } from './settings.service';
 
 /** One input of a CP settings form, as `views/partials/settings-fields.hbs` renders it. */
@@ -60,7 +60,7 @@ export class SettingsForm {
    * blank and a field not sent at all keep what is stored. Every field is checked before anything is
    * saved, and all problems are reported at once (a 400 with `fields`).
    */
-  parse(body: Record<string, unknown>): Record<string, unknown> {
+  parse(settings: SettingsService, body: Record<string, unknown>): Record<string, unknown> {
     const values: Record<string, unknown> = {};
     const errors: FieldErrors = {};
     const problems: string[] = [];
@@ -69,7 +69,7 @@ export class SettingsForm {
       const input = submittedInput(definition, body[name]);
       if (input === KEEP) continue;
       try {
-        values[definition.key] = coerceSetting(definition, input);
+        values[definition.key] = settings.coerce(definition, input);
       } catch (error) {
         if (!(error instanceof SettingValueError)) throw error;
         problems.push(error.message);
@@ -82,7 +82,7 @@ export class SettingsForm {
 
   /** Saves a form post all-or-nothing (SettingsService.save writes in one transaction). */
   async save(settings: SettingsService, body: Record<string, unknown>): Promise<void> {
-    await settings.save(this.parse(body));
+    await settings.save(this.parse(settings, body));
   }
 }
 

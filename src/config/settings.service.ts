@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { RedisClientType } from 'redis';
 import { DataSource } from 'typeorm';
+import { AddressGuard } from '../common/outbound-address';
 import { TransactionRunner } from '../database/transaction-runner';
 import { upsertRow } from '../database/upsert';
 import { closeRedis, InjectRedis, RedisClient } from '../redis/redis.module';
@@ -32,6 +33,8 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
   private loaded = false;
   private reloadTimer?: NodeJS.Timeout;
   private subscriber?: RedisClientType;
+  /** What outbound URL settings may point to: loopback only while the sandboxes run. */
+  private readonly urlGuard: AddressGuard;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -40,6 +43,7 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
     @InjectRedis() private readonly redis: RedisClient,
     @InjectConfig() private readonly config: AppConfig,
   ) {
+    this.urlGuard = AddressGuard.forSandboxes(config.sandboxes);
     this.define(CORE_SETTINGS);
   }
 
@@ -88,12 +92,17 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
       .map((definition) => ({ key: definition.key, effect: definition.loosensSecurity! }));
   }
 
+  /** A value given as text or JSON, typed and checked by its definition; a `SettingValueError` when it does not fit. */
+  coerce(definition: SettingDefinition, input: unknown): unknown {
+    return coerceSetting(definition, input, this.urlGuard);
+  }
+
   /** Validates, stores and broadcasts; `values` may be text (CLI, forms) or typed values. */
   async save(values: Record<string, unknown>): Promise<void> {
     const typed = Object.entries(values).map(([key, input]) => {
       const definition = this.definitions.get(key);
       if (!definition) throw new SettingValueError(`Unknown setting ${key}`);
-      return [key, coerceSetting(definition, input)] as const;
+      return [key, this.coerce(definition, input)] as const;
     });
     await this.runner.run(async ({ manager }) => {
       for (const [key, value] of typed) {

@@ -88,7 +88,10 @@ export class CpUsersService {
   /** The normalised e-mail and the password's hash, once both pass the rules. */
   private async credentials(emailInput: string, password: string): Promise<{ email: string; passwordHash: string }> {
     const email = emailInput.trim().toLowerCase();
-    if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw AppError.invalid({ email: ['must be an e-mail address'] });
+    // Bounded by the column before any pattern looks at it; a bare host (admin@localhost) is allowed for staff.
+    if (email.length > 191 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
+      throw AppError.invalid({ email: ['must be an e-mail address'] });
+    }
     if (password.length < 10) throw AppError.invalid({ password: ['must be at least 10 characters'] });
     if (password === DEMO_CP_PASSWORD && !this.config.demoSeed) {
       throw AppError.invalid({ password: ['must not be the demo password'] });

@@ -2,10 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { isOrderStatus, ORDER_STATUSES } from '../commerce/orders/order-status.machine';
 import { OrderStatusService } from '../commerce/orders/order-status.service';
 import { OrdersService } from '../commerce/orders/orders.service';
+import { isEmailAddress, MAX_EMAIL_LENGTH } from '../common/email-address';
 import { AppError } from '../common/errors/app-error';
 import { TransactionRunner } from '../database/transaction-runner';
 import { MailService } from '../mail/mail.service';
-import { EMAIL, FlowAction, JsonTemplate, mapStrings } from './flow-actions';
+import { FlowAction, JsonTemplate, mapStrings } from './flow-actions';
 import { FlowHttpClient, FlowHttpError } from './flow-http.client';
 import { renderTemplate, TemplateError } from './flow-templates';
 
@@ -89,7 +90,12 @@ export class FlowActionPerformer {
   }
 
   private async sendEmail(to: string, subject: string, body: string, context: ActionContext): Promise<string> {
-    if (!EMAIL.test(to)) throw new FlowActionError(`"${to}" is not an e-mail address`, false);
+    if (to.length > MAX_EMAIL_LENGTH) {
+      // Not quoted: the value may be a whole webhook body, and the reason is stored and logged.
+      const why = `the address is ${to.length} characters long, more than the ${MAX_EMAIL_LENGTH} an e-mail address may have`;
+      throw new FlowActionError(why, false);
+    }
+    if (!isEmailAddress(to)) throw new FlowActionError(`"${to}" is not an e-mail address`, false);
     await this.runner.run((tx) =>
       this.mail.send(tx, { to, subject, text: body }, `flow-run:${context.runId}:${context.index}`),
     );

@@ -1,4 +1,5 @@
 import { isOrderStatus, ORDER_STATUSES } from '../commerce/orders/order-status.machine';
+import { isEmailAddress } from '../common/email-address';
 import { AppError } from '../common/errors/app-error';
 import { templateSyntaxError } from './flow-templates';
 
@@ -29,12 +30,10 @@ const FIELDS: Record<FlowAction['type'], { required: string[]; optional?: string
 export const MAX_ACTIONS = 20;
 const MAX_FIELD_LENGTH = 10_000;
 
-export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** What a field must hold once rendered; checked at save time when the field has no `{{…}}` in it. */
 export const RENDERED_RULES: Record<string, { test: (text: string) => boolean; rule: string }> = {
   status: { test: isOrderStatus, rule: `must be one of ${ORDER_STATUSES.join(', ')}` },
-  to: { test: (text) => EMAIL.test(text.trim()), rule: 'must be an e-mail address' },
+  to: { test: (text) => isEmailAddress(text.trim()), rule: 'must be an e-mail address' },
   url: { test: (text) => /^https?:\/\/[^/\s?#]+/i.test(text.trim()), rule: 'must be an http:// or https:// URL' },
 };
 

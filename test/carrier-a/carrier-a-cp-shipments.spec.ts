@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { OrderHistory } from '../../src/commerce/orders/order-history.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
@@ -374,6 +375,77 @@ describe(`carrier A CP shipments (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => 
     expect(next.text).toContain(
       `New carrier A parcel ${created.parcelNumber} created; parcel ${shipment.parcelNumber} is still registered with the carrier.`,
     );
+  });
+
+  describe('with a carrier that answers parcel numbers no file may be named after', () => {
+    /** Every file under DATA_DIR but the database's own and the order mails, as paths relative to it. */
+    const dataFiles = () =>
+      readdirSync(shop.config.dataDir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && !/\.sqlite(-\w+)?$/.test(entry.name))
+        .map((entry) => join(entry.parentPath, entry.name).slice(shop.config.dataDir.length))
+        .filter((path) => !path.startsWith('/mail/'))
+        .sort();
+    const notesOf = async (orderId: number) =>
+      (await shop.dataSource.getRepository(OrderHistory).findBy({ orderId, actor: 'carrier-a' })).map((n) => n.note);
+
+    it('records the parcel, stores its label nowhere, and says why on the order and at the label', async () => {
+      const odd = ['../../../x', '../../x', '..\\x', '/tmp/x', 'C:\\x', 'a/b', '..', ' '];
+      // What `../../../x` named before: a file beside the labels folder, which must keep its content.
+      const beside = join(shop.config.dataDir, 'x.pdf');
+      writeFileSync(beside, 'not a label');
+      const before = dataFiles();
+      await sandbox().post(`${CONTROL}/parcel-numbers`).send({ parcelNumbers: odd }).expect(200);
+
+      for (const parcelNumber of odd) {
+        const order = await placedOrder();
+        const { location } = await submit(`${SHIPMENTS}/create/${order.id}`);
+        const shipment = await rows().findOneByOrFail({ orderId: order.id });
+        expect(location).toBe(`${SHIPMENTS}/${shipment.id}`);
+        expect(shipment).toMatchObject({ parcelNumber, labelFilePath: null });
+        const why =
+          `the label was not stored: the carrier's parcel number ${JSON.stringify(parcelNumber)} cannot name a file ` +
+          '(only letters, digits, - and _, at most 32)';
+        expect(await notesOf(order.id)).toEqual([`Carrier A parcel ${parcelNumber} created; ${why}`]);
+
+        const label = await staff.get(`${SHIPMENTS}/${shipment.id}/label`).expect(502);
+        expect(label.body.error).toEqual({ code: 'upstream_failed', message: `Carrier A: ${why}` });
+        const deleted = await submit(`${SHIPMENTS}/delete-label/${shipment.id}`);
+        expect(deleted.next.text).toContain('There is no stored label to delete.');
+      }
+      expect(dataFiles()).toEqual(before);
+      expect(readFileSync(beside, 'utf8')).toBe('not a label');
+
+      // A number longer than the record holds is no answer the shop can keep: the create fails, clearly.
+      await sandbox()
+        .post(`${CONTROL}/parcel-numbers`)
+        .send({ parcelNumbers: ['1'.repeat(33)] })
+        .expect(200);
+      const order = await placedOrder();
+      const { location, next } = await submit(`${SHIPMENTS}/create/${order.id}`);
+      expect(location).toBe(`/admin/orders/${order.id}`);
+      expect(next.text).toContain('Carrier A: create parcel failed: unexpected answer (HTTP 201)');
+      expect(await rows().countBy({ orderId: order.id })).toBe(0);
+    });
+
+    it('neither deletes nor serves a stored path that leads out of the label folder', async () => {
+      const shipment = await createFromCp(await placedOrder());
+      const ownPath = shipment.labelFilePath!;
+      const outside = join(shop.config.dataDir, 'keep.pdf');
+      writeFileSync(outside, '%PDF- kept');
+      await rows().update(shipment.id, { labelFilePath: join(shop.config.dataDir, 'labels', '..', 'keep.pdf') });
+
+      const deleted = await submit(`${SHIPMENTS}/delete-label/${shipment.id}`);
+      expect(deleted.next.text).toContain('There is no stored label to delete.');
+      expect(readFileSync(outside, 'utf8')).toBe('%PDF- kept');
+      expect((await rows().findOneByOrFail({ id: shipment.id })).labelFilePath).toBeNull();
+
+      await rows().update(shipment.id, { labelFilePath: outside });
+      const label = await staff.get(`${SHIPMENTS}/${shipment.id}/label`).buffer(true).parse(bytes).expect(200);
+      expect((label.body as Buffer).toString()).not.toBe('%PDF- kept');
+      expect(await labelCalls()).toBe(2);
+      expect((await rows().findOneByOrFail({ id: shipment.id })).labelFilePath).toBe(ownPath);
+      expect(readFileSync(outside, 'utf8')).toBe('%PDF- kept');
+    });
   });
 
   describe('with the carrier down', () => {

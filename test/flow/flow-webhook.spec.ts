@@ -1,13 +1,15 @@
+import request from 'supertest';
 import { OrderHistory } from '../../src/commerce/orders/order-history.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { SettingsService } from '../../src/config/settings.service';
+import { RENDERED_RULES } from '../../src/flow/flow-actions';
 import { FlowRun } from '../../src/flow/flow-run.entity';
 import { FlowsService } from '../../src/flow/flows.service';
 import { WEBHOOK_MISS_LIMIT } from '../../src/flow/webhook-guess.throttle';
 import { WebhookTrigger } from '../../src/flow/webhook-trigger.service';
 import { Job } from '../../src/jobs/job.entity';
 import { insertOrder } from '../support/fixtures';
-import { mailText, startSmtpCapture } from '../support/smtp-capture';
+import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
 import { callWebhook, captureOutput, createFlow, settledRun, startReceiver } from './flow-helpers';
 
@@ -302,6 +304,38 @@ describe(`flow webhook (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(mail.raw).toContain('Subject: Your order R-42');
     expect(mailText(mail)).toContain('Hello Grace, <your> parcel is on its way.');
     expect(smtp.messages.filter((message) => message.to.includes('grace@example.com'))).toHaveLength(1);
+  });
+
+  it('refuses an over-long address at once, and other requests are answered meanwhile', async () => {
+    const { secret } = await flow([{ type: 'sendEmail', to: '{{webhook.email}}', subject: 'Hi', body: 'x' }]);
+    // Dots between two @ make a backtracking e-mail pattern take seconds over the first 30,000 characters.
+    const hostile = (length: number) => `x@${'.'.repeat(30_000)}@`.padEnd(length, 'a');
+    for (const value of [hostile(80 * 1024), hostile(1_000_000)]) {
+      // The check a flow's saved `to` goes through, timed on its own.
+      const started = Date.now();
+      expect(RENDERED_RULES.to.test(value)).toBe(false);
+      expect(Date.now() - started).toBeLessThan(200);
+
+      const res = await callWebhook(shop, secret).send({ email: value }).expect(200);
+      let settled = false;
+      const settling = settledRun(shop, res.body.runId).finally(() => (settled = true));
+      const healthMs: number[] = [];
+      do {
+        const asked = Date.now();
+        await request(shop.server).get('/health').expect(200);
+        healthMs.push(Date.now() - asked);
+      } while (!settled);
+      const run = await settling;
+
+      // The run's own time includes two row updates; the check itself takes well under a millisecond.
+      expect(run.finishedAt! - run.startedAt!).toBeLessThan(500);
+      expect(Math.max(...healthMs)).toBeLessThan(500);
+      expect(run.reason).toBe(
+        `action 1 (sendEmail) failed: the address is ${value.length} characters long, ` +
+          'more than the 254 an e-mail address may have',
+      );
+    }
+    expect(smtp.messages.filter((message) => subjectOf(message) === 'Hi')).toHaveLength(0);
   });
 
   it('answers an unexpected failure with a bare 500 and logs it with the secret redacted', async () => {

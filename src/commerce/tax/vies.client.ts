@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { AddressGuard } from '../../common/outbound-address';
 import { requestJson } from '../../common/outbound-http';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
@@ -30,6 +31,7 @@ export class ViesClient {
         method: 'POST',
         body: { countryCode: prefix, vatNumber: number },
         timeoutMs: this.config.outboundTimeoutMs,
+        guard: AddressGuard.forSandboxes(this.config.sandboxes),
       });
       answer = interpret(response.status, response.json);
     } catch (error) {

@@ -68,6 +68,7 @@ export const BANKPAY_SETTINGS: readonly SettingDefinition[] = [
     type: 'string',
     default: '',
     description: 'REST API base URL (empty: the local sandbox)',
+    outboundUrl: true,
   },
   {
     key: 'bankpay.cardPayUrl',

@@ -1,6 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { amountDue, Order } from '../../commerce/orders/order.entity';
 import { OrderStatusService } from '../../commerce/orders/order-status.service';
@@ -12,6 +10,7 @@ import { SettingsService } from '../../config/settings.service';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { CarrierAClient } from './carrier-a.client';
 import { CarrierAConfigurationError } from './carrier-a.errors';
+import { CarrierALabelFiles } from './carrier-a-label-files';
 import { giveLabelBack, labelMonth, takeLabel } from './carrier-a-label-months';
 import { parcelPayload } from './carrier-a-parcel-payload';
 import { CarrierAShipment } from './carrier-a-shipment.entity';
@@ -37,20 +36,26 @@ export class LabelLimitReached extends Error {}
 /** Registers orders' parcels with carrier A and keeps the shipment records and their labels. */
 @Injectable()
 export class CarrierAShipments {
+  private readonly logger = new Logger('carrier-a:shipments');
+  private readonly labels: CarrierALabelFiles;
+
   constructor(
     private readonly client: CarrierAClient,
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
     private readonly orderStatus: OrderStatusService,
     private readonly settings: SettingsService,
-    @InjectConfig() private readonly config: AppConfig,
-  ) {}
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.labels = new CarrierALabelFiles(config.dataDir);
+  }
 
   /**
    * Creates the order's parcel, stores the shipment with its label on disk and notes the parcel number on
    * the order. Every label counts towards the month's total, taken before the call and given back only
-   * when the carrier certainly made none. A failure is a `CarrierAConfigurationError`; a label that cannot
-   * be fetched yet leaves the path empty, to be fetched again on the next label request.
+   * when the carrier certainly made none. A failure is a `CarrierAConfigurationError`. The parcel exists
+   * once the carrier answers, so a label that cannot be stored does not fail the call: the path stays empty
+   * (the next label request tries again) and the order note says why.
    */
   async createParcel(orderId: number, options: ParcelOptions = {}): Promise<CarrierAShipment> {
     const order = await this.dataSource.getRepository(Order).findOneBy({ id: orderId });
@@ -71,7 +76,12 @@ export class CarrierAShipments {
       }
       throw error;
     });
-    const labelFilePath = await this.storeLabel(created.id, created.parcelNumber).catch(() => null);
+    let labelProblem: string | null = null;
+    const labelFilePath = await this.storeLabel(created.id, created.parcelNumber).catch((error: Error) => {
+      labelProblem = error.message.replace(/^Carrier A: /, '');
+      this.logger.warn(`parcel ${created.id}: ${labelProblem}`);
+      return null;
+    });
     const shipment = await this.runner.run(async ({ manager }) =>
       manager.save(
         manager.create(CarrierAShipment, {
@@ -88,20 +98,33 @@ export class CarrierAShipments {
         }),
       ),
     );
-    await this.orderStatus.comment(orderId, `Carrier A parcel ${created.parcelNumber} created`, 'carrier-a');
+    const note = `Carrier A parcel ${created.parcelNumber} created${labelProblem ? `; ${labelProblem}` : ''}`;
+    await this.orderStatus.comment(orderId, note, 'carrier-a');
     return shipment;
   }
 
   /** The label PDF: the stored file when there is one, else fetched from the carrier and stored first. */
   async label(shipment: CarrierAShipment): Promise<Buffer> {
-    if (shipment.labelFilePath) {
-      const stored = await readFile(shipment.labelFilePath).catch(() => null);
-      if (stored) return stored;
-    }
+    const stored = shipment.labelFilePath ? await this.labels.read(shipment.labelFilePath) : null;
+    if (stored) return stored;
     const path = await this.storeLabel(shipment.parcelId, shipment.parcelNumber);
     await this.runner.run(({ manager }) => manager.update(CarrierAShipment, shipment.id, { labelFilePath: path }));
     shipment.labelFilePath = path;
-    return readFile(path);
+    return (await this.labels.read(path))!;
+  }
+
+  /**
+   * Deletes the stored label file and forgets its path; the carrier keeps the parcel, and the next label
+   * request fetches the label again. False when no label was stored in the label folder (a path leading
+   * elsewhere is forgotten, and nothing there is touched).
+   */
+  async deleteLabel(shipment: CarrierAShipment): Promise<boolean> {
+    if (!shipment.labelFilePath) return false;
+    // The file first: a path left behind is harmless (the label is fetched again when its file is missing).
+    const deleted = await this.labels.remove(shipment.labelFilePath);
+    await this.runner.run(({ manager }) => manager.update(CarrierAShipment, shipment.id, { labelFilePath: null }));
+    shipment.labelFilePath = null;
+    return deleted;
   }
 
   /**
@@ -129,13 +152,10 @@ export class CarrierAShipments {
       : [{ status: tracking.status, description: tracking.status, location: null, timestamp: null }];
   }
 
-  /** Fetches the label PDF and writes it under the labels folder; the stored path. */
+  /** Fetches the label PDF and writes it in the label folder; the stored path. */
   private async storeLabel(parcelId: string, parcelNumber: string): Promise<string> {
-    const pdf = await this.client.getLabel(parcelId);
-    const folder = join(this.config.dataDir, 'labels');
-    await mkdir(folder, { recursive: true });
-    const path = join(folder, `carrier-a-${parcelNumber}.pdf`);
-    await writeFile(path, pdf);
+    const path = this.labels.pathFor(parcelNumber);
+    await this.labels.write(path, await this.client.getLabel(parcelId));
     return path;
   }
 

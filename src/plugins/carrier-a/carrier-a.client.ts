@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { OutboundError, OutboundRequest, requestJson } from '../../common/outbound-http';
+import { AddressGuard } from '../../common/outbound-address';
+import { exchange, OutboundError, OutboundRequest, requestJson } from '../../common/outbound-http';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
@@ -60,20 +61,25 @@ export interface CarrierAParcelShop {
 
 /**
  * Carrier A's REST API (spec "Outbound calls to the carrier A API"). Every request or response error is
- * logged (without credentials) and raised as a `CarrierAConfigurationError` with a readable message.
+ * logged (without credentials) and raised as a `CarrierAConfigurationError` with a readable message. The
+ * credentials go only to public addresses (loopback too while the sandboxes run).
  */
 @Injectable()
 export class CarrierAClient {
   private readonly logger = new Logger('carrier-a:client');
+  private readonly guard: AddressGuard;
 
   constructor(
     private readonly settings: SettingsService,
     @InjectConfig() private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.guard = AddressGuard.forSandboxes(config.sandboxes);
+  }
 
   async createParcel(parcel: CarrierAParcelRequest): Promise<CarrierACreatedParcel> {
+    // The id and number must fit the shipment record (64 and 32 characters).
     return this.call('create parcel', 'POST', '/parcels', parcel, (answer) =>
-      isRecord(answer) && typeof answer.id === 'string' && typeof answer.parcelNumber === 'string'
+      isRecord(answer) && isText(answer.id, 64) && isText(answer.parcelNumber, 32)
         ? { id: answer.id, parcelNumber: answer.parcelNumber, status: String(answer.status ?? 'CREATED') }
         : null,
     );
@@ -112,23 +118,21 @@ export class CarrierAClient {
   async getLabel(id: string): Promise<Buffer> {
     const what = `label ${id}`;
     const { url, headers } = this.target(`/parcels/${encodeURIComponent(id)}/label?format=pdf`, what);
-    let response: Response;
-    let bytes: Buffer;
+    let answer: { status: number; body: Buffer };
     try {
-      response = await fetch(url, {
+      answer = await exchange(url, {
         headers: { ...headers, accept: 'application/pdf' },
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.config.outboundTimeoutMs),
+        timeoutMs: this.config.outboundTimeoutMs,
+        guard: this.guard,
       });
-      bytes = Buffer.from(await response.arrayBuffer());
     } catch (error) {
-      const name = (error as Error).name;
-      const reason = name === 'TimeoutError' || name === 'AbortError' ? 'no answer in time' : 'unreachable';
-      throw this.fail(what, `carrier A ${reason}`);
+      throw this.failed(what, error);
     }
-    if (!response.ok) throw this.fail(what, describe(response.status, parseJson(bytes)));
-    if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw this.fail(what, 'the label is not a PDF');
-    return bytes;
+    if (answer.status < 200 || answer.status >= 300) {
+      throw this.fail(what, describe(answer.status, parseJson(answer.body)));
+    }
+    if (answer.body.subarray(0, 5).toString('latin1') !== '%PDF-') throw this.fail(what, 'the label is not a PDF');
+    return answer.body;
   }
 
   /** One JSON exchange; `read` turns the answer into the result, or null when it is not what was asked for. */
@@ -142,10 +146,15 @@ export class CarrierAClient {
     const { url, headers } = this.target(path, what);
     let answer: { status: number; json: unknown };
     try {
-      answer = await requestJson(url, { method, body, headers, timeoutMs: this.config.outboundTimeoutMs });
+      answer = await requestJson(url, {
+        method,
+        body,
+        headers,
+        timeoutMs: this.config.outboundTimeoutMs,
+        guard: this.guard,
+      });
     } catch (error) {
-      if (error instanceof OutboundError) throw this.fail(what, error.message, error.outcomeUnknown);
-      throw this.fail(what, String(error), true);
+      throw this.failed(what, error);
     }
     if (answer.status < 200 || answer.status >= 300) throw this.fail(what, describe(answer.status, answer.json));
     const result = read(answer.json);
@@ -173,10 +182,20 @@ export class CarrierAClient {
     return null;
   }
 
+  /** A call that got no usable answer; whether the carrier may have acted on it, as far as can be told. */
+  private failed(what: string, error: unknown): CarrierAConfigurationError {
+    if (error instanceof OutboundError) return this.fail(what, error.message, error.outcomeUnknown);
+    return this.fail(what, String(error), true);
+  }
+
   private fail(what: string, reason: string, outcomeUnknown = false): CarrierAConfigurationError {
     this.logger.warn(`carrier A call "${what}" failed: ${reason}`);
     return new CarrierAConfigurationError(`Carrier A: ${what} failed: ${reason}`, outcomeUnknown);
   }
+}
+
+function isText(value: unknown, maxLength: number): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= maxLength;
 }
 
 function describe(status: number, body: unknown): string {

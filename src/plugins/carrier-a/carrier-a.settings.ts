@@ -17,6 +17,7 @@ export const CARRIER_A_SETTINGS: readonly SettingDefinition[] = [
     type: 'string',
     default: '',
     description: 'Custom API base URL (overrides sandbox and production)',
+    outboundUrl: true,
   },
   { key: 'carrier-a.username', type: 'string', default: '', description: 'API user (HTTP Basic)' },
   { key: 'carrier-a.password', type: 'string', default: '', secret: true, description: 'API password (HTTP Basic)' },

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { isHttpUrl } from '../shared/http-url';
 import type { Request } from 'express';
+import { isEmailAddress, MAX_EMAIL_LENGTH } from '../../common/email-address';
 import { roundHalfUp } from '../../common/money';
 import { illegalArgument } from '../shared/sandbox-answers';
 
@@ -19,8 +20,6 @@ export interface NumberRule {
   /** Only these values. */
   oneOf?: readonly number[];
 }
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** True for a number with at most two decimals. */
 export function hasCents(value: number): boolean {
@@ -88,7 +87,9 @@ export class JsonReader {
   }
 
   email(path: string): string {
-    return this.string(path, { max: 254, pattern: EMAIL, patternHint: 'an e-mail address' });
+    const value = this.string(path, { max: MAX_EMAIL_LENGTH });
+    if (!isEmailAddress(value)) throw this.invalid(path, 'must be an e-mail address');
+    return value;
   }
 
   number(path: string, rule: NumberRule = {}): number {

@@ -7,7 +7,10 @@ import { carrierError } from './carrier-a-answers';
 import { CARRIER_A_BASE, FAULT_MODES, FaultMode } from './carrier-a-sandbox.model';
 import { CarrierASandboxState } from './carrier-a-sandbox.state';
 
-/** Switches for tests and the demo: fault mode, stored parcels, tracking steps (stats and reset: the base). */
+/**
+ * Switches for tests and the demo: fault mode, odd parcel numbers, stored parcels, tracking steps (stats and
+ * reset: the base).
+ */
 @ApiExcludeController()
 @SkipCsrf()
 @UseFilters(SandboxAnswerFilter)
@@ -26,6 +29,17 @@ export class CarrierAControlController extends SandboxControlController {
       throw carrierError(400, `mode: one of ${FAULT_MODES.join(', ')}`);
     }
     return this.state.setMode(mode as FaultMode);
+  }
+
+  /** `{ parcelNumbers: [...] }`: the next parcels are numbered with these strings, whatever they hold. */
+  @Post('parcel-numbers')
+  @HttpCode(200)
+  queueParcelNumbers(@Body() body: { parcelNumbers?: unknown } | undefined) {
+    const numbers = body?.parcelNumbers;
+    if (!Array.isArray(numbers) || numbers.length === 0 || !numbers.every((n) => typeof n === 'string')) {
+      throw carrierError(400, 'parcelNumbers: a non-empty array of strings');
+    }
+    return this.state.queueParcelNumbers(numbers as string[]);
   }
 
   @Get('parcels')

@@ -25,13 +25,16 @@ export class CarrierASandboxState {
   private stats: SandboxStats = { requests: {} };
   private mode: FaultMode = 'normal';
   private sequence = 0;
+  /** Parcel numbers the next parcels get instead of real ones, as a misbehaving carrier might answer. */
+  private oddNumbers: string[] = [];
 
   createParcel(input: NewParcel): SandboxParcel {
     this.sequence++;
     const parcel: SandboxParcel = {
       id: randomUUID(),
       // 14 digits like the carrier's parcel numbers; unique per sandbox run.
-      parcelNumber: `0${String(Date.now()).slice(-7)}${String(this.sequence).padStart(6, '0')}`,
+      parcelNumber:
+        this.oddNumbers.shift() ?? `0${String(Date.now()).slice(-7)}${String(this.sequence).padStart(6, '0')}`,
       ...input,
       createdAt: Date.now(),
       advanced: 0,
@@ -71,6 +74,12 @@ export class CarrierASandboxState {
     return this.tracking(parcel).at(-1)!.code;
   }
 
+  /** The next parcels are numbered with these, in turn. */
+  queueParcelNumbers(numbers: string[]): { queued: string[] } {
+    this.oddNumbers.push(...numbers);
+    return { queued: [...this.oddNumbers] };
+  }
+
   setMode(mode: FaultMode): { mode: FaultMode } {
     this.mode = mode;
     return { mode };
@@ -92,5 +101,6 @@ export class CarrierASandboxState {
     this.parcels.clear();
     this.stats = { requests: {} };
     this.mode = 'normal';
+    this.oddNumbers = [];
   }
 }

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { isEmailAddress } from '../../common/email-address';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { SandboxAnswerFilter } from '../shared/sandbox-answers';
 import {
@@ -12,8 +13,6 @@ import {
 } from './oauth-sandbox.model';
 import { ProviderJsonError } from './oauth-sandbox.requests';
 import { NewSandboxUser, OAuthSandboxState } from './oauth-sandbox.state';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function invalid(description: string): ProviderJsonError {
   return new ProviderJsonError(400, { error: 'invalid_request', error_description: description });
@@ -33,7 +32,7 @@ function readUser(body: unknown, required: boolean): Partial<NewSandboxUser> {
     if (typeof value !== 'string' || value.trim() === '') throw invalid(`${field} must be a non-empty string.`);
     user[field] = value.trim();
   }
-  if (user.email !== undefined && !EMAIL.test(user.email)) throw invalid('email must be an e-mail address.');
+  if (user.email !== undefined && !isEmailAddress(user.email)) throw invalid('email must be an e-mail address.');
   if (body.emailVerified !== undefined && typeof body.emailVerified !== 'boolean') {
     throw invalid('emailVerified must be true or false.');
   }

@@ -83,7 +83,7 @@ export class BankpayCpService {
    * from the cache (PayPlusClient listens for the save).
    */
   async save(section: SettingsSection, body: Record<string, unknown>): Promise<void> {
-    const values = section.form.parse(body);
+    const values = section.form.parse(this.settings, body);
     const after = (key: string) => (key in values ? values[key] : this.settings.get(key));
     const gated = section.handle === 'general' || section.handle === 'credentials';
     const missing = (gated ? requiredCredentials(after) : []).filter((key) => String(after(key) ?? '').trim() === '');

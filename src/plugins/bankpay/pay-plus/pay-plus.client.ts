@@ -3,6 +3,7 @@ import { CACHE_MANAGER } from '@nestjs/cache-manager';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import type { Cache } from 'cache-manager';
+import { AddressGuard } from '../../../common/outbound-address';
 import { OutboundRequest, requestJson } from '../../../common/outbound-http';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
@@ -75,13 +76,17 @@ export class PayPlusClient {
   private readonly logger = new Logger(PayPlusClient.name);
   private readonly tokens = new Map<Scope, CachedToken>();
   private readonly tokenRequests = new Map<Scope, Promise<string>>();
+  /** The client secret and tokens go only to public addresses (loopback too while the sandboxes run). */
+  private readonly guard: AddressGuard;
 
   constructor(
     private readonly settings: SettingsService,
     private readonly endpoints: BankpayEndpoints,
     @Inject(CACHE_MANAGER) private readonly cache: Cache,
     @InjectConfig() private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.guard = AddressGuard.forSandboxes(config.sandboxes);
+  }
 
   /** New credentials or URLs: forget tokens and the method list, so the next call uses them. */
   @OnEvent(SETTINGS_SAVED)
@@ -219,6 +224,7 @@ export class PayPlusClient {
         body,
         headers: { ...headers, authorization: `Bearer ${token}`, 'x-request-id': randomUUID() },
         timeoutMs: this.config.outboundTimeoutMs,
+        guard: this.guard,
       });
       if (response.status === 401 && round === 0) {
         this.tokens.delete(scope);
@@ -254,6 +260,7 @@ export class PayPlusClient {
         scope,
       }),
       timeoutMs: this.config.outboundTimeoutMs,
+      guard: this.guard,
     });
     const answer = response.json;
     if (response.status !== 200 || !isRecord(answer) || typeof answer.access_token !== 'string') {

@@ -135,7 +135,7 @@ export class CarrierAShipmentsCpController {
 
   @Post('delete-label/:id')
   async deleteLabel(@Param('id', ParseIntPipe) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const deleted = await this.cp.deleteLabel(await this.cp.shipment(id));
+    const deleted = await this.shipments.deleteLabel(await this.cp.shipment(id));
     addFlash(
       req,
       deleted ? 'success' : 'info',

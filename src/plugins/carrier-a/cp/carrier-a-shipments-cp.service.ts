@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, SelectQueryBuilder } from 'typeorm';
 import { Address } from '../../../commerce/carts/cart.entity';
@@ -7,7 +6,6 @@ import { Currency } from '../../../commerce/stores/currency.entity';
 import { AppError } from '../../../common/errors/app-error';
 import { toMajor } from '../../../common/money';
 import { isSqlite } from '../../../database/data-source-options';
-import { TransactionRunner } from '../../../database/transaction-runner';
 import { CarrierAShipment } from '../carrier-a-shipment.entity';
 import { csvFile, csvLine } from './carrier-a-shipments-csv';
 import { ShipmentFilter } from './carrier-a-shipments-filter';
@@ -55,13 +53,10 @@ export interface ShipmentRow extends Pick<
   cod: string | null;
 }
 
-/** What carrier A's CP shipment screens read, the CSV export, and deleting a stored label. */
+/** What carrier A's CP shipment screens read, and the CSV export. */
 @Injectable()
 export class CarrierAShipmentsCpService {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly runner: TransactionRunner,
-  ) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   /** One page of the filtered shipments, newest first. */
   async list(filter: ShipmentFilter, page: number): Promise<{ rows: ShipmentRow[]; total: number; pages: number }> {
@@ -109,19 +104,6 @@ export class CarrierAShipmentsCpService {
       this.dataSource.getRepository(Order).findOneBy({ id: shipment.orderId }),
     ]);
     return { row, address: order ? (order.shippingAddress ?? order.billingAddress) : null };
-  }
-
-  /**
-   * Deletes the stored label file and forgets its path; the carrier keeps the parcel, and the next label
-   * request fetches the label again. False when no label was stored.
-   */
-  async deleteLabel(shipment: CarrierAShipment): Promise<boolean> {
-    if (!shipment.labelFilePath) return false;
-    // The file first: a path left behind is harmless (the label is fetched again when its file is missing).
-    await rm(shipment.labelFilePath, { force: true });
-    await this.runner.run(({ manager }) => manager.update(CarrierAShipment, shipment.id, { labelFilePath: null }));
-    shipment.labelFilePath = null;
-    return true;
   }
 
   private filtered(filter: ShipmentFilter): SelectQueryBuilder<CarrierAShipment> {

@@ -1,5 +1,6 @@
 import { JsonWebKey } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { AddressGuard } from '../../../common/outbound-address';
 import { requestJson } from '../../../common/outbound-http';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
@@ -65,7 +66,10 @@ export class IdTokenVerifier {
   }
 
   private async fetchKeys(jwksUrl: string): Promise<KeySet> {
-    const answer = await requestJson<{ keys?: unknown }>(jwksUrl, { timeoutMs: this.config.outboundTimeoutMs });
+    const answer = await requestJson<{ keys?: unknown }>(jwksUrl, {
+      timeoutMs: this.config.outboundTimeoutMs,
+      guard: AddressGuard.forSandboxes(this.config.sandboxes),
+    });
     const keys = answer.json?.keys;
     if (answer.status !== 200 || !Array.isArray(keys)) {
       throw new IdTokenRejected(`the key set at ${jwksUrl} answered ${answer.status} without keys`);

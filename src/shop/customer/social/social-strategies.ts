@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { Strategy as FacebookStrategy } from 'passport-facebook';
 import { Strategy as GoogleStrategy } from 'passport-google-oauth20';
 import type OAuth2Strategy from 'passport-oauth2';
+import { AddressGuard } from '../../../common/outbound-address';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
 import { AppleOidcStrategy } from './apple-oidc.strategy';
-import { withTimeout } from './bounded-oauth2';
+import { bounded } from './bounded-oauth2';
 import { IdTokenVerifier } from './id-token.verifier';
 import { LoginStep, ProviderSetup } from './social-providers';
 import { facebookProfile, googleProfile } from './social-profile';
@@ -61,6 +62,6 @@ export class SocialStrategies {
         strategy = new AppleOidcStrategy(setup, login, this.verifier);
         break;
     }
-    return withTimeout(strategy, this.config.outboundTimeoutMs);
+    return bounded(strategy, this.config.outboundTimeoutMs, AddressGuard.forSandboxes(this.config.sandboxes));
   }
 }

@@ -14,15 +14,6 @@ export const PROVIDER_LABELS: Record<SocialProvider, string> = {
 /** The setting key of one of a provider's values, e.g. `social.google.clientId`. */
 export const socialKey = (provider: SocialProvider, name: string) => `social.${provider}.${name}`;
 
-const blankOrUrl = (value: unknown) => {
-  if (value === '') return undefined;
-  try {
-    return ['http:', 'https:'].includes(new URL(String(value)).protocol) ? undefined : 'must be an http(s) URL';
-  } catch {
-    return 'must be an http(s) URL';
-  }
-};
-
 /** Apple team and key ids are ten capital letters or digits. */
 const blankOrAppleId = (value: unknown) =>
   value === '' || /^[A-Z0-9]{10}$/.test(String(value)) ? undefined : 'must be 10 capital letters or digits';
@@ -46,7 +37,7 @@ function baseUrl(provider: SocialProvider, realOrigin: string): SettingDefinitio
     description:
       `Where ${PROVIDER_LABELS[provider]} lives: empty for the local sandbox (the real one in production), ` +
       `${realOrigin} for the real one, or another sandbox's base URL`,
-    check: blankOrUrl,
+    outboundUrl: true,
   };
 }
 
