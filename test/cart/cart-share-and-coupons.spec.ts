@@ -162,12 +162,17 @@ describe('cart sharing and coupons', () => {
     });
     expect(mailed.status).toBe(200);
     expect(mailed.body).toEqual({ success: true, sent: 1 });
-    const [mail] = await shareMailsTo('lure.example');
+    const [job] = await shareMailsTo('lure.example');
     const { token } = (await guest.post('/shop/cart/share-create')).body;
-    expect(mail.payload).toMatchObject({ to: 'victim@lure.example', subject: 'A shopping cart was shared with you' });
-    expect(mail.payload.text).toContain(`http://localhost:3000/shop/cart/share/${token}`);
-    expect(JSON.stringify(mail.payload)).not.toContain('evil.example');
-    expect(JSON.stringify(mail.payload)).not.toContain('parcel');
+    expect(job.payload).toEqual({ to: 'victim@lure.example', subject: 'A shopping cart was shared with you' });
+    // The message as sent (no SMTP_URL: an .eml file under DATA_DIR/mail).
+    const dir = join(shop.config.dataDir, 'mail');
+    const mail = readdirSync(dir)
+      .map((file) => readFileSync(join(dir, file), 'utf8'))
+      .find((text) => text.includes('To: victim@lure.example'))!;
+    expect(mail.replace(/=\r?\n/g, '')).toContain(`http://localhost:3000/shop/cart/share/${token}`);
+    expect(mail).not.toContain('evil.example');
+    expect(mail).not.toContain('parcel');
   });
 
   it(`mails at most ${SHARE_RECIPIENTS_PER_HOUR} recipients an hour per session and per address, then 429 with Retry-After`, async () => {

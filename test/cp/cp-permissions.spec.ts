@@ -12,7 +12,7 @@ import { CpUsersService } from '../../src/cp/cp-users.service';
 import { runCli } from '../support/cli';
 import { insertOrder } from '../support/fixtures';
 import { ShopClient } from '../support/shop-client';
-import { startTestApp, TestApp } from '../support/test-app';
+import { startTestApp, TEST_CP_PASSWORD, TestApp } from '../support/test-app';
 import { TestPluginModule } from '../support/test-plugin.module';
 
 /** A CP page someone forgot to give a permission: the guard must refuse it, and the route audit must find it. */
@@ -320,7 +320,7 @@ describe('CP permissions under another CP trigger', () => {
     const clerk = await login('clerk@example.com', 'clerk-password-1');
     await clerk.get('/backoffice/orders').expect(403);
     await clerk.get('/backoffice/carrier-b/dashboard').expect(200);
-    const admin = await login('admin@example.com', 'demo-admin-pass');
+    const admin = await login('admin@example.com', TEST_CP_PASSWORD);
     await admin.get('/backoffice/orders').expect(200);
 
     const guesser = new ShopClient(shop.server);

@@ -2,7 +2,7 @@ import { Product } from '../../src/commerce/products/product.entity';
 import { productBySku } from '../support/catalog';
 import { registerCustomer } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
-import { startTestApp, TestApp } from '../support/test-app';
+import { startTestApp, TEST_CP_PASSWORD, TestApp } from '../support/test-app';
 
 /** The shop as its owner configured it: every page of this site is under this origin. */
 const SITE = 'http://shop';
@@ -104,14 +104,14 @@ describe('redirects back to the Referer', () => {
     for (const next of ['/admin/../\\evil.example', '/admin/..//evil.example', '/admin/../shop/cart']) {
       const login = await new ShopClient(shop.server).submitForm('/admin/login', {
         email: 'admin@example.com',
-        password: 'demo-admin-pass',
+        password: TEST_CP_PASSWORD,
         next,
       });
       expect({ next, location: login.headers.location }).toEqual({ next, location: '/admin' });
     }
     const login = await new ShopClient(shop.server).submitForm('/admin/login', {
       email: 'admin@example.com',
-      password: 'demo-admin-pass',
+      password: TEST_CP_PASSWORD,
       next: '/admin/orders?status=paid',
     });
     expect(login.headers.location).toBe('/admin/orders?status=paid');
