@@ -14,10 +14,16 @@ export function mailText(mail: CapturedMail): string {
   return decodeURIComponent(escaped.replace(/=([0-9A-F]{2})/g, '%$1'));
 }
 
-/** A real SMTP listener on loopback that keeps every message it is given. */
 export function subjectOf(mail: CapturedMail): string {
   return /^Subject: (.*)$/m.exec(mail.raw)?.[1] ?? '';
 }
+
+/** The password-reset message sent to `email` among `messages`, if one arrived (registration mails come too). */
+export function resetMailTo(messages: CapturedMail[], email: string): CapturedMail | undefined {
+  return messages.find((mail) => mail.to.includes(email) && subjectOf(mail).startsWith('Reset your password at '));
+}
+
+/** A real SMTP listener on loopback that keeps every message it is given. */
 
 export async function startSmtpCapture(): Promise<{ url: string; messages: CapturedMail[]; close(): Promise<void> }> {
   const messages: CapturedMail[] = [];

@@ -8,7 +8,7 @@ import { productBySku } from '../support/catalog';
 import { addToCart } from '../support/checkout';
 import { registerCustomer } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
-import { mailText, startSmtpCapture } from '../support/smtp-capture';
+import { mailText, resetMailTo, startSmtpCapture } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 const HTML = { Accept: 'text/html' };
@@ -77,7 +77,7 @@ describe(`request logs (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const email = await registerCustomer(new ShopClient(shop.server));
     const browser = new ShopClient(shop.server);
     expect((await browser.post('/shop/forgotten-password', { email })).status).toBe(200);
-    const mail = await eventually(() => smtp.messages.find((message) => message.to.includes(email)));
+    const mail = await eventually(() => resetMailTo(smtp.messages, email));
     const text = mailText(mail);
     const token = /\/shop\/create-new-password\?token=([0-9a-f]{64})\s/.exec(text)![1];
     const code = /one-time code: (\d{6})\b/.exec(text)![1];

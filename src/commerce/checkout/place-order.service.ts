@@ -24,7 +24,10 @@ import { StockService } from '../products/stock.service';
 import { Quote, QuoteService } from './quote.service';
 
 export interface PlaceOrderInput {
-  /** The session's cart; a request without one can still find its order by idempotency key. */
+  /**
+   * The session's cart, as SessionCarts lets the session use it; a request without one can still find its order by
+   * idempotency key.
+   */
   cartId: number | undefined;
   /** The `Idempotency-Key` header: the same key always answers with the same order. */
   idempotencyKey?: string;
@@ -61,14 +64,10 @@ export class PlaceOrderService {
     private readonly events: EventEmitter2,
   ) {}
 
-  async place(request: PlaceOrderInput): Promise<PlacedOrder> {
-    const named = request.cartId ? await this.dataSource.getRepository(Cart).findOneBy({ id: request.cartId }) : null;
-    // An account's cart is placed (or its order found again) only by a session logged in to that account: one
-    // logged out by a password change or a takeover still names the cart, and must reach neither.
-    const cart = named && (named.customerId === null || named.customerId === request.customerId) ? named : null;
-    const input = { ...request, cartId: cart?.id };
+  async place(input: PlaceOrderInput): Promise<PlacedOrder> {
     const earlier = await this.existing(input);
     if (earlier) return { order: earlier, created: false };
+    const cart = input.cartId ? await this.dataSource.getRepository(Cart).findOneBy({ id: input.cartId }) : null;
     if (!cart) throw emptyCart();
     const quote = await this.quotes.quote(cart);
     const slot = await this.validate(quote, input.expectedTotal);

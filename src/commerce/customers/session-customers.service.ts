@@ -17,8 +17,16 @@ export class SessionCustomers {
   ) {}
 
   async current(req: Request): Promise<Customer | null> {
+    return this.settings.isOn('customerAccountsEnabled') ? this.standingLogin(req) : null;
+  }
+
+  /**
+   * The account the session logged in to, while that login stands (the account exists and its password has not
+   * changed since), whether accounts are on or not: what the session's cart belongs to.
+   */
+  async standingLogin(req: Request): Promise<Customer | null> {
     const customerId = req.session?.customerId;
-    if (!customerId || !this.settings.isOn('customerAccountsEnabled')) return null;
+    if (!customerId) return null;
     const customer = await this.dataSource.getRepository(Customer).findOneBy({ id: customerId, deletedAt: IsNull() });
     return customer && customer.authVersion === req.session.customerAuthVersion ? customer : null;
   }

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res 
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { PlaceOrderService } from '../../commerce/checkout/place-order.service';
+import { SessionCarts } from '../../commerce/carts/session-carts.service';
 import { SessionCustomers } from '../../commerce/customers/session-customers.service';
 import { OrdersService } from '../../commerce/orders/orders.service';
 import { PaymentService, PaymentStep } from '../../commerce/payments/payment.service';
@@ -27,6 +28,7 @@ export class PlaceOrderController {
     private readonly orders: OrdersService,
     private readonly payments: PaymentService,
     private readonly customers: SessionCustomers,
+    private readonly sessionCarts: SessionCarts,
   ) {}
 
   /**
@@ -45,7 +47,7 @@ export class PlaceOrderController {
       throw AppError.invalid({ 'Idempotency-Key': ['must be 1 to 100 visible ASCII characters'] });
     }
     const { order, created } = await this.placeOrder.place({
-      cartId: req.session.cartId,
+      cartId: await this.sessionCarts.placeable(req),
       idempotencyKey,
       customerId: await this.customers.currentId(req),
       expectedTotal: body.expectedTotal,
