@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { RequiresFeature } from '../common/decorators/requires-feature.decorator';
 import { SkipCsrf } from '../common/decorators/skip-csrf.decorator';
 import { AppError } from '../common/errors/app-error';
+import { clientAddress } from '../common/throttling/client-address';
 import { WebhookGuessThrottle } from './webhook-guess.throttle';
 import { WebhookTrigger } from './webhook-trigger.service';
 
@@ -30,7 +31,7 @@ export class FlowWebhookController {
     @Body() body: unknown,
     @Req() req: Request,
   ): Promise<{ success: true; runId: number }> {
-    const ip = req.ip ?? 'unknown';
+    const ip = clientAddress(req.ip);
     const blockedFor = await this.guesses.blockedSeconds(ip);
     if (blockedFor > 0) {
       const message = `Too many wrong secrets. Try again in ${blockedFor} seconds.`;

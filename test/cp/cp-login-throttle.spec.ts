@@ -77,6 +77,41 @@ describe('CP login throttling', () => {
     await elsewhere.get('/admin/orders').expect(200);
   });
 
+  it('counts an IPv6 /64 as one address, an IPv4-mapped address as its IPv4 one, and accents as their letters', async () => {
+    const email = await staff();
+    for (let i = 1; i <= LOGIN_FAILURE_LIMIT; i++) {
+      const res = await jsonLogin(new ShopClient(shop.server), `2001:db8:7:7::${i}`, {
+        email: `x${i}@a.example`,
+        password: 'x',
+      });
+      expect(res.status).toBe(401);
+    }
+    expectLoginThrottled(
+      await jsonLogin(new ShopClient(shop.server), '2001:db8:7:7:ffff::9', { email, password: PASSWORD }),
+    );
+
+    const ip = freshIp();
+    for (let i = 0; i < LOGIN_FAILURE_LIMIT; i++) {
+      const res = await jsonLogin(new ShopClient(shop.server), `::ffff:${ip}`, {
+        email: `y${i}@a.example`,
+        password: 'x',
+      });
+      expect(res.status).toBe(401);
+    }
+    expectLoginThrottled(await jsonLogin(new ShopClient(shop.server), ip, { email, password: PASSWORD }));
+
+    const named = await staff();
+    const accented = named.replace('staff', 'stäff');
+    for (let i = 0; i < LOGIN_FAILURE_LIMIT; i++) {
+      const res = await jsonLogin(new ShopClient(shop.server), freshIp(), {
+        email: accented,
+        password: WRONG_PASSWORD,
+      });
+      expect(res.status).toBe(401);
+    }
+    expectLoginThrottled(await jsonLogin(new ShopClient(shop.server), freshIp(), { email: named, password: PASSWORD }));
+  });
+
   it('sends a throttled form login back to the login page with the reason', async () => {
     const email = await staff();
     const browser = new ShopClient(shop.server);

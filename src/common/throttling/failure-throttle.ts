@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppConfig } from '../../config/app-config';
 import { RedisClient } from '../../redis/redis.module';
 import { AppError } from '../errors/app-error';
+import { clientAddress, foldedName } from './client-address';
 import { FailureCounters, MemoryFailureCounters, RedisFailureCounters } from './failure-counters';
 
 /** One attempt under way; an attempt that is not taken back counts as failed. */
@@ -46,8 +47,8 @@ export class FailureThrottle {
   /** Opens an attempt, or throws a 429 `too_many_requests` (with `retryAfter` seconds) when over the limit. */
   async begin(name: string, ip: string | undefined): Promise<ThrottledAttempt> {
     // Names are hashed so no e-mail address sits in Redis keys.
-    const digest = createHash('sha256').update(name.trim().toLowerCase()).digest('hex').slice(0, 32);
-    const keys = [`name:${digest}`, `ip:${ip ?? 'unknown'}`];
+    const digest = createHash('sha256').update(foldedName(name)).digest('hex').slice(0, 32);
+    const keys = [`name:${digest}`, `ip:${clientAddress(ip)}`];
     const counts = await this.counters.hit(keys, this.rule.windowMs);
     const blocked = counts.filter((count) => count.hits > this.rule.limit);
     if (blocked.length > 0) {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectThrottlerStorage, normalizeIp, ThrottlerRequest, ThrottlerStorage } from '@nestjs/throttler';
+import { InjectThrottlerStorage, ThrottlerRequest, ThrottlerStorage } from '@nestjs/throttler';
 import type { Request } from 'express';
+import { clientAddress } from './client-address';
 import { ShopThrottlerGuard, tooManyRequests } from './throttling.module';
 
 /**
@@ -9,7 +10,7 @@ import { ShopThrottlerGuard, tooManyRequests } from './throttling.module';
  * and its session. Dropping the cookie does not escape the address's count, nor changing networks the session's.
  */
 function sessionAndAddress(req: Request): string[] {
-  const trackers = [`address:${normalizeIp(req.ip ?? 'unknown')}`];
+  const trackers = [`address:${clientAddress(req.ip)}`];
   if (req.sessionID) trackers.push(`session:${req.sessionID}`);
   return trackers;
 }
