@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { ed25519PublicKey, SANDBOX_LICENSE_PUBLIC_KEY } from './licenses/license-key';
 import { normaliseStoreDetails, StoreDetails, storeDetailsProblems } from './store-details';
@@ -10,6 +11,11 @@ export interface AppConfig {
   production: boolean;
   port: number;
   baseUrl: string;
+  /**
+   * Which peers may tell the client's address in X-Forwarded-For (Express's `trust proxy`): a hop count, or
+   * names and addresses (`loopback`, `uniquelocal`, `10.0.0.5`, `172.16.0.0/12`). Every per-address limit trusts it.
+   */
+  trustProxy: number | string[];
   databaseUrl: string;
   /** Folder for the SQLite file, the generated session secret, mail files and labels. */
   dataDir: string;
@@ -99,6 +105,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     production,
     port,
     baseUrl,
+    trustProxy: trustProxy(env),
     databaseUrl,
     dataDir,
     redisUrl,
@@ -143,6 +150,22 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
   if (['0', 'false', 'off', 'no'].includes(raw)) return false;
   return fail(name, 'must be true or false');
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** TRUST_PROXY: `loopback` unless told, so no client elsewhere can set its own address for the throttles. */
+function trustProxy(env: Env): number | string[] {
+  const raw = (env.TRUST_PROXY || 'loopback').trim();
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, ...rest] = entry.split('/');
+    const known =
+      PROXY_NAMES.includes(entry) || (isIP(address) > 0 && rest.length === 0 && (bits ?? '0').match(/^\d{1,3}$/));
+    if (!known) fail('TRUST_PROXY', 'must be a hop count, or loopback, linklocal, uniquelocal and addresses or CIDRs');
+  }
+  return entries;
 }
 
 function cpAdminPassword(env: Env): string | null {

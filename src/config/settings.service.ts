@@ -85,6 +85,11 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
     return this.get<boolean>(flag) === true;
   }
 
+  /** A switch that loosens security, on, where NODE_ENV=production refuses it (DESIGN.md §7). */
+  private refusedInProduction(definition: SettingDefinition, value: unknown): boolean {
+    return this.config.production && Boolean(definition.loosensSecurity) && value === true;
+  }
+
   /** The settings that loosen security and are on now, each with what it lets through. */
   loosened(): Array<{ key: string; effect: string }> {
     return [...this.definitions.values()]
@@ -102,7 +107,11 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
     const typed = Object.entries(values).map(([key, input]) => {
       const definition = this.definitions.get(key);
       if (!definition) throw new SettingValueError(`Unknown setting ${key}`);
-      return [key, this.coerce(definition, input)] as const;
+      const value = this.coerce(definition, input);
+      if (this.refusedInProduction(definition, value)) {
+        throw new SettingValueError(`${key} cannot be switched on when NODE_ENV=production`);
+      }
+      return [key, value] as const;
     });
     await this.runner.run(async ({ manager }) => {
       for (const [key, value] of typed) {
@@ -119,8 +128,15 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
       const rows = await this.dataSource.getRepository(SettingRow).find({ select: { key: true, value: true } });
       const before = this.values;
       this.values = new Map(rows.map((row) => [row.key, JSON.parse(row.value)]));
+      for (const [key, value] of this.values) {
+        const definition = this.definitions.get(key);
+        // A database brought over from a test shop keeps such a switch on: production reads it as off.
+        if (definition && this.refusedInProduction(definition, value)) this.values.set(key, false);
+      }
       // A save made by another instance or the CLI is announced here, so caches everywhere drop stale entries.
-      const changed = rows.filter((row) => JSON.stringify(before.get(row.key)) !== row.value).map((row) => row.key);
+      const changed = rows
+        .filter((row) => JSON.stringify(before.get(row.key)) !== JSON.stringify(this.values.get(row.key)))
+        .map((row) => row.key);
       if (this.loaded && changed.length > 0) {
         this.events.emit(SETTINGS_SAVED, { keys: changed } satisfies SettingsSavedEvent);
       }

@@ -18,7 +18,7 @@ import { createViewEngine } from './view-engine';
 /** Express-level set-up shared by `main.ts` and the tests; call before `app.init()`. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.useLogger(app.get(Logger));
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.set(SITE_ORIGIN_SETTING, new URL(config.baseUrl).origin);
   const widgetOrigins = checkoutWidgetOrigins(app);

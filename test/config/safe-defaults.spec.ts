@@ -4,6 +4,7 @@ import { Currency } from '../../src/commerce/stores/currency.entity';
 import { Store } from '../../src/commerce/stores/store.entity';
 import { loadConfig } from '../../src/config/app-config';
 import { LoosenedSwitches } from '../../src/config/loosened-switches';
+import { SettingRow } from '../../src/config/setting.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { CpUser } from '../../src/cp/cp-user.entity';
 import { ShopClient } from '../support/shop-client';
@@ -43,6 +44,19 @@ describe(`safe defaults (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
         'Invalid environment variable DEMO_SEED: needs SANDBOXES=on',
       );
       expect(loadConfig({ ...base, DEMO_SEED: 'on', SANDBOXES: 'on' })).toMatchObject({ demoSeed: true });
+    });
+
+    it('trusts X-Forwarded-For from loopback only, unless TRUST_PROXY names other proxies', () => {
+      expect(loadConfig(base).trustProxy).toEqual(['loopback']);
+      expect(loadConfig({ ...base, TRUST_PROXY: 'uniquelocal, 10.0.0.5, 172.16.0.0/12' }).trustProxy).toEqual([
+        'uniquelocal',
+        '10.0.0.5',
+        '172.16.0.0/12',
+      ]);
+      expect(loadConfig({ ...base, TRUST_PROXY: '2' }).trustProxy).toBe(2);
+      for (const wrong of ['everyone', '10.0.0.300', '10.0.0.0/8/1', 'true']) {
+        expect(() => loadConfig({ ...base, TRUST_PROXY: wrong })).toThrow(/^Invalid environment variable TRUST_PROXY/);
+      }
     });
 
     it('reads the default store of a fresh install from SHOP_*, refusing what cannot be a store', () => {
@@ -138,6 +152,27 @@ describe(`safe defaults (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     });
   });
 
+  it('refuses a switch that loosens security in production, and reads one stored on as off', async () => {
+    const live = await startTestApp({
+      env: { NODE_ENV: 'production', SANDBOXES: 'off', LOG_LEVEL: 'silent' },
+      demoShop: false,
+    });
+    try {
+      const settings = live.app.get(SettingsService);
+      await expect(settings.save({ 'bankpay.sandbox': true })).rejects.toThrow(
+        'bankpay.sandbox cannot be switched on when NODE_ENV=production',
+      );
+      await settings.save({ 'bankpay.sandbox': false });
+      // As a database brought over from a test shop would have it.
+      await live.dataSource.getRepository(SettingRow).update({ key: 'bankpay.sandbox' }, { value: 'true' });
+      await settings.reload();
+      expect(settings.isOn('bankpay.sandbox')).toBe(false);
+      expect(live.app.get(LoosenedSwitches).current()).toEqual([]);
+    } finally {
+      await live.close();
+    }
+  });
+
   it('names SANDBOXES and DEMO_SEED while the demo runs, on start-up and on every CP page', async () => {
     const demo = await startTestApp();
     try {
@@ -154,6 +189,26 @@ describe(`safe defaults (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect(html).toContain('<code>DEMO_SEED</code>');
     } finally {
       await demo.close();
+    }
+  });
+
+  it('counts a client that is no trusted proxy by its own address, whatever X-Forwarded-For it sends', async () => {
+    const shop = await startTestApp({ env: { TRUST_PROXY: '10.0.0.9' } });
+    try {
+      const login = async (i: number) => {
+        const client = new ShopClient(shop.server);
+        const token = await client.csrfToken();
+        return client.agent
+          .post('/admin/login')
+          .set('X-CSRF-Token', token)
+          .set('X-Forwarded-For', `198.51.100.${i}`)
+          .send({ email: `nobody${i}@example.com`, password: 'wrong password' });
+      };
+      const answers: number[] = [];
+      for (let i = 1; i <= 6; i++) answers.push((await login(i)).status);
+      expect(answers).toEqual([401, 401, 401, 401, 401, 429]);
+    } finally {
+      await shop.close();
     }
   });
 
