@@ -7,6 +7,7 @@ import { CpSessionUser } from '../common/session-data';
 import { AppConfig } from '../config/app-config';
 import { LoginThrottle } from '../common/throttling/login-throttle.service';
 import { InjectConfig } from '../config/config.module';
+import { isUniqueViolation } from '../database/errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { CpUser } from './cp-user.entity';
 
@@ -53,20 +54,14 @@ export class CpUsersService {
     const permissions = [...new Set(input.permissions ?? [])];
     this.permissions.assertKnown(permissions);
     const { email, passwordHash } = await this.credentials(input.email, input.password);
-    return this.runner.run(async ({ manager }) => {
-      if (await manager.existsBy(CpUser, { email })) {
-        throw AppError.conflict('cp_user_exists', `A CP user ${email} already exists.`);
-      }
-      return manager.save(
-        manager.create(CpUser, {
-          email,
-          passwordHash,
-          name: input.name ?? '',
-          admin: input.admin ?? false,
-          permissions,
-        }),
-      );
-    });
+    const user = { email, passwordHash, name: input.name ?? '', admin: input.admin ?? false, permissions };
+    try {
+      return await this.runner.run(({ manager }) => manager.save(manager.create(CpUser, user)));
+    } catch (error) {
+      // The e-mail's unique index decides, also between two instances creating the first admin at once.
+      if (isUniqueViolation(error)) throw AppError.conflict('cp_user_exists', `A CP user ${email} already exists.`);
+      throw error;
+    }
   }
 
   /** `setup`: this e-mail becomes an enabled admin with this password, whether it was a CP user before or not. */

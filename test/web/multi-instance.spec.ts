@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { SettingsService } from '../../src/config/settings.service';
+import { CpUsersService } from '../../src/cp/cp-users.service';
 import { ShopClient } from '../support/shop-client';
 import {
   createTestPlace,
@@ -38,6 +39,29 @@ describe(`two instances on one ${usingMysql ? 'MariaDB' : 'SQLite file'}${usingR
       .set('Accept', 'text/html')
       .expect(200);
     expect(page.text).toContain('Orders');
+  });
+
+  it('starts two instances together on a fresh install: one store, and one first admin however they race', async () => {
+    const fresh = await createTestPlace();
+    const env = { SANDBOXES: 'off', CP_ADMIN_PASSWORD: '' };
+    const both = await Promise.all([0, 1].map(() => startTestApp({ place: fresh, env, demoShop: false })));
+    try {
+      const count = async (table: string) =>
+        Number((await both[0].dataSource.query(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
+      expect(await count('stores')).toBe(1);
+      // Both instances make the first admin at the same moment, as two replicas starting with CP_ADMIN_PASSWORD do.
+      const made = await Promise.all(
+        both.map((instance) =>
+          instance.app.get(CpUsersService).createFirstAdmin('boss@example.com', 'boss-password-1'),
+        ),
+      );
+      expect(made.filter(Boolean)).toHaveLength(1);
+      expect(await count('cp_users')).toBe(1);
+      for (const instance of both) await new ShopClient(instance.server).loginCp('boss@example.com', 'boss-password-1');
+    } finally {
+      for (const instance of both) await instance.app.close();
+      await fresh.dispose();
+    }
   });
 
   it('seeds once', async () => {
