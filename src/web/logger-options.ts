@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
+import { stdSerializers } from 'pino';
+import { QueryFailedError } from 'typeorm';
 import { redactUrl } from '../common/redact-url';
 import { AppConfig } from '../config/app-config';
 
@@ -40,10 +42,47 @@ export function loggerOptions(config: AppConfig): Params {
           url: redactUrl(req.url),
         }),
         res: (res: Pick<ServerResponse, 'statusCode'>) => ({ statusCode: res.statusCode }),
+        err: errorWithoutValues,
+      },
+      hooks: {
+        // Given `{ err }` and no message (Nest's logger passes its text as the context), pino would take the
+        // error's own message, values and all: give it the message without them.
+        logMethod(args, write) {
+          const [first, second] = args as unknown[];
+          const err = (first as { err?: unknown } | null)?.err;
+          if (err instanceof QueryFailedError && typeof second !== 'string') {
+            return write.apply(this, [first as object, withoutQuotedValues(err.message)]);
+          }
+          return write.apply(this, args);
+        },
       },
       autoLogging: {
         ignore: (req: IncomingMessage) => req.url === '/health' || (req.url ?? '').startsWith('/public/'),
       },
     },
   };
+}
+
+/**
+ * An error as logged. A failed query's error carries the values it was given (`parameters`, and on MySQL the SQL
+ * with the values written in, `sql`, also on `driverError`), and MySQL quotes the offending value in its message
+ * ("Duplicate entry '…'"): only its type, codes, the SQL with placeholders and the message and stack without quoted
+ * values are kept.
+ */
+function errorWithoutValues(error: unknown): unknown {
+  if (!(error instanceof QueryFailedError)) return stdSerializers.err(error as Error);
+  const driver = error.driverError as { code?: string; errno?: number } | undefined;
+  return {
+    type: 'QueryFailedError',
+    message: withoutQuotedValues(error.message),
+    code: driver?.code,
+    errno: driver?.errno,
+    query: error.query,
+    stack: withoutQuotedValues(error.stack ?? ''),
+  };
+}
+
+/** MySQL quotes the value it refused ("Duplicate entry '…' for key '…'"). */
+function withoutQuotedValues(text: string): string {
+  return text.replace(/'(?:[^'\\]|\\.)*'/g, "'[redacted]'");
 }
