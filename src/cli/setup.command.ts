@@ -16,14 +16,13 @@ interface Options {
   country?: string;
   language?: string;
   adminEmail?: string;
-  adminPassword?: string;
 }
 
 /**
  * `npm run cli -- setup`: a new install's store and first CP admin, for shops without the demo. Values come from
- * the flags; at a terminal it asks for what the flags leave out, elsewhere the store keeps what it has, the
- * admin's e-mail is CP_ADMIN_EMAIL and the password CP_ADMIN_PASSWORD. Running it again is safe: the admin's
- * password is set anew.
+ * the flags; at a terminal it asks for what the flags leave out, elsewhere the store keeps what it has and the
+ * admin's e-mail is CP_ADMIN_EMAIL. The password comes from CP_ADMIN_PASSWORD or the terminal, never a flag.
+ * Running it again is safe: the admin's password is set anew.
  */
 @Command({
   name: 'setup',
@@ -52,18 +51,21 @@ export class SetupCommand extends CommandRunner {
       language: await value(options.language, 'Language', current.language),
     };
     const email = await value(options.adminEmail, 'Admin e-mail', this.config.cpAdminEmail);
+    // Never a flag: a password on the command line stays in shell history and process lists.
     const password =
-      options.adminPassword ??
       this.config.cpAdminPassword ??
       (interactive ? await ask('Admin password (10 characters or more)', { hidden: true }) : '');
     if (!password) {
       throw AppError.invalid(
         { adminPassword: ['is required'] },
-        'An admin password is required: --admin-password, CP_ADMIN_PASSWORD, or run setup at a terminal to be asked',
+        'An admin password is required: set CP_ADMIN_PASSWORD, or run setup at a terminal to be asked',
       );
     }
-    const store = await this.runner.run(({ manager }) => this.defaultStore.configure(manager, details));
-    const { user, created } = await this.cpUsers.makeAdmin(email, password);
+    // One unit of work: a refused password leaves the store as it was, a refused store the admin.
+    const { store, user, created } = await this.runner.run(async ({ manager }) => ({
+      store: await this.defaultStore.configure(manager, details),
+      ...(await this.cpUsers.makeAdmin(email, password)),
+    }));
     printResult({
       store: { name: store.name, baseCurrency: store.baseCurrency, country: store.country, language: store.language },
       admin: { email: user.email, created },
@@ -95,8 +97,4 @@ export class SetupCommand extends CommandRunner {
     return value;
   }
 
-  @Option({ flags: '--admin-password <password>', description: 'at least 10 characters' })
-  parseAdminPassword(value: string): string {
-    return value;
-  }
 }

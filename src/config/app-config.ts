@@ -58,6 +58,9 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
+/** The demo shop's admin password, printed in the README: it opens the CP only while DEMO_SEED is on. */
+export const DEMO_CP_PASSWORD = 'demo-admin-pass';
+
 type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -121,7 +124,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     jobMaxAttempts: integer(env, 'JOB_MAX_ATTEMPTS', 5, 1, 100),
     demoSeed,
     cpAdminEmail: env.CP_ADMIN_EMAIL || 'admin@example.com',
-    cpAdminPassword: cpAdminPassword(env),
+    cpAdminPassword: cpAdminPassword(env, demoSeed),
     defaultStore: defaultStore(env),
     sandboxes,
     apiDocs: boolean(env, 'API_DOCS', false),
@@ -168,9 +171,10 @@ function trustProxy(env: Env): number | string[] {
   return entries;
 }
 
-function cpAdminPassword(env: Env): string | null {
+function cpAdminPassword(env: Env, demoSeed: boolean): string | null {
   const given = env.CP_ADMIN_PASSWORD || null;
   if (given !== null && given.length < 10) fail('CP_ADMIN_PASSWORD', 'must be at least 10 characters');
+  if (given === DEMO_CP_PASSWORD && !demoSeed) fail('CP_ADMIN_PASSWORD', 'must not be the demo password');
   return given;
 }
 

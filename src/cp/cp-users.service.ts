@@ -4,15 +4,12 @@ import { CpPermissionCatalogue } from '../common/cp-permissions';
 import { AppError } from '../common/errors/app-error';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../common/password';
 import { CpSessionUser } from '../common/session-data';
-import { AppConfig } from '../config/app-config';
+import { AppConfig, DEMO_CP_PASSWORD } from '../config/app-config';
 import { LoginThrottle } from '../common/throttling/login-throttle.service';
 import { InjectConfig } from '../config/config.module';
 import { isUniqueViolation } from '../database/errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { CpUser } from './cp-user.entity';
-
-/** The demo shop's admin password, printed in the README: it opens the CP only while DEMO_SEED is on. */
-export const DEMO_CP_PASSWORD = 'demo-admin-pass';
 
 export interface NewCpUser {
   email: string;

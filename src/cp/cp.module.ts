@@ -6,7 +6,6 @@ import { CpOrdersController } from './cp-orders.controller';
 import { CpOrdersService } from './cp-orders.service';
 import { CpPaymentTransactionsController } from './cp-payment-transactions.controller';
 import { CpUsersService } from './cp-users.service';
-import { FirstCpAdmin } from './first-cp-admin';
 
 /** The control panel shell, mounted under `/{CP_TRIGGER}` by the app module's router. */
 @Module({
@@ -17,7 +16,7 @@ import { FirstCpAdmin } from './first-cp-admin';
     CpJobsController,
     CpPaymentTransactionsController,
   ],
-  providers: [CpUsersService, CpOrdersService, FirstCpAdmin],
+  providers: [CpUsersService, CpOrdersService],
   exports: [CpUsersService],
 })
 export class CpModule {}

@@ -1,6 +1,7 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
+import { CpModule } from './cp.module';
 import { CpUsersService } from './cp-users.service';
 
 /**
@@ -29,3 +30,7 @@ export class FirstCpAdmin implements OnApplicationBootstrap {
     }
   }
 }
+
+/** Part of the web server only: a CLI command (`setup` among them) makes no admin of its own accord. */
+@Module({ imports: [CpModule], providers: [FirstCpAdmin] })
+export class FirstCpAdminModule {}

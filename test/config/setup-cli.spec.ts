@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Product } from '../../src/commerce/products/product.entity';
 import { Currency } from '../../src/commerce/stores/currency.entity';
 import { Store } from '../../src/commerce/stores/store.entity';
 import { CpUser } from '../../src/cp/cp-user.entity';
@@ -15,12 +14,14 @@ import { createTestPlace, startTestApp, TestPlace, usingMysql } from '../support
  */
 describe(`a fresh install from the command line (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let place: TestPlace;
-  let fresh: TestPlace;
   let dir: string;
+  /** As an operator's shell has it: no sandboxes, no demo; CP_ADMIN_PASSWORD as given. */
+  const shell = (on: TestPlace, adminPassword = ''): TestPlace => ({
+    ...on,
+    env: { ...on.env, SANDBOXES: 'off', DEMO_SEED: 'off', CP_ADMIN_PASSWORD: adminPassword },
+  });
   beforeAll(async () => {
     place = await createTestPlace();
-    // As an operator's shell has it: no sandboxes, no demo, no admin password.
-    fresh = { ...place, env: { ...place.env, SANDBOXES: 'off', DEMO_SEED: 'off', CP_ADMIN_PASSWORD: '' } };
     dir = mkdtempSync(join(tmpdir(), 'setup-cli-'));
   });
   afterAll(async () => {
@@ -29,27 +30,46 @@ describe(`a fresh install from the command line (${usingMysql ? 'MariaDB' : 'SQL
   });
 
   it('imports a catalog into a database nothing has started on yet', async () => {
-    const file = join(dir, 'catalog.json');
-    writeFileSync(file, JSON.stringify([{ sku: 'MUG-1', name: 'Enamel mug', price: 12.5, stock: 4 }]));
-    const imported = await runCli(fresh, 'catalog:import', file);
-    expect(imported.stderr).not.toContain('No store is configured');
-    expect(imported).toMatchObject({ code: 0, json: { ok: true, created: 1 } });
+    const untouched = await createTestPlace();
+    try {
+      const file = join(dir, 'catalog.json');
+      writeFileSync(file, JSON.stringify([{ sku: 'MUG-1', name: 'Enamel mug', price: 12.5, stock: 4 }]));
+      const imported = await runCli(shell(untouched), 'catalog:import', file);
+      expect(imported.stderr).not.toContain('No store is configured');
+      expect(imported).toMatchObject({ code: 0, json: { ok: true, created: 1 } });
+      // With prices in its base currency, the store keeps that currency.
+      const refused = await runCli(shell(untouched, 'owner-password-1'), 'setup', '--currency', 'CZK');
+      expect(refused.json).toMatchObject({ ok: false, error: { code: 'store_has_prices' } });
+    } finally {
+      await untouched.dispose();
+    }
   });
 
-  it('refuses a setup without an admin password when nobody can be asked, changing nothing', async () => {
-    const refused = await runCli(fresh, 'setup', '--store-name', 'Kávička');
+  it('refuses a setup without an admin password when nobody can be asked, and changes nothing when refused', async () => {
+    const refused = await runCli(shell(place), 'setup', '--store-name', 'Kávička');
     expect(refused.code).toBe(1);
     expect(refused.json).toMatchObject({
       ok: false,
       error: { code: 'validation_failed', fields: { adminPassword: ['is required'] } },
     });
-    const demoPassword = await runCli(fresh, 'setup', '--admin-password', 'demo-admin-pass');
-    expect(demoPassword.json).toMatchObject({ error: { fields: { password: ['must not be the demo password'] } } });
-    const badCurrency = await runCli(fresh, 'setup', '--currency', 'EURO', '--admin-password', 'owner-password-1');
+    const demoPassword = await runCli(shell(place, 'demo-admin-pass'), 'setup');
+    expect(demoPassword.json).toMatchObject({
+      error: { message: 'Invalid environment variable CP_ADMIN_PASSWORD: must not be the demo password' },
+    });
+    const badCurrency = await runCli(shell(place, 'owner-password-1'), 'setup', '--currency', 'EURO');
     expect(badCurrency.json).toMatchObject({
       error: { fields: { baseCurrency: [expect.stringContaining('ISO 4217')] } },
     });
-    const shop = await startTestApp({ place: fresh, demoShop: false });
+    const badEmail = await runCli(
+      shell(place, 'owner-password-1'),
+      'setup',
+      '--store-name',
+      'Kávička',
+      '--admin-email',
+      'nobody',
+    );
+    expect(badEmail.json).toMatchObject({ error: { fields: { email: ['must be an e-mail address'] } } });
+    const shop = await startTestApp({ place: shell(place), demoShop: false });
     try {
       expect(await shop.dataSource.getRepository(CpUser).count()).toBe(0);
       expect(await shop.dataSource.getRepository(Store).findOneByOrFail({ isDefault: true })).toMatchObject({
@@ -63,7 +83,7 @@ describe(`a fresh install from the command line (${usingMysql ? 'MariaDB' : 'SQL
 
   it('sets the store and makes the first admin, who can log in; run again it only sets the password', async () => {
     const setup = await runCli(
-      fresh,
+      shell(place, 'owner-password-1'),
       'setup',
       '--store-name',
       'Kávička',
@@ -75,28 +95,18 @@ describe(`a fresh install from the command line (${usingMysql ? 'MariaDB' : 'SQL
       'sk',
       '--admin-email',
       'Owner@Example.com',
-      '--admin-password',
-      'owner-password-1',
     );
     expect(setup.json).toEqual({
       ok: true,
       store: { name: 'Kávička', baseCurrency: 'CZK', country: 'CZ', language: 'sk' },
       admin: { email: 'owner@example.com', created: true },
     });
-    const again = await runCli(
-      fresh,
-      'setup',
-      '--admin-email',
-      'owner@example.com',
-      '--admin-password',
-      'owner-password-2',
-    );
+    const again = await runCli(shell(place, 'owner-password-2'), 'setup', '--admin-email', 'owner@example.com');
     expect(again.json).toMatchObject({ store: { name: 'Kávička', baseCurrency: 'CZK' }, admin: { created: false } });
 
-    const shop = await startTestApp({ place: fresh, demoShop: false });
+    const shop = await startTestApp({ place: shell(place), demoShop: false });
     try {
       expect(await shop.dataSource.getRepository(Currency).findOneByOrFail({ code: 'CZK' })).toMatchObject({ rate: 1 });
-      expect(await shop.dataSource.getRepository(Product).countBy({ sku: 'MUG-1' })).toBe(1);
       expect(await shop.dataSource.getRepository(CpUser).find()).toEqual([
         expect.objectContaining({ email: 'owner@example.com', admin: true }),
       ]);

@@ -1,12 +1,16 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, Not } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { normaliseStoreDetails, StoreDetails, storeDetailsProblems } from '../../config/store-details';
 import { isUniqueViolation } from '../../database/errors';
 import { TransactionRunner } from '../../database/transaction-runner';
+import { Coupon } from '../coupons/coupon.entity';
+import { GiftCard } from '../gift-cards/gift-card.entity';
 import { Order } from '../orders/order.entity';
+import { Product } from '../products/product.entity';
+import { ShippingMethod } from '../shipping/shipping-method.entity';
 import { Currency } from './currency.entity';
 import { Store } from './store.entity';
 
@@ -37,7 +41,8 @@ export class DefaultStoreService implements OnModuleInit {
 
   /**
    * Sets what the default store is (`npm run cli -- setup`, the demo seed). Its base currency may change only
-   * while the shop has taken no order: prices and totals are kept in it.
+   * while nothing is priced in it yet (products, shipping, coupons, gift cards, orders) and the shop sells in no
+   * other currency (whose rates are against the base): every amount would change its meaning.
    */
   async configure(manager: EntityManager, details: StoreDetails): Promise<Store> {
     const wanted = normaliseStoreDetails(details);
@@ -46,15 +51,22 @@ export class DefaultStoreService implements OnModuleInit {
       throw AppError.invalid(Object.fromEntries(Object.entries(problems).map(([field, why]) => [field, [why]])));
     }
     const store = await manager.findOneByOrFail(Store, { isDefault: true });
-    if (wanted.baseCurrency !== store.baseCurrency && (await manager.count(Order)) > 0) {
+    if (wanted.baseCurrency !== store.baseCurrency && (await this.pricesIn(manager, store.baseCurrency))) {
       throw AppError.conflict(
-        'store_has_orders',
-        `The shop has orders in ${store.baseCurrency}; its base currency can no longer change.`,
+        'store_has_prices',
+        `The shop has prices or currencies set against ${store.baseCurrency}; its base currency can no longer change.`,
       );
     }
     await addCurrency(manager, wanted.baseCurrency);
     await manager.update(Store, { id: store.id }, wanted);
     return manager.findOneByOrFail(Store, { id: store.id });
+  }
+
+  private async pricesIn(manager: EntityManager, base: string): Promise<boolean> {
+    for (const priced of [Product, ShippingMethod, Coupon, GiftCard, Order]) {
+      if ((await manager.count(priced)) > 0) return true;
+    }
+    return (await manager.count(Currency, { where: { code: Not(base) } })) > 0;
   }
 }
 
