@@ -96,5 +96,4 @@ export class SetupCommand extends CommandRunner {
   parseAdminEmail(value: string): string {
     return value;
   }
-
 }

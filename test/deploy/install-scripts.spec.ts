@@ -27,4 +27,19 @@ describe("the dependencies' install scripts", () => {
     const { stdout } = await run('npm', ['config', 'get', 'strict-allow-scripts'], { cwd: ROOT });
     expect(stdout.trim()).toBe('true');
   });
+
+  it('are never left to an npm that ignores the policy: older npm stops before installing anything', async () => {
+    const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
+    expect(scripts.preinstall).toBe('node scripts/check-npm.js');
+    const check = (agent: string) =>
+      run(process.execPath, ['scripts/check-npm.js'], {
+        cwd: ROOT,
+        env: { ...process.env, npm_config_user_agent: agent },
+      });
+    await expect(check('npm/10.9.2 node/v20.19.0 linux x64')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('npm 11.19 or newer (found: npm/10.9.2)'),
+    });
+    await expect(check('npm/11.19.1 node/v20.20.2 linux x64')).resolves.toMatchObject({ stderr: '' });
+  });
 });
