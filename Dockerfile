@@ -7,6 +7,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 # npm 11 honours package.json's allowScripts (approved and refused install scripts) and .npmrc's strict mode.
 RUN npm install -g npm@11.19.1
 COPY package.json package-lock.json .npmrc ./
+# The install's preinstall step (it refuses an npm that would ignore allowScripts).
+COPY scripts/check-npm.js scripts/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev

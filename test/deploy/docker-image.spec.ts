@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import * as paths from '../../src/web/paths';
@@ -28,6 +28,21 @@ describe('the Docker image', () => {
     const copied = runtime.copies.map(({ source, target }) => `${source} → ${target}`);
     const missing = readAtRunTime().filter((path) => !copied.includes(`${path} → ${path}`));
     expect(missing).toEqual([]);
+  });
+
+  it("has the install's own scripts in place before the build stage installs", () => {
+    const preinstall = (
+      JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts.preinstall;
+    const scriptFiles = preinstall.split(/\s+/).filter((word) => word.startsWith('scripts/'));
+    expect(scriptFiles.length).toBeGreaterThan(0);
+    const lines = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').split('\n');
+    const install = lines.findIndex((line) => /^RUN npm ci\b/.test(line));
+    const copiedBefore = lines
+      .slice(0, install)
+      .filter((line) => line.startsWith('COPY '))
+      .join('\n');
+    for (const file of scriptFiles) expect(copiedBefore).toMatch(new RegExp(`COPY ${file}\\s`));
   });
 
   describe('started like the image starts it, from only the files its runtime stage copies', () => {
