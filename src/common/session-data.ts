@@ -14,15 +14,22 @@ export interface SessionWishlistItem {
   configuration: Record<string, string> | null;
 }
 
-export interface CpSessionUser {
+/** The CP user a request acts for, as CpGuard loaded it from `cp_users` for this request. */
+export interface CpStaff {
   id: number;
   email: string;
   admin: boolean;
   permissions: string[];
 }
 
+/** Who a session's CP login is: the user and its `authVersion` at login. */
+export interface CpLogin {
+  userId: number;
+  authVersion: number;
+}
+
 /** Admins hold every permission. */
-export function cpUserHolds(user: CpSessionUser, permission: CpPermissionName): boolean {
+export function cpUserHolds(user: CpStaff, permission: CpPermissionName): boolean {
   return user.admin || user.permissions.includes(permission);
 }
 
@@ -38,7 +45,11 @@ declare module 'express-session' {
     customerAuthVersion?: number;
     /** The order this browser placed last: what the success and failed pages show. */
     lastOrderNumber?: string;
-    cpUser?: CpSessionUser;
+    /**
+     * Only who logged in, never what they may do: CpGuard loads the user on every CP request, and a password,
+     * permission or enabled change since (a newer `authVersion`) ends the login.
+     */
+    cpLogin?: CpLogin;
     flash?: FlashMessage[];
   }
 }

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { sameSitePath } from '../common/back-url';
 import { CpPublic } from '../common/decorators/cp-permission.decorator';
 import { AppError } from '../common/errors/app-error';
-import { addFlash, CpSessionUser, rotateSession, wantsHtml } from '../common/session-data';
+import { addFlash, CpLogin, rotateSession, wantsHtml } from '../common/session-data';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { CpLoginDto } from './cp-login.dto';
@@ -30,22 +30,22 @@ export class CpAuthController {
    */
   @Post('login')
   async login(@Body() body: CpLoginDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    let user: CpSessionUser;
+    let login: CpLogin;
     try {
-      user = await this.users.authenticate(body.email, body.password, req.ip);
+      login = await this.users.authenticate(body.email, body.password, req.ip);
     } catch (error) {
       if (!(error instanceof AppError) || !wantsHtml(req)) throw error;
       addFlash(req, 'error', error.message);
       return res.redirect(303, `/${this.config.cpTrigger}/login?next=${encodeURIComponent(this.safeNext(body.next))}`);
     }
     await rotateSession(req);
-    req.session.cpUser = user;
+    req.session.cpLogin = login;
     res.redirect(303, this.safeNext(body.next));
   }
 
   @Post('logout')
   logout(@Req() req: Request, @Res() res: Response): void {
-    delete req.session.cpUser;
+    delete req.session.cpLogin;
     addFlash(req, 'info', 'You are logged out.');
     res.redirect(303, `/${this.config.cpTrigger}/login`);
   }

@@ -18,7 +18,7 @@ export class CpDashboardController {
 
   @Get()
   async dashboard(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const staff = req.session.cpUser!;
+    const staff = req.cpStaff!;
     const [orders, jobs] = await Promise.all([
       cpUserHolds(staff, 'accessOrders') ? this.orders.counts() : null,
       cpUserHolds(staff, 'accessJobs') ? this.jobCounts() : null,

@@ -53,7 +53,7 @@ export class CpOrdersController {
 
   @Get(':id')
   async detail(@Param('id', ParseIntPipe) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
-    res.render('cp/order', { layout: 'cp', title: 'Order', ...(await this.orders.detail(id, req.session.cpUser!)) });
+    res.render('cp/order', { layout: 'cp', title: 'Order', ...(await this.orders.detail(id, req.cpStaff!)) });
   }
 
   /** Changes the status through the order machine, which fires `order-status-change`. */
@@ -64,7 +64,7 @@ export class CpOrdersController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const change = await this.statuses.change(id, body.status, `cp:${req.session.cpUser!.email}`, body.note);
+    const change = await this.statuses.change(id, body.status, `cp:${req.cpStaff!.email}`, body.note);
     addFlash(
       req,
       change ? 'success' : 'info',

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
-import { CpSessionUser, cpUserHolds } from '../common/session-data';
+import { CpStaff, cpUserHolds } from '../common/session-data';
 import { OrderHistory } from '../commerce/orders/order-history.entity';
 import { OrderLine } from '../commerce/orders/order-line.entity';
 import { OrderPageSections } from '../commerce/orders/order-page-sections';
@@ -51,7 +51,7 @@ export class CpOrdersService {
   }
 
   /** The order page of `staff`: the plugins' sections are those their permissions open. */
-  async detail(id: number, staff: CpSessionUser) {
+  async detail(id: number, staff: CpStaff) {
     const order = await this.dataSource.getRepository(Order).findOneBy({ id });
     if (!order) throw AppError.notFound('Order not found');
     const [lines, history, transactions] = await Promise.all([

@@ -23,4 +23,11 @@ export class CpUser extends BaseRow {
 
   @Column({ type: 'boolean', default: true })
   enabled: boolean;
+
+  /**
+   * Bumped with every change to the password, permissions or `enabled`: a CP login carrying an older value is
+   * logged out at its next request.
+   */
+  @Column({ type: 'integer', default: 0 })
+  authVersion: number;
 }

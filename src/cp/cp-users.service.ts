@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { CpPermissionCatalogue } from '../common/cp-permissions';
 import { AppError } from '../common/errors/app-error';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../common/password';
-import { CpSessionUser } from '../common/session-data';
+import { CpLogin } from '../common/session-data';
 import { AppConfig, DEMO_CP_PASSWORD } from '../config/app-config';
 import { LoginThrottle } from '../common/throttling/login-throttle.service';
 import { InjectConfig } from '../config/config.module';
@@ -61,7 +61,10 @@ export class CpUsersService {
     }
   }
 
-  /** `setup`: this e-mail becomes an enabled admin with this password, whether it was a CP user before or not. */
+  /**
+   * `setup`: this e-mail becomes an enabled admin with this password, whether it was a CP user before or not. An
+   * existing user's `authVersion` goes up, so sessions logged in with the old password are logged out.
+   */
   async makeAdmin(emailInput: string, password: string): Promise<{ user: CpUser; created: boolean }> {
     const { email, passwordHash } = await this.credentials(emailInput, password);
     return this.runner.run(async ({ manager }) => {
@@ -72,7 +75,11 @@ export class CpUsersService {
         );
         return { user, created: true };
       }
-      await manager.update(CpUser, { id: existing.id }, { passwordHash, admin: true, enabled: true });
+      await manager.update(
+        CpUser,
+        { id: existing.id },
+        { passwordHash, admin: true, enabled: true, authVersion: () => 'authVersion + 1' },
+      );
       return { user: await manager.findOneByOrFail(CpUser, { id: existing.id }), created: false };
     });
   }
@@ -92,11 +99,21 @@ export class CpUsersService {
   }
 
   /**
-   * The session identity for valid credentials. Throws 401 `invalid_credentials` for an unknown e-mail and a
+   * The user a CP login belongs to, while the login stands: the user exists, is enabled, and its password,
+   * permissions and `enabled` have not changed since (the same `authVersion`). Null otherwise.
+   */
+  async standingLogin(login: CpLogin | undefined): Promise<CpUser | null> {
+    if (!login) return null;
+    const user = await this.dataSource.getRepository(CpUser).findOneBy({ id: login.userId, enabled: true });
+    return user?.authVersion === login.authVersion ? user : null;
+  }
+
+  /**
+   * The CP login these credentials open, for the session to keep. Throws 401 `invalid_credentials` for an unknown e-mail and a
    * wrong password alike (in the same time), and 429 with `retryAfter` once the e-mail or the address has
    * failed too often: the customer login's throttle, counted apart from it.
    */
-  async authenticate(email: string, password: string, ip: string | undefined): Promise<CpSessionUser> {
+  async authenticate(email: string, password: string, ip: string | undefined): Promise<CpLogin> {
     const attempt = await this.throttle.begin('cp', email, ip);
     const user = await this.dataSource
       .getRepository(CpUser)
@@ -111,6 +128,6 @@ export class CpUsersService {
     }
     if (!user || !valid || demoPassword) throw new AppError('invalid_credentials', 'Wrong e-mail or password.', 401);
     await attempt.takeBack();
-    return { id: user.id, email: user.email, admin: user.admin, permissions: user.permissions };
+    return { userId: user.id, authVersion: user.authVersion };
   }
 }

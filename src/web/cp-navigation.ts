@@ -1,6 +1,6 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import type { CpPermissionName } from '../common/cp-permissions';
-import { CpSessionUser, cpUserHolds } from '../common/session-data';
+import { CpStaff, cpUserHolds } from '../common/session-data';
 
 /** A link in the CP header; `path` is relative to the CP trigger. */
 export interface CpNavEntry {
@@ -30,7 +30,7 @@ export class CpNavigation {
     this.entries.push(entry);
   }
 
-  for(staff: CpSessionUser): CpNavEntry[] {
+  for(staff: CpStaff): CpNavEntry[] {
     return this.entries.filter((entry) => cpUserHolds(staff, entry.permission));
   }
 }

@@ -8,10 +8,10 @@ import { CpNavigation } from './cp-navigation';
 /**
  * Gives every rendered page what the layouts need: pending flash messages and, for pages that are never
  * shared-cached (`csrf: true`, and every CP page), the session's CSRF token for forms and
- * `<meta name="csrf-token">`; CP pages also get the header links the staff member may follow (`cpNav`). A page
- * carrying a token or a flash message is personal: never cached. CP pages also name every switch that loosens
- * security while it is on (`loosened`). The navigation and switches are looked up on first use (configureApp runs
- * before the modules initialise).
+ * `<meta name="csrf-token">`; CP pages also get the header links the staff member may follow (`cpNav`, by the
+ * permissions CpGuard loaded for this request, `req.cpStaff`). A page carrying a token or a flash message is
+ * personal: never cached. CP pages also name every switch that loosens security while it is on (`loosened`). The
+ * navigation and switches are looked up on first use (configureApp runs before the modules initialise).
  */
 export function renderLocals(app: INestApplication, cpTrigger: string) {
   let navigation: CpNavigation | undefined;
@@ -22,7 +22,7 @@ export function renderLocals(app: INestApplication, cpTrigger: string) {
     const render = res.render.bind(res);
     res.render = ((view: string, locals?: Record<string, unknown>, callback?: (err: Error, html: string) => void) => {
       const page: Record<string, unknown> = { cpTrigger, flashes: takeFlashes(req), ...locals };
-      const staff = req.session?.cpUser;
+      const staff = req.cpStaff;
       if (page.layout === 'cp' && staff) {
         page.cpNav = cpNavigation().for(staff);
         page.loosened = loosened();

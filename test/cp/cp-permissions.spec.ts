@@ -299,6 +299,76 @@ describe('CP permissions', () => {
     });
     expect(await shop.dataSource.getRepository(CpUser).countBy({ email: 'typo@example.com' })).toBe(0);
   });
+  describe('a CP login follows its user, not what the session saw at login', () => {
+    const users = () => shop.dataSource.getRepository(CpUser);
+
+    /** A logged-out CP session: pages send it to the login, scripts get 401 `login_required`. */
+    async function expectLoggedOut(client: ShopClient, page: string) {
+      const res = await client.get(page).set('Accept', 'text/html').expect(302);
+      expect(res.headers.location).toBe(`/admin/login?next=${encodeURIComponent(page)}`);
+      const json = await client.post('/admin/jobs/1/retry');
+      expect({ status: json.status, error: json.body.error }).toEqual({
+        status: 401,
+        error: { code: 'login_required', message: 'Log in to the control panel first.' },
+      });
+    }
+
+    it('logs out a session opened with the old password once setup sets a new one', async () => {
+      await shop.app
+        .get(CpUsersService)
+        .create({ email: 'owner@example.com', password: 'demo-owner-pass', name: 'Owner', admin: true });
+      const before = new ShopClient(shop.server);
+      await before.loginCp('owner@example.com', 'demo-owner-pass');
+      await before.get('/admin/orders').expect(200);
+
+      const setup = await runCli(
+        shop.place,
+        'setup',
+        '--admin-email',
+        'owner@example.com',
+        '--admin-password',
+        'live-owner-pass',
+      );
+      expect(setup.json).toMatchObject({ ok: true, admin: { email: 'owner@example.com', created: false } });
+
+      await expectLoggedOut(before, '/admin/orders');
+      const after = new ShopClient(shop.server);
+      await after.loginCp('owner@example.com', 'live-owner-pass');
+      await after.get('/admin/orders').expect(200);
+    });
+
+    it('logs out a user disabled in the database at their next request, for good', async () => {
+      const clerk = await staff('leaver@example.com', ['accessOrders', 'accessJobs']);
+      await clerk.get('/admin/orders').expect(200);
+
+      await users().update({ email: 'leaver@example.com' }, { enabled: false });
+      await expectLoggedOut(clerk, '/admin/orders');
+      // The guard ended the login: enabling the user again does not bring this session back.
+      await users().update({ email: 'leaver@example.com' }, { enabled: true });
+      await expectLoggedOut(clerk, '/admin');
+    });
+
+    it('checks and shows the permissions the database holds now, removed or granted', async () => {
+      const clerk = await staff('mover@example.com', ['accessOrders', 'accessShipping']);
+      await clerk.get('/admin/orders').expect(200);
+      expect(await navLabels(clerk)).toEqual(['Orders', 'Shipping']);
+
+      await users().update({ email: 'mover@example.com' }, { permissions: ['accessShipping', 'accessJobs'] });
+      const refused = await clerk.get('/admin/orders').expect(403);
+      expect(refused.body.error.message).toBe('You need the accessOrders permission to open this page.');
+      await clerk.get('/admin/jobs').expect(200);
+      await clerk.get('/admin/shipping').expect(200);
+      expect(await navLabels(clerk)).toEqual(['Jobs', 'Shipping']);
+
+      // An admin made a clerk in the database loses the areas the clerk has no permission for.
+      const admin = await staff('demoted@example.com', []);
+      await users().update({ email: 'demoted@example.com' }, { admin: true });
+      await admin.get('/admin/products').expect(200);
+      await users().update({ email: 'demoted@example.com' }, { admin: false });
+      await admin.get('/admin/products').expect(403);
+      expect(await navLabels(admin)).toEqual([]);
+    });
+  });
 });
 
 describe('CP permissions under another CP trigger', () => {

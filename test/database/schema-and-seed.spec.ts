@@ -63,6 +63,7 @@ describe('schema and demo seed', () => {
           'GiftCards1795461178002',
           'CatalogListingIndexes1795461698667',
           'EmailVerification1795729603598',
+          'CpUserAuthVersion1795735894868',
         ],
       });
     } finally {

@@ -3,9 +3,17 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
+import { CpUsersService } from '../../cp/cp-users.service';
 import { CP_ACCESS, CP_ANY_STAFF, CP_PUBLIC, CpAccess } from '../decorators/cp-permission.decorator';
 import { AppError, CpLoginRequired } from '../errors/app-error';
-import { cpUserHolds } from '../session-data';
+import { CpStaff, cpUserHolds } from '../session-data';
+
+declare module 'express' {
+  interface Request {
+    /** The CP user this request acts for, loaded by CpGuard on every CP route that needs a login. */
+    cpStaff?: CpStaff;
+  }
+}
 
 /** True for a route registered under the CP trigger (Express matches paths case-insensitively, so do we). */
 export function isCpRoute(routePath: unknown, cpTrigger: string): boolean {
@@ -21,15 +29,20 @@ export function isCpRoute(routePath: unknown, cpTrigger: string): boolean {
  * route that declares none of these is refused to everyone, admins included, so a new page cannot be open
  * by omission. Routes are told apart by the path they were registered under, not by their module, so a
  * plugin's controller cannot slip past by being mounted some other way.
+ *
+ * The session keeps only who logged in (`cpLogin`); the user's row is read on every CP request (one lookup by
+ * id), so a disabled user, or one whose password or permissions changed since the login, is logged out at the
+ * next request, and the permissions checked (and shown, `req.cpStaff`) are the current ones.
  */
 @Injectable()
 export class CpGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
+    private readonly users: CpUsersService,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const req = context.switchToHttp().getRequest<Request>();
     if (!isCpRoute(req.route?.path, this.config.cpTrigger)) return true;
@@ -38,8 +51,12 @@ export class CpGuard implements CanActivate {
       context.getClass(),
     ]);
     if (access === CP_PUBLIC) return true;
-    const user = req.session?.cpUser;
-    if (!user) throw new CpLoginRequired();
+    const user = await this.users.standingLogin(req.session?.cpLogin);
+    if (!user) {
+      if (req.session) delete req.session.cpLogin;
+      throw new CpLoginRequired();
+    }
+    req.cpStaff = user;
     if (access === CP_ANY_STAFF) return true;
     if (!access) {
       throw new AppError('forbidden', 'This control-panel page declares no permission, so nobody may open it.', 403);

@@ -75,7 +75,7 @@ export class CpGiftCardsController {
           recipientEmail: body.recipientEmail,
           recipientName: body.recipientName,
           message: body.message,
-          issuedBy: `cp:${req.session.cpUser!.email}`,
+          issuedBy: `cp:${req.cpStaff!.email}`,
         });
         const mailed = card.recipientEmail ? ` The voucher is on its way to ${card.recipientEmail}.` : '';
         return {

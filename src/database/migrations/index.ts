@@ -5,6 +5,7 @@ import { Coupons1795335171932 } from './1795335171932-coupons';
 import { CarrierAShipments1795456796992 } from './1795456796992-carrier-a-shipments';
 import { CarrierAAutomation1795459235040 } from './1795459235040-carrier-a-automation';
 import { CatalogListingIndexes1795461698667 } from './1795461698667-catalog-listing-indexes';
+import { CpUserAuthVersion1795735894868 } from './1795735894868-cp-user-auth-version';
 import { Customers1795453312135 } from './1795453312135-customers';
 import { EmailVerification1795729603598 } from './1795729603598-email-verification';
 import { Flows1795460311935 } from './1795460311935-flows';
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   GiftCards1795461178002,
   CatalogListingIndexes1795461698667,
   EmailVerification1795729603598,
+  CpUserAuthVersion1795735894868,
 ];
