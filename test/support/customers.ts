@@ -44,6 +44,23 @@ export async function verificationPath(messages: CapturedMail[], email: string):
   return link.exec(text)![1];
 }
 
+/**
+ * Confirms an address as its owner does: opens the mailed link (`path`, from `verificationPath`), which shows a
+ * button, and presses it (a form POST with the page's CSRF token); returns the outcome page.
+ */
+export async function confirmEmail(client: ShopClient, path: string): Promise<Response> {
+  const page = await client.get(path).set('Accept', 'text/html');
+  const form = /<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.text);
+  if (page.status !== 200 || !form) throw new Error(`no confirmation button: ${page.status} ${page.text}`);
+  const fields = Object.fromEntries(
+    [...form[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]) => [
+      name,
+      value,
+    ]),
+  );
+  return client.agent.post(form[1]).type('form').set('Accept', 'text/html').send(fields);
+}
+
 /** A route behind the account guard, standing in for the account pages: who is logged in, if anyone. */
 @Controller('test/whoami')
 class WhoAmIController {
