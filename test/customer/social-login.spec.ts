@@ -319,6 +319,88 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect(await passwordLogin(new ShopClient(shop.server), email)).toBe(401);
     });
 
+    /**
+     * The attacker makes an account with their own Facebook login, then gives it a first password and the
+     * victim's address in one save (no current password: the account has none yet). Returns the account.
+     */
+    async function squatWithFacebook(victimEmail: string) {
+      const attacker = await sandboxUser();
+      const attackerBrowser = new ShopClient(shop.server);
+      expect(await logIn(attackerBrowser, 'facebook', attacker.key)).toBe('/shop/account');
+      const saved = await attackerBrowser.post('/shop/account/login-details/save', {
+        email: victimEmail,
+        newPassword: 'the squatters own phrase',
+      });
+      expect(saved.status).toBe(200);
+      const squatted = await customers().findOneByOrFail({ email: victimEmail });
+      expect(squatted).toMatchObject({ emailVerifiedAt: null, socialIds: { facebook: attacker.subjects.facebook } });
+      // A login name from earlier days (no route sets one now): the squatter's too.
+      await customers().update({ id: squatted.id }, { username: `mallory${++counter}` });
+      return { attacker, attackerBrowser, squatted };
+    }
+
+    /** The attacker comes back with their Facebook login and password: neither opens the owner's account. */
+    async function expectAttackerLockedOut(attacker: SandboxUser, attackerBrowser: ShopClient, accountId: number) {
+      expect(await whoAmI(attackerBrowser)).toBeNull();
+      const again = new ShopClient(shop.server);
+      expect(await logIn(again, 'facebook', attacker.key)).toBe('/shop/account');
+      const landed = await whoAmI(again);
+      expect(landed?.id).not.toBe(accountId);
+      expect(landed?.email).toBe(attacker.email);
+      const account = await customers().findOneByOrFail({ id: accountId });
+      expect(await passwordLogin(new ShopClient(shop.server), account.email, 'the squatters own phrase')).toBe(401);
+    }
+
+    it("takes over an account given the owner's address, dropping the social logins the squatter linked", async () => {
+      const email = `linked${++counter}@example.com`;
+      const { attacker, attackerBrowser, squatted } = await squatWithFacebook(email);
+
+      const person = await sandboxUser({ email });
+      const owner = new ShopClient(shop.server);
+      expect(await logIn(owner, 'google', person.key)).toBe('/shop/account');
+      expect(await whoAmI(owner)).toEqual({ id: squatted.id, email });
+      const claimed = await customers().findOneByOrFail({ id: squatted.id });
+      expect(claimed).toMatchObject({
+        passwordHash: null,
+        username: null,
+        authVersion: squatted.authVersion + 1,
+        socialIds: { google: person.subjects.google },
+      });
+      expect(claimed.socialIds).toEqual({ google: person.subjects.google });
+      const mail = await eventually(() =>
+        smtp.messages.find((message) => message.to.includes(email) && /now logs in with/.test(subjectOf(message))),
+      );
+      expect(mailText(mail)).toContain('the password it had no longer works, other logins linked');
+
+      await expectAttackerLockedOut(attacker, attackerBrowser, squatted.id);
+      expect(await whoAmI(owner)).toEqual({ id: squatted.id, email });
+    });
+
+    it("gives an account with the owner's unconfirmed address to the owner's password reset alone", async () => {
+      const email = `reset${++counter}@example.com`;
+      const { attacker, attackerBrowser, squatted } = await squatWithFacebook(email);
+
+      const owner = new ShopClient(shop.server);
+      expect((await owner.post('/shop/forgotten-password', { email })).status).toBe(200);
+      const text = await eventually(() =>
+        smtp.messages
+          .filter((mail) => mail.to.includes(email))
+          .map(mailText)
+          .find((body) => body.includes('/shop/create-new-password?token=')),
+      );
+      const token = /\/shop\/create-new-password\?token=([0-9a-f]{64})\s/.exec(text)![1];
+      const code = /one-time code: (\d{6})\b/.exec(text)![1];
+      expect((await owner.post('/shop/verify-otp-post', { token, code })).status).toBe(200);
+      const ownPassword = 'the owners own phrase';
+      expect((await owner.post('/shop/create-new-password-post', { token, password: ownPassword })).status).toBe(200);
+
+      const claimed = await customers().findOneByOrFail({ id: squatted.id });
+      expect(claimed).toMatchObject({ socialIds: null, username: null, authVersion: squatted.authVersion + 1 });
+      expect(claimed.emailVerifiedAt).toEqual(expect.any(Number));
+      await expectAttackerLockedOut(attacker, attackerBrowser, squatted.id);
+      expect(await passwordLogin(new ShopClient(shop.server), email, ownPassword)).toBe(200);
+    });
+
     it("refuses to register the address of an owner's account, social or confirmed, and gives no access", async () => {
       const person = await sandboxUser();
       const social = new ShopClient(shop.server);
