@@ -12,7 +12,7 @@ import {
 import { productBySku } from '../support/catalog';
 import { addToCart } from '../support/checkout';
 import {
-  confirmEmail,
+  confirmLink,
   CUSTOMER_PASSWORD,
   CustomerProbeModule,
   expectThrottled,
@@ -238,7 +238,7 @@ describe('customer registration', () => {
       expect((await verifications().findOneByOrFail({ id: link.id })).usedAt).toBeNull();
 
       // Any browser may press the button: the link itself is the proof.
-      const page = await confirmEmail(client(), path);
+      const page = await confirmLink(client(), path);
       expect(page.status).toBe(200);
       expect(page.headers['cache-control']).toBe('no-store');
       expect(page.text).toContain('<h1>E-mail address confirmed</h1>');
@@ -319,7 +319,7 @@ describe('customer registration', () => {
 
       const newPath = await verificationPath(smtp.messages, changed);
       expect(newPath).not.toBe(path);
-      expect((await confirmEmail(client(), newPath)).text).toContain('<h1>E-mail address confirmed</h1>');
+      expect((await confirmLink(client(), newPath)).text).toContain('<h1>E-mail address confirmed</h1>');
       expect((await customerRow(changed))!.emailVerifiedAt).toEqual(expect.any(Number));
     });
   });
@@ -443,6 +443,7 @@ describe('customer registration', () => {
     try {
       await browser.get('/shop/register').expect(404);
       await browser.get(`/shop/customer/verify-email?token=${'0'.repeat(64)}`).expect(404);
+      expect((await browser.post('/shop/customer/verify-email', { token: '0'.repeat(64) })).status).toBe(404);
       expect((await browser.post('/shop/register', { email, ...VALID })).status).toBe(404);
       expect((await browser.submitForm('/shop/create-account', { email, ...VALID })).status).toBe(404);
     } finally {

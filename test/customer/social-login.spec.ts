@@ -6,7 +6,7 @@ import { RequiresFeature } from '../../src/common/decorators/requires-feature.de
 import { SettingsService } from '../../src/config/settings.service';
 import { CustomerCoreModule } from '../../src/shop/customer/auth/customer-core.module';
 import { CustomerGuard } from '../../src/shop/customer/auth/customer.guard';
-import { confirmEmail, CUSTOMER_PASSWORD, registerCustomer, verificationPath } from '../support/customers';
+import { confirmLink, CUSTOMER_PASSWORD, registerCustomer, verificationPath } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
 import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
@@ -183,7 +183,7 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     it('links an existing account with a confirmed address by its verified e-mail, keeping its password', async () => {
       const owner = new ShopClient(shop.server);
       const email = await registerCustomer(owner, { firstName: 'Mary', lastName: 'Jackson' });
-      expect((await confirmEmail(owner, await verificationPath(smtp.messages, email))).status).toBe(200);
+      expect((await confirmLink(owner, await verificationPath(smtp.messages, email))).status).toBe(200);
       const registered = await customers().findOneByOrFail({ email });
       expect(registered.emailVerifiedAt).toEqual(expect.any(Number));
       const person = await sandboxUser({ email: email.toUpperCase() });
@@ -407,7 +407,7 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect(await logIn(social, 'facebook', person.key)).toBe('/shop/account');
       const confirmedOwner = new ShopClient(shop.server);
       const confirmed = await registerCustomer(confirmedOwner);
-      expect((await confirmEmail(confirmedOwner, await verificationPath(smtp.messages, confirmed))).status).toBe(200);
+      expect((await confirmLink(confirmedOwner, await verificationPath(smtp.messages, confirmed))).status).toBe(200);
 
       for (const email of [person.email, confirmed]) {
         const before = await customers().findOneByOrFail({ email });

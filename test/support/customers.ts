@@ -45,10 +45,11 @@ export async function verificationPath(messages: CapturedMail[], email: string):
 }
 
 /**
- * Confirms an address as its owner does: opens the mailed link (`path`, from `verificationPath`), which shows a
- * button, and presses it (a form POST with the page's CSRF token); returns the outcome page.
+ * Follows a mailed confirmation link as its reader does (an address confirmation from `verificationPath`, a
+ * newsletter subscription): opens `path`, which shows a button, and presses it (a form POST with the page's
+ * CSRF token); returns the outcome page.
  */
-export async function confirmEmail(client: ShopClient, path: string): Promise<Response> {
+export async function confirmLink(client: ShopClient, path: string): Promise<Response> {
   const page = await client.get(path).set('Accept', 'text/html');
   const form = /<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.text);
   if (page.status !== 200 || !form) throw new Error(`no confirmation button: ${page.status} ${page.text}`);

@@ -5,6 +5,7 @@ import { RequiresFeature } from '../../../common/decorators/requires-feature.dec
 import { AppError } from '../../../common/errors/app-error';
 import { wantsHtml } from '../../../common/session-data';
 import { t } from '../../../web/i18n/page-language';
+import { renderLinkConfirmPage } from '../../../web/link-confirm-page';
 import { apiText } from '../ui-message';
 import { EmailVerificationService, VerificationOutcome } from './email-verification.service';
 
@@ -17,6 +18,7 @@ const PAGES: Record<VerificationOutcome, { status: number; heading: string; offe
   outdated: { status: 400, heading: 'failedHeading', offerReset: false },
 };
 
+const VERIFY_PATH = '/shop/customer/verify-email';
 const tokenText = (token: unknown) => (typeof token === 'string' ? token : '');
 
 /**
@@ -37,8 +39,7 @@ export class EmailVerificationController {
     const text = tokenText(token);
     const state = await this.verifications.check(text);
     if (state !== 'confirmable') return renderOutcome(res, state);
-    const heading = t(res, 'customer.verifyEmail.confirmHeading');
-    res.render('shop/customer/email-verification-confirm', { title: heading, heading, token: text, csrf: true });
+    renderLinkConfirmPage(res, { keys: 'customer.verifyEmail', action: VERIFY_PATH, fields: { token: text } });
   }
 
   /**
