@@ -3,7 +3,7 @@ import { Customer } from '../../src/commerce/customers/customer.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { productBySku } from '../support/catalog';
 import { ADDRESS, addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
-import { confirmLink, registerCustomer, verificationPath } from '../support/customers';
+import { confirmLink, registerCustomer, resetTokenAndCode, verificationPath } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
 import { mailText, startSmtpCapture } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
@@ -189,15 +189,7 @@ describe(`account and customer pages in the page language (${usingMysql ? 'Maria
     // The password reset pages need a link from the e-mail: a second browser asks for one.
     const guest = new ShopClient(shop.server);
     expect((await guest.post('/shop/forgotten-password', { email })).status).toBe(200);
-    const text = await eventually(() =>
-      smtp.messages
-        .filter((message) => message.to.includes(email))
-        .map(mailText)
-        .find((body) => body.includes('/shop/create-new-password?token=')),
-    );
-    const token = /\/shop\/create-new-password\?token=([0-9a-f]{64})\s/.exec(text)?.[1];
-    const code = /one-time code: (\d{6})\b/.exec(text)?.[1];
-    if (!token || !code) throw new Error(`no link or code in:\n${text}`);
+    const { token, code } = await resetTokenAndCode(smtp.messages, email);
 
     const accountPages = [
       '/shop/account',

@@ -6,7 +6,13 @@ import { RequiresFeature } from '../../src/common/decorators/requires-feature.de
 import { SettingsService } from '../../src/config/settings.service';
 import { CustomerCoreModule } from '../../src/shop/customer/auth/customer-core.module';
 import { CustomerGuard } from '../../src/shop/customer/auth/customer.guard';
-import { confirmLink, CUSTOMER_PASSWORD, registerCustomer, verificationPath } from '../support/customers';
+import {
+  confirmLink,
+  CUSTOMER_PASSWORD,
+  registerCustomer,
+  resetTokenAndCode,
+  verificationPath,
+} from '../support/customers';
 import { ShopClient } from '../support/shop-client';
 import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
@@ -242,6 +248,22 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   });
 
   describe('an address registered by someone else first', () => {
+    /**
+     * The owner of `email` logs in with Google and so takes over the unconfirmed account `squatted`: it is theirs,
+     * with no password, no username, only this Google login, and every earlier session ended.
+     */
+    async function takeOverWithGoogle(email: string, squatted: Customer) {
+      const person = await sandboxUser({ email });
+      const owner = new ShopClient(shop.server);
+      expect(await logIn(owner, 'google', person.key)).toBe('/shop/account');
+      expect(await whoAmI(owner)).toEqual({ id: squatted.id, email });
+      const claimed = await customers().findOneByOrFail({ id: squatted.id });
+      expect(claimed).toMatchObject({ passwordHash: null, username: null, authVersion: squatted.authVersion + 1 });
+      expect(claimed.socialIds).toEqual({ google: person.subjects.google });
+      expect(claimed.emailVerifiedAt).toEqual(expect.any(Number));
+      return owner;
+    }
+
     let lastIp = 0;
     /** A password login from an address of its own: the refusals these tests expect add up past the IP limit. */
     const passwordLogin = async (client: ShopClient, email: string, password = CUSTOMER_PASSWORD) => {
@@ -262,18 +284,7 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect(squatted.emailVerifiedAt).toBeNull();
       expect(await whoAmI(squatter)).toEqual({ id: squatted.id, email });
 
-      const person = await sandboxUser({ email });
-      const owner = new ShopClient(shop.server);
-      expect(await logIn(owner, 'google', person.key)).toBe('/shop/account');
-      expect(await whoAmI(owner)).toEqual({ id: squatted.id, email });
-
-      const claimed = await customers().findOneByOrFail({ id: squatted.id });
-      expect(claimed).toMatchObject({
-        passwordHash: null,
-        authVersion: squatted.authVersion + 1,
-        socialIds: { google: person.subjects.google },
-      });
-      expect(claimed.emailVerifiedAt).toEqual(expect.any(Number));
+      const owner = await takeOverWithGoogle(email, squatted);
       // The squatter's session is logged out, and their password opens nothing any more.
       expect(await whoAmI(squatter)).toBeNull();
       expect(await passwordLogin(new ShopClient(shop.server), email)).toBe(401);
@@ -307,14 +318,7 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect(scanned.text).toContain('Confirm my e-mail address');
 
       // So the owner's social login still takes the account over, and the squatter's password opens nothing.
-      const person = await sandboxUser({ email });
-      const owner = new ShopClient(shop.server);
-      expect(await logIn(owner, 'google', person.key)).toBe('/shop/account');
-      expect(await customers().findOneByOrFail({ id: squatted.id })).toMatchObject({
-        passwordHash: null,
-        authVersion: squatted.authVersion + 1,
-        socialIds: { google: person.subjects.google },
-      });
+      await takeOverWithGoogle(email, squatted);
       expect(await whoAmI(squatter)).toBeNull();
       expect(await passwordLogin(new ShopClient(shop.server), email)).toBe(401);
     });
@@ -355,18 +359,7 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       const email = `linked${++counter}@example.com`;
       const { attacker, attackerBrowser, squatted } = await squatWithFacebook(email);
 
-      const person = await sandboxUser({ email });
-      const owner = new ShopClient(shop.server);
-      expect(await logIn(owner, 'google', person.key)).toBe('/shop/account');
-      expect(await whoAmI(owner)).toEqual({ id: squatted.id, email });
-      const claimed = await customers().findOneByOrFail({ id: squatted.id });
-      expect(claimed).toMatchObject({
-        passwordHash: null,
-        username: null,
-        authVersion: squatted.authVersion + 1,
-        socialIds: { google: person.subjects.google },
-      });
-      expect(claimed.socialIds).toEqual({ google: person.subjects.google });
+      const owner = await takeOverWithGoogle(email, squatted);
       const mail = await eventually(() =>
         smtp.messages.find((message) => message.to.includes(email) && /now logs in with/.test(subjectOf(message))),
       );
@@ -382,14 +375,7 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
 
       const owner = new ShopClient(shop.server);
       expect((await owner.post('/shop/forgotten-password', { email })).status).toBe(200);
-      const text = await eventually(() =>
-        smtp.messages
-          .filter((mail) => mail.to.includes(email))
-          .map(mailText)
-          .find((body) => body.includes('/shop/create-new-password?token=')),
-      );
-      const token = /\/shop\/create-new-password\?token=([0-9a-f]{64})\s/.exec(text)![1];
-      const code = /one-time code: (\d{6})\b/.exec(text)![1];
+      const { token, code } = await resetTokenAndCode(smtp.messages, email);
       expect((await owner.post('/shop/verify-otp-post', { token, code })).status).toBe(200);
       const ownPassword = 'the owners own phrase';
       expect((await owner.post('/shop/create-new-password-post', { token, password: ownPassword })).status).toBe(200);
