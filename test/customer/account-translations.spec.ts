@@ -3,7 +3,7 @@ import { Customer } from '../../src/commerce/customers/customer.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { productBySku } from '../support/catalog';
 import { ADDRESS, addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
-import { registerCustomer, verificationPath } from '../support/customers';
+import { confirmLink, registerCustomer, resetTokenAndCode, verificationPath } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
 import { mailText, startSmtpCapture } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
@@ -189,15 +189,7 @@ describe(`account and customer pages in the page language (${usingMysql ? 'Maria
     // The password reset pages need a link from the e-mail: a second browser asks for one.
     const guest = new ShopClient(shop.server);
     expect((await guest.post('/shop/forgotten-password', { email })).status).toBe(200);
-    const text = await eventually(() =>
-      smtp.messages
-        .filter((message) => message.to.includes(email))
-        .map(mailText)
-        .find((body) => body.includes('/shop/create-new-password?token=')),
-    );
-    const token = /\/shop\/create-new-password\?token=([0-9a-f]{64})\s/.exec(text)?.[1];
-    const code = /one-time code: (\d{6})\b/.exec(text)?.[1];
-    if (!token || !code) throw new Error(`no link or code in:\n${text}`);
+    const { token, code } = await resetTokenAndCode(smtp.messages, email);
 
     const accountPages = [
       '/shop/account',
@@ -215,6 +207,17 @@ describe(`account and customer pages in the page language (${usingMysql ? 'Maria
       sharedPath,
     ];
     const confirmation = await verificationPath(smtp.messages, email);
+    // A pending newsletter subscription's link opens a page with a button.
+    const reader = `reader.${email}`;
+    expect((await guest.post('/shop/subscribe', { email: reader })).status).toBe(200);
+    const newsletterConfirm = /(\/shop\/newsletter\/confirm\?email=[^&\s]+&sig=[0-9a-f]{64})/.exec(
+      await eventually(() =>
+        smtp.messages
+          .filter((message) => message.to.includes(reader))
+          .map(mailText)
+          .find((body) => body.includes('/shop/newsletter/confirm?')),
+      ),
+    )![1];
     const guestPages = [
       '/shop/login',
       '/shop/register',
@@ -222,6 +225,7 @@ describe(`account and customer pages in the page language (${usingMysql ? 'Maria
       `/shop/verify-otp?token=${token}`,
       `/shop/verify-otp?token=${'0'.repeat(64)}`,
       '/shop/newsletter/confirm?email=nobody%40example.com&sig=wrong',
+      newsletterConfirm,
       confirmation,
       `/shop/customer/verify-email?token=${'0'.repeat(64)}`,
     ];
@@ -254,9 +258,19 @@ describe(`account and customer pages in the page language (${usingMysql ? 'Maria
     await inSlovak(guest);
     await check(client, accountPages, 'sk');
     await check(guest, guestPages, 'sk');
-    const skConfirmed = await page(guest, confirmation).expect(200);
+    // The link opens a page with a button; pressing it confirms, in Slovak too.
+    expect((await page(guest, newsletterConfirm).expect(200)).text).toContain(
+      '<button type="submit">Potvrdiť odber</button>',
+    );
+    const skConfirm = await page(guest, confirmation).expect(200);
+    expect(skConfirm.text).toContain('<button type="submit">Potvrdiť moju e-mailovú adresu</button>');
+    const skConfirmed = await confirmLink(guest, confirmation);
+    expect(skConfirmed.status).toBe(200);
     expect(skConfirmed.text).toContain('<h1>E-mailová adresa je potvrdená</h1>');
-    expect(skConfirmed.text).toContain('E-mailová adresa vášho účtu už je potvrdená.');
+    expect(skConfirmed.text).toContain('Ďakujeme: e-mailová adresa vášho účtu je potvrdená.');
+    expect((await page(guest, confirmation).expect(200)).text).toContain(
+      'E-mailová adresa vášho účtu už je potvrdená.',
+    );
     const skCode = await page(guest, `/shop/verify-otp?token=${token}`).expect(200);
     expect(skCode.text).toMatch(/Platí \d+ minú(tu|ty|t)\./);
 

@@ -3,7 +3,7 @@ import { NewsletterSubscriber } from '../../src/commerce/customers/newsletter-su
 import { SettingsService } from '../../src/config/settings.service';
 import { Job } from '../../src/jobs/job.entity';
 import { SUBSCRIBE_LIMIT } from '../../src/shop/customer/newsletter/newsletter.controller';
-import { registerCustomer } from '../support/customers';
+import { confirmLink, registerCustomer } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
 import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
@@ -82,12 +82,21 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     });
     expect(await mailJobsTo(email)).toHaveLength(1);
 
-    const confirmed = await client.get(mail.confirm).set(HTML).expect(200);
+    // Opening the link, as a mail scanner does, only shows a button: the subscription stays pending.
+    await request(shop.server).head(mail.confirm).expect(200);
+    const scanned = await request(shop.server).get(mail.confirm).expect(200);
+    expect(await subscriber(email)).toMatchObject({ status: 'pending', confirmedAt: null });
+    expect(scanned.headers['cache-control']).toBe('no-store');
+    expect(scanned.text).toContain('<h1>Confirm your subscription</h1>');
+    expect(scanned.text).toContain('<button type="submit">Confirm my subscription</button>');
+
+    const confirmed = await confirmLink(client, mail.confirm);
+    expect(confirmed.status).toBe(200);
     expect(confirmed.text).toContain('<h1>Subscription confirmed</h1>');
     expect(confirmed.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(await subscriber(email)).toMatchObject({ status: 'confirmed', confirmedAt: expect.any(Number) });
     // Following the link again, and subscribing again, change nothing and send nothing.
-    await client.get(mail.confirm).set(HTML).expect(200);
+    expect((await client.get(mail.confirm).set(HTML).expect(200)).text).toContain('<h1>Subscription confirmed</h1>');
     const again = await subscribe(client, { email, firstName: 'Someone else' }, '198.51.100.1');
     expect(again.body).toEqual({ success: true, message: SUBSCRIBED_MESSAGE(email) });
     expect(await subscriber(email)).toMatchObject({ status: 'confirmed', firstName: 'Ada' });
@@ -100,7 +109,7 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const email = newAddress();
     await subscribe(client, { email }, '198.51.100.2');
     const mail = await confirmationMail(email);
-    await client.get(mail.confirm).expect(200);
+    expect((await confirmLink(client, mail.confirm)).status).toBe(200);
 
     const page = await client.get(mail.unsubscribe).set(HTML).expect(200);
     expect(page.text).toContain('<h1>Unsubscribed</h1>');
@@ -114,11 +123,11 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     // Subscribing again makes it pending; the link (already e-mailed today) confirms it.
     await subscribe(client, { email }, '198.51.100.2');
     expect((await subscriber(email))?.status).toBe('pending');
-    await client.get(mail.confirm).expect(200);
+    expect((await confirmLink(client, mail.confirm)).status).toBe(200);
     expect((await subscriber(email))?.status).toBe('confirmed');
   });
 
-  it('refuses a link with a bad signature with a 400 page', async () => {
+  it('refuses a link with a bad signature with a 400 page, on opening and on pressing its button', async () => {
     const client = new ShopClient(shop.server);
     const email = newAddress();
     await subscribe(client, { email }, '198.51.100.3');
@@ -139,7 +148,18 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect([path, page.status]).toEqual([path, 400]);
       expect(page.text).toContain('This link is not valid.');
     }
+    // The button's POST checks the signature as well: a form gets the page, JSON the error.
+    const forgedPress = await client.submitForm('/shop/newsletter/confirm', { email, sig: unsubscribeSig });
+    expect(forgedPress.status).toBe(400);
+    expect(forgedPress.text).toContain('This link is not valid.');
+    const forgedJson = await client.post('/shop/newsletter/confirm', { email, sig: '0'.repeat(64) });
+    expect(forgedJson.status).toBe(400);
+    expect(forgedJson.body.error.code).toBe('invalid_signature');
+    const noToken = await request(shop.server).post('/shop/newsletter/confirm').type('form').send({ email, sig });
+    expect(noToken.status).toBe(403);
     expect((await subscriber(email))?.status).toBe('pending');
+    const json = await client.post('/shop/newsletter/confirm', { email, sig });
+    expect(json.body).toEqual({ success: true, status: 'confirmed' });
   });
 
   it('answers a plain form with a flash message back on the page it came from', async () => {
@@ -211,7 +231,7 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(await subscriber(email)).toMatchObject({ status: 'pending', firstName: 'Grace' });
 
     const mail = await confirmationMail(email);
-    await client.get(mail.confirm).expect(200);
+    expect((await confirmLink(client, mail.confirm)).status).toBe(200);
     expect((await client.get('/shop/account/subscriptions').set(HTML)).text).toContain(
       `You receive our newsletter at ${email}.`,
     );
@@ -254,6 +274,8 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       }
       expect((await subscribe(client, { email: newAddress() }, '198.51.100.6')).status).toBe(404);
       expect((await client.post('/shop/account/subscriptions/save', { newsletter: true })).status).toBe(404);
+      const sig = /sig=([0-9a-f]{64})/.exec(mail.confirm)![1];
+      expect((await client.post('/shop/newsletter/confirm', { email, sig })).status).toBe(404);
     } finally {
       await settings.save({ customerAccountsEnabled: true });
     }

@@ -12,6 +12,7 @@ import {
 import { productBySku } from '../support/catalog';
 import { addToCart } from '../support/checkout';
 import {
+  confirmLink,
   CUSTOMER_PASSWORD,
   CustomerProbeModule,
   expectThrottled,
@@ -225,16 +226,60 @@ describe('customer registration', () => {
       expect(link).toMatchObject({ email, tokenHash: sha256(token), usedAt: null });
       expect(link.expiresAt - Date.now()).toBeGreaterThan(7 * DAY_MS - 60_000);
 
-      // Any browser may follow it: the link itself is the proof.
-      const page = await client().get(path).set(HTML).expect(200);
+      // Opening the link, as a mail scanner does (GET, HEAD, no cookies, any Accept), confirms nothing.
+      for (const accept of ['text/html', 'application/json', '*/*']) {
+        const scanned = await request(shop.server).get(path).set('Accept', accept).expect(200);
+        expect(scanned.headers['cache-control']).toBe('no-store');
+        expect(scanned.text).toContain('<h1>Confirm your e-mail address</h1>');
+        expect(scanned.text).toContain('<button type="submit">Confirm my e-mail address</button>');
+      }
+      await request(shop.server).head(path).expect(200);
+      expect((await customerRow(email))!.emailVerifiedAt).toBeNull();
+      expect((await verifications().findOneByOrFail({ id: link.id })).usedAt).toBeNull();
+
+      // Any browser may press the button: the link itself is the proof.
+      const page = await confirmLink(client(), path);
+      expect(page.status).toBe(200);
       expect(page.headers['cache-control']).toBe('no-store');
       expect(page.text).toContain('<h1>E-mail address confirmed</h1>');
       expect(page.text).toContain('Thank you: the e-mail address of your account is confirmed.');
       expect((await customerRow(email))!.emailVerifiedAt).toBeGreaterThan(Date.now() - 60_000);
       expect((await verifications().findOneByOrFail({ id: link.id })).usedAt).toEqual(expect.any(Number));
 
+      // Opened again, the link says so and offers no button.
       const again = await client().get(path).set(HTML).expect(200);
       expect(again.text).toContain('The e-mail address of your account is already confirmed.');
+      expect(again.text).not.toContain('<form method="post" action="/shop/customer/verify-email"');
+    });
+
+    it('confirms only with a POST that carries the CSRF token; JSON clients get the outcome as JSON', async () => {
+      const email = await registerCustomer(client());
+      const path = await verificationPath(smtp.messages, email);
+      const token = new URL(path, 'http://shop.test').searchParams.get('token')!;
+
+      const forged = await request(shop.server).post('/shop/customer/verify-email').type('form').send({ token });
+      expect(forged.status).toBe(403);
+      expect(forged.body.error.code).toBe('csrf_invalid');
+      expect((await customerRow(email))!.emailVerifiedAt).toBeNull();
+
+      const app = client();
+      const unknown = await app.post('/shop/customer/verify-email', { token: '0'.repeat(64) });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body).toEqual({
+        success: false,
+        error: { code: 'token_invalid', message: expect.stringContaining('This confirmation link is not valid') },
+      });
+      expect((await app.post('/shop/customer/verify-email', {})).status).toBe(400);
+      const confirmed = await app.post('/shop/customer/verify-email', { token });
+      expect(confirmed.status).toBe(200);
+      expect(confirmed.body).toEqual({
+        success: true,
+        outcome: 'verified',
+        message: 'Thank you: the e-mail address of your account is confirmed.',
+      });
+      expect((await customerRow(email))!.emailVerifiedAt).toEqual(expect.any(Number));
+      const again = await app.post('/shop/customer/verify-email', { token });
+      expect(again.body).toMatchObject({ success: true, outcome: 'alreadyVerified' });
     });
 
     it('says why a link does not work, and confirms nothing with it', async () => {
@@ -243,6 +288,12 @@ describe('customer registration', () => {
       const path = await verificationPath(smtp.messages, email);
       const customer = (await customerRow(email))!;
       const follow = (target: string) => client().get(target).set(HTML).expect(400);
+      // The button's form post, as a page opened before the link stopped working would send it.
+      const token = new URL(path, 'http://shop.test').searchParams.get('token')!;
+      const press = () =>
+        client()
+          .submitForm('/shop/customer/verify-email', { token })
+          .then((res) => res.text);
 
       for (const query of ['', '?token=', `?token=${'0'.repeat(64)}`, '?token=xyz', '?token[]=a']) {
         const res = await follow(`/shop/customer/verify-email${query}`);
@@ -252,6 +303,7 @@ describe('customer registration', () => {
 
       await verifications().update({ customerId: customer.id }, { expiresAt: Date.now() - 1 });
       expect((await follow(path)).text).toContain('This confirmation link has expired.');
+      expect(await press()).toContain('This confirmation link has expired.');
       await verifications().update({ customerId: customer.id }, { expiresAt: Date.now() + DAY_MS });
 
       // The address changed since the link was sent: the old link proves nothing about the new one.
@@ -262,11 +314,12 @@ describe('customer registration', () => {
       });
       expect(saved.status).toBe(200);
       expect((await follow(path)).text).toContain('This link was sent to an address that the account no longer has.');
+      expect(await press()).toContain('This link was sent to an address that the account no longer has.');
       expect((await customerRow(changed))!.emailVerifiedAt).toBeNull();
 
       const newPath = await verificationPath(smtp.messages, changed);
       expect(newPath).not.toBe(path);
-      expect((await client().get(newPath).set(HTML).expect(200)).text).toContain('<h1>E-mail address confirmed</h1>');
+      expect((await confirmLink(client(), newPath)).text).toContain('<h1>E-mail address confirmed</h1>');
       expect((await customerRow(changed))!.emailVerifiedAt).toEqual(expect.any(Number));
     });
   });
@@ -390,6 +443,7 @@ describe('customer registration', () => {
     try {
       await browser.get('/shop/register').expect(404);
       await browser.get(`/shop/customer/verify-email?token=${'0'.repeat(64)}`).expect(404);
+      expect((await browser.post('/shop/customer/verify-email', { token: '0'.repeat(64) })).status).toBe(404);
       expect((await browser.post('/shop/register', { email, ...VALID })).status).toBe(404);
       expect((await browser.submitForm('/shop/create-account', { email, ...VALID })).status).toBe(404);
     } finally {

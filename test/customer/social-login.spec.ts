@@ -6,7 +6,13 @@ import { RequiresFeature } from '../../src/common/decorators/requires-feature.de
 import { SettingsService } from '../../src/config/settings.service';
 import { CustomerCoreModule } from '../../src/shop/customer/auth/customer-core.module';
 import { CustomerGuard } from '../../src/shop/customer/auth/customer.guard';
-import { CUSTOMER_PASSWORD, registerCustomer, verificationPath } from '../support/customers';
+import {
+  confirmLink,
+  CUSTOMER_PASSWORD,
+  registerCustomer,
+  resetTokenAndCode,
+  verificationPath,
+} from '../support/customers';
 import { ShopClient } from '../support/shop-client';
 import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
@@ -183,7 +189,7 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     it('links an existing account with a confirmed address by its verified e-mail, keeping its password', async () => {
       const owner = new ShopClient(shop.server);
       const email = await registerCustomer(owner, { firstName: 'Mary', lastName: 'Jackson' });
-      await owner.get(await verificationPath(smtp.messages, email)).expect(200);
+      expect((await confirmLink(owner, await verificationPath(smtp.messages, email))).status).toBe(200);
       const registered = await customers().findOneByOrFail({ email });
       expect(registered.emailVerifiedAt).toEqual(expect.any(Number));
       const person = await sandboxUser({ email: email.toUpperCase() });
@@ -242,8 +248,33 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   });
 
   describe('an address registered by someone else first', () => {
-    const passwordLogin = (client: ShopClient, email: string, password = CUSTOMER_PASSWORD) =>
-      client.post('/shop/ajax-authorize', { loginName: email, password }).then((res) => res.status);
+    /**
+     * The owner of `email` logs in with Google and so takes over the unconfirmed account `squatted`: it is theirs,
+     * with no password, no username, only this Google login, and every earlier session ended.
+     */
+    async function takeOverWithGoogle(email: string, squatted: Customer) {
+      const person = await sandboxUser({ email });
+      const owner = new ShopClient(shop.server);
+      expect(await logIn(owner, 'google', person.key)).toBe('/shop/account');
+      expect(await whoAmI(owner)).toEqual({ id: squatted.id, email });
+      const claimed = await customers().findOneByOrFail({ id: squatted.id });
+      expect(claimed).toMatchObject({ passwordHash: null, username: null, authVersion: squatted.authVersion + 1 });
+      expect(claimed.socialIds).toEqual({ google: person.subjects.google });
+      expect(claimed.emailVerifiedAt).toEqual(expect.any(Number));
+      return owner;
+    }
+
+    let lastIp = 0;
+    /** A password login from an address of its own: the refusals these tests expect add up past the IP limit. */
+    const passwordLogin = async (client: ShopClient, email: string, password = CUSTOMER_PASSWORD) => {
+      const token = await client.csrfToken();
+      const res = await client.agent
+        .post('/shop/ajax-authorize')
+        .set('X-CSRF-Token', token)
+        .set('X-Forwarded-For', `198.51.100.${++lastIp}`)
+        .send({ loginName: email, password });
+      return res.status;
+    };
 
     it("takes the unconfirmed account over for the owner's social login: the squatter is out, the owner told", async () => {
       const email = `owner${++counter}@example.com`;
@@ -253,18 +284,7 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect(squatted.emailVerifiedAt).toBeNull();
       expect(await whoAmI(squatter)).toEqual({ id: squatted.id, email });
 
-      const person = await sandboxUser({ email });
-      const owner = new ShopClient(shop.server);
-      expect(await logIn(owner, 'google', person.key)).toBe('/shop/account');
-      expect(await whoAmI(owner)).toEqual({ id: squatted.id, email });
-
-      const claimed = await customers().findOneByOrFail({ id: squatted.id });
-      expect(claimed).toMatchObject({
-        passwordHash: null,
-        authVersion: squatted.authVersion + 1,
-        socialIds: { google: person.subjects.google },
-      });
-      expect(claimed.emailVerifiedAt).toEqual(expect.any(Number));
+      const owner = await takeOverWithGoogle(email, squatted);
       // The squatter's session is logged out, and their password opens nothing any more.
       expect(await whoAmI(squatter)).toBeNull();
       expect(await passwordLogin(new ShopClient(shop.server), email)).toBe(401);
@@ -285,13 +305,95 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect(await passwordLogin(new ShopClient(shop.server), email)).toBe(401);
     });
 
+    it("lets a mail scanner open the owner's confirmation link without confirming the squatter's account", async () => {
+      const email = `scanned${++counter}@example.com`;
+      const squatter = new ShopClient(shop.server);
+      await registerCustomer(squatter, { email, firstName: 'Mallory' });
+      // The owner's mail gateway opens every link in the e-mail, before the owner reads it.
+      const path = await verificationPath(smtp.messages, email);
+      await request(shop.server).head(path).expect(200);
+      const scanned = await request(shop.server).get(path).set('User-Agent', 'LinkScanner/1.0').expect(200);
+      const squatted = await customers().findOneByOrFail({ email });
+      expect(squatted.emailVerifiedAt).toBeNull();
+      expect(scanned.text).toContain('Confirm my e-mail address');
+
+      // So the owner's social login still takes the account over, and the squatter's password opens nothing.
+      await takeOverWithGoogle(email, squatted);
+      expect(await whoAmI(squatter)).toBeNull();
+      expect(await passwordLogin(new ShopClient(shop.server), email)).toBe(401);
+    });
+
+    /**
+     * The attacker makes an account with their own Facebook login, then gives it a first password and the
+     * victim's address in one save (no current password: the account has none yet). Returns the account.
+     */
+    async function squatWithFacebook(victimEmail: string) {
+      const attacker = await sandboxUser();
+      const attackerBrowser = new ShopClient(shop.server);
+      expect(await logIn(attackerBrowser, 'facebook', attacker.key)).toBe('/shop/account');
+      const saved = await attackerBrowser.post('/shop/account/login-details/save', {
+        email: victimEmail,
+        newPassword: 'the squatters own phrase',
+      });
+      expect(saved.status).toBe(200);
+      const squatted = await customers().findOneByOrFail({ email: victimEmail });
+      expect(squatted).toMatchObject({ emailVerifiedAt: null, socialIds: { facebook: attacker.subjects.facebook } });
+      // A login name from earlier days (no route sets one now): the squatter's too.
+      await customers().update({ id: squatted.id }, { username: `mallory${++counter}` });
+      return { attacker, attackerBrowser, squatted };
+    }
+
+    /** The attacker comes back with their Facebook login and password: neither opens the owner's account. */
+    async function expectAttackerLockedOut(attacker: SandboxUser, attackerBrowser: ShopClient, accountId: number) {
+      expect(await whoAmI(attackerBrowser)).toBeNull();
+      const again = new ShopClient(shop.server);
+      expect(await logIn(again, 'facebook', attacker.key)).toBe('/shop/account');
+      const landed = await whoAmI(again);
+      expect(landed?.id).not.toBe(accountId);
+      expect(landed?.email).toBe(attacker.email);
+      const account = await customers().findOneByOrFail({ id: accountId });
+      expect(await passwordLogin(new ShopClient(shop.server), account.email, 'the squatters own phrase')).toBe(401);
+    }
+
+    it("takes over an account given the owner's address, dropping the social logins the squatter linked", async () => {
+      const email = `linked${++counter}@example.com`;
+      const { attacker, attackerBrowser, squatted } = await squatWithFacebook(email);
+
+      const owner = await takeOverWithGoogle(email, squatted);
+      const mail = await eventually(() =>
+        smtp.messages.find((message) => message.to.includes(email) && /now logs in with/.test(subjectOf(message))),
+      );
+      expect(mailText(mail)).toContain('the password it had no longer works, other logins linked');
+
+      await expectAttackerLockedOut(attacker, attackerBrowser, squatted.id);
+      expect(await whoAmI(owner)).toEqual({ id: squatted.id, email });
+    });
+
+    it("gives an account with the owner's unconfirmed address to the owner's password reset alone", async () => {
+      const email = `reset${++counter}@example.com`;
+      const { attacker, attackerBrowser, squatted } = await squatWithFacebook(email);
+
+      const owner = new ShopClient(shop.server);
+      expect((await owner.post('/shop/forgotten-password', { email })).status).toBe(200);
+      const { token, code } = await resetTokenAndCode(smtp.messages, email);
+      expect((await owner.post('/shop/verify-otp-post', { token, code })).status).toBe(200);
+      const ownPassword = 'the owners own phrase';
+      expect((await owner.post('/shop/create-new-password-post', { token, password: ownPassword })).status).toBe(200);
+
+      const claimed = await customers().findOneByOrFail({ id: squatted.id });
+      expect(claimed).toMatchObject({ socialIds: null, username: null, authVersion: squatted.authVersion + 1 });
+      expect(claimed.emailVerifiedAt).toEqual(expect.any(Number));
+      await expectAttackerLockedOut(attacker, attackerBrowser, squatted.id);
+      expect(await passwordLogin(new ShopClient(shop.server), email, ownPassword)).toBe(200);
+    });
+
     it("refuses to register the address of an owner's account, social or confirmed, and gives no access", async () => {
       const person = await sandboxUser();
       const social = new ShopClient(shop.server);
       expect(await logIn(social, 'facebook', person.key)).toBe('/shop/account');
       const confirmedOwner = new ShopClient(shop.server);
       const confirmed = await registerCustomer(confirmedOwner);
-      await confirmedOwner.get(await verificationPath(smtp.messages, confirmed)).expect(200);
+      expect((await confirmLink(confirmedOwner, await verificationPath(smtp.messages, confirmed))).status).toBe(200);
 
       for (const email of [person.email, confirmed]) {
         const before = await customers().findOneByOrFail({ email });

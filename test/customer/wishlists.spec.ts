@@ -11,7 +11,7 @@ import { productBySku, variantBySku } from '../support/catalog';
 import { addToCart } from '../support/checkout';
 import { CUSTOMER_PASSWORD, registerCustomer } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
-import { mailText, startSmtpCapture } from '../support/smtp-capture';
+import { CapturedMail, mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, jobsSettled, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 /** Issue 6 point 8: named wishlists, a guest's session list, sharing, and moving items to the cart. */
@@ -49,6 +49,8 @@ describe(`wishlists (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   const itemsOf = (wishlistId: number) =>
     shop.dataSource.getRepository(WishlistItem).find({ where: { wishlistId }, order: { id: 'ASC' } });
   const pagePath = (url: string) => new URL(url).pathname;
+  /** A captured e-mail as its reader sees it: the headers (subject, reply address) and the decoded text. */
+  const readable = (mail: CapturedMail) => mail.raw.slice(0, mail.raw.indexOf('\r\n\r\n')) + mailText(mail);
   /** Awaits a client's request and checks its status (and body, when given), showing the body on a mismatch. */
   const is = async (pending: Promise<Response>, status: number, body?: object) => {
     const res = await pending;
@@ -381,10 +383,12 @@ describe(`wishlists (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     });
     for (const mail of mails) {
       const text = mailText(mail);
-      expect(text).toContain('Grace Lovelace shared the wishlist "Empty"');
+      expect(subjectOf(mail)).toMatch(/^A wishlist at .+ was shared with you$/);
+      expect(text).toMatch(/^Someone with an account at .+ shared a wishlist with you\. Open it here:$/m);
       expect(text).toContain(url);
-      expect(text).toContain('For the trip!');
-      expect(mail.raw).toMatch(new RegExp(`Reply-To: ${email}`, 'i'));
+      // Only the shop's words: the sender's message, name, list name and address stay out.
+      for (const theirs of ['For the trip!', 'Grace', 'Empty', email]) expect(readable(mail)).not.toContain(theirs);
+      expect(mail.raw).not.toMatch(/^Reply-To:/im);
     }
 
     const eleven = Array.from({ length: 11 }, (_, index) => `friend${index}@example.com`);
@@ -414,6 +418,28 @@ describe(`wishlists (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       200,
     );
     expect(smtp.messages.some((mail) => mail.to.includes('late@example.com'))).toBe(false);
+  });
+
+  it("never puts a registrant's own text into a wishlist share e-mail", async () => {
+    const lure = 'Your account is locked: confirm your card at evil.example';
+    const client = new ShopClient(shop.server);
+    const email = await registerCustomer(client, { firstName: 'PayPal Security', lastName: lure.slice(0, 60) });
+    await is(client.post('/shop/wishlist/add', { product: tent.id, qty: 1 }), 200);
+    const created = await is(client.post('/shop/account/wishlist-update', { name: `Urgent: ${lure}` }), 200);
+    const list = created.body.wishlist;
+    await is(client.post('/shop/wishlist/add', { product: tent.id, qty: 1, wishlist: list.id }), 200);
+    const sent = await is(
+      client.post('/shop/account/wishlist-share-post', { id: list.id, emails: 'victim@lure.example', message: lure }),
+      200,
+    );
+    expect(sent.body.sent).toBe(1);
+
+    const mail = await eventually(() => smtp.messages.find((message) => message.to.includes('victim@lure.example')));
+    const text = mailText(mail);
+    expect(text).toMatch(new RegExp(`/shop/wishlist/shared/${list.id}/[0-9a-f]{32}\\s`));
+    for (const theirs of ['evil.example', 'PayPal', 'locked', 'Urgent', email]) {
+      expect(readable(mail)).not.toContain(theirs);
+    }
   });
 
   it(`mails at most ${SHARE_RECIPIENTS_PER_HOUR} addresses an hour per session and address, cart shares included`, async () => {

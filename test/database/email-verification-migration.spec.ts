@@ -9,7 +9,7 @@ describe(`email verification migration (${usingMysql ? 'MariaDB' : 'SQLite'})`, 
   beforeAll(async () => (shop = await startTestApp()));
   afterAll(() => shop.close());
 
-  it('counts social-login accounts and completed password resets as verified, nothing else', async () => {
+  it('counts social-login accounts without a password and completed password resets as verified, nothing else', async () => {
     const customers = shop.dataSource.getRepository(Customer);
     const account = (email: string, fields: Partial<Customer> = {}) =>
       customers.save(
@@ -28,7 +28,9 @@ describe(`email verification migration (${usingMysql ? 'MariaDB' : 'SQLite'})`, 
         }),
       );
     const social = await account('social@example.com', { passwordHash: null, socialIds: { google: '1' } });
+    // A password and a social login: perhaps a squatter's account the owner's social login was linked to.
     const linked = await account('linked@example.com', { socialIds: { apple: '2' } });
+    const linkedAndReset = await account('linked-reset@example.com', { socialIds: { facebook: '3' } });
     const reset = await account('reset@example.com');
     const pendingReset = await account('pending@example.com');
     const registered = await account('registered@example.com');
@@ -36,6 +38,7 @@ describe(`email verification migration (${usingMysql ? 'MariaDB' : 'SQLite'})`, 
     const resets = shop.dataSource.getRepository(PasswordReset);
     for (const [customer, usedAt] of [
       [reset, Date.now()],
+      [linkedAndReset, Date.now()],
       [pendingReset, null],
     ] as const) {
       await resets.save(
@@ -64,9 +67,11 @@ describe(`email verification migration (${usingMysql ? 'MariaDB' : 'SQLite'})`, 
     }
 
     const verifiedAt = async (id: number) => (await customers.findOneByOrFail({ id })).emailVerifiedAt;
-    for (const customer of [social, linked, reset]) {
+    for (const customer of [social, reset, linkedAndReset]) {
       expect(await verifiedAt(customer.id)).toBeGreaterThan(Date.now() - 60_000);
     }
-    for (const customer of [pendingReset, registered, deleted]) expect(await verifiedAt(customer.id)).toBeNull();
+    for (const customer of [linked, pendingReset, registered, deleted]) {
+      expect(await verifiedAt(customer.id)).toBeNull();
+    }
   });
 });

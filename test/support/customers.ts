@@ -44,6 +44,39 @@ export async function verificationPath(messages: CapturedMail[], email: string):
   return link.exec(text)![1];
 }
 
+/** The link token and one-time code of the latest password-reset e-mail to `email`, once it has arrived. */
+export async function resetTokenAndCode(messages: CapturedMail[], email: string) {
+  const text = await eventually(() =>
+    messages
+      .filter((mail) => mail.to.includes(email))
+      .map(mailText)
+      .reverse()
+      .find((body) => body.includes('/shop/create-new-password?token=')),
+  );
+  const token = /\/shop\/create-new-password\?token=([0-9a-f]{64})\s/.exec(text)?.[1];
+  const code = /one-time code: (\d{6})\b/.exec(text)?.[1];
+  if (!token || !code) throw new Error(`no link or code in:\n${text}`);
+  return { token, code };
+}
+
+/**
+ * Follows a mailed confirmation link as its reader does (an address confirmation from `verificationPath`, a
+ * newsletter subscription): opens `path`, which shows a button, and presses it (a form POST with the page's
+ * CSRF token); returns the outcome page.
+ */
+export async function confirmLink(client: ShopClient, path: string): Promise<Response> {
+  const page = await client.get(path).set('Accept', 'text/html');
+  const form = /<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.text);
+  if (page.status !== 200 || !form) throw new Error(`no confirmation button: ${page.status} ${page.text}`);
+  const fields = Object.fromEntries(
+    [...form[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]) => [
+      name,
+      value,
+    ]),
+  );
+  return client.agent.post(form[1]).type('form').set('Accept', 'text/html').send(fields);
+}
+
 /** A route behind the account guard, standing in for the account pages: who is logged in, if anyone. */
 @Controller('test/whoami')
 class WhoAmIController {

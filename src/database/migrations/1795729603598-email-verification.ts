@@ -11,8 +11,11 @@ const SQL: DialectStatements = {
       'INSERT INTO "temporary_customers"("id", "dateCreated", "dateUpdated", "email", "username", "passwordHash", "firstName", "lastName", "authVersion", "socialIds", "lastLoginAt", "deletedAt") SELECT "id", "dateCreated", "dateUpdated", "email", "username", "passwordHash", "firstName", "lastName", "authVersion", "socialIds", "lastLoginAt", "deletedAt" FROM "customers"',
       'DROP TABLE "customers"',
       'ALTER TABLE "temporary_customers" RENAME TO "customers"',
-      // Added by hand: accounts whose owner already proved the address (a social login, a completed reset).
-      `UPDATE "customers" SET "emailVerifiedAt" = CAST(strftime('%s', 'now') AS INTEGER) * 1000 WHERE "deletedAt" IS NULL AND ("socialIds" IS NOT NULL OR "id" IN (SELECT "customerId" FROM "password_resets" WHERE "usedAt" IS NOT NULL))`,
+      // Added by hand: accounts whose owner already proved the address: made by a social login (no password),
+      // or a completed reset. An account with both a password and a social login may be one registered by a
+      // squatter that the owner's social login joined (the code before linked by e-mail): it stays unconfirmed,
+      // so the owner's next social login takes it over.
+      `UPDATE "customers" SET "emailVerifiedAt" = CAST(strftime('%s', 'now') AS INTEGER) * 1000 WHERE "deletedAt" IS NULL AND (("socialIds" IS NOT NULL AND "passwordHash" IS NULL) OR "id" IN (SELECT "customerId" FROM "password_resets" WHERE "usedAt" IS NOT NULL))`,
     ],
     down: [
       'ALTER TABLE "customers" RENAME TO "temporary_customers"',
@@ -28,7 +31,7 @@ const SQL: DialectStatements = {
       'CREATE TABLE `email_verifications` (`id` int NOT NULL AUTO_INCREMENT, `dateCreated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), `dateUpdated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), `customerId` int NOT NULL, `email` varchar(191) NOT NULL, `tokenHash` varchar(64) NOT NULL, `expiresAt` bigint NOT NULL, `usedAt` bigint NULL, INDEX `IDX_a7aa52e0fd755882712fbc654b` (`customerId`), UNIQUE INDEX `IDX_ce0a8d27a7e9e49d49865e3e1a` (`tokenHash`), PRIMARY KEY (`id`)) ENGINE=InnoDB',
       'ALTER TABLE `customers` ADD `emailVerifiedAt` bigint NULL',
       // Added by hand, as for SQLite.
-      'UPDATE `customers` SET `emailVerifiedAt` = UNIX_TIMESTAMP() * 1000 WHERE `deletedAt` IS NULL AND (`socialIds` IS NOT NULL OR `id` IN (SELECT `customerId` FROM `password_resets` WHERE `usedAt` IS NOT NULL))',
+      'UPDATE `customers` SET `emailVerifiedAt` = UNIX_TIMESTAMP() * 1000 WHERE `deletedAt` IS NULL AND ((`socialIds` IS NOT NULL AND `passwordHash` IS NULL) OR `id` IN (SELECT `customerId` FROM `password_resets` WHERE `usedAt` IS NOT NULL))',
     ],
     down: [
       'ALTER TABLE `customers` DROP COLUMN `emailVerifiedAt`',

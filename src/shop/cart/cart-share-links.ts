@@ -16,18 +16,12 @@ export class CartShareLinks {
     return `${this.config.baseUrl}/shop/cart/share/${token}`;
   }
 
-  /**
-   * Mails the link to each distinct recipient (within the hourly allowance of ShareMails); returns how many.
-   * Anyone may ask, so the mail carries only our words and link, never a text of the sender's: that would make
-   * the shop a relay for their phishing.
-   */
+  /** Mails the link to each distinct recipient (ShareMails: our words only, an hourly allowance); returns how many. */
   send(req: Request, token: string, recipients: string[]): Promise<number> {
-    const text = [
-      'Someone put together a shopping cart for you. Open it here:',
-      this.url(token),
-      '',
-      `You got this e-mail because someone entered your address at ${this.config.baseUrl}.`,
-    ].join('\n');
-    return this.shareMails.send(req, recipients, { subject: 'A shopping cart was shared with you', text });
+    return this.shareMails.send(req, recipients, {
+      subject: 'A shopping cart was shared with you',
+      intro: 'Someone put together a shopping cart for you. Open it here:',
+      url: this.url(token),
+    });
   }
 }

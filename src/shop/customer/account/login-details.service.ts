@@ -36,8 +36,11 @@ export class LoginDetailsService {
   /**
    * A new password raises `authVersion`, which ends every session that logged in before; the caller keeps
    * its own session by taking the new version. An account made by social login may set its first password
-   * without a current one. A new e-mail that another account has is a 409 `email_taken`, counted per address
-   * and per client address (`clientIp`) with registration's (429 after too many).
+   * without a current one (there is none to ask for), and change its e-mail along with it. That asks no more
+   * than the session, as setting the password alone does; the new address stays unconfirmed, so its owner's
+   * social login or password reset takes the account over with every other way in dropped. A new e-mail that
+   * another account has is a 409 `email_taken`, counted per address and per client address (`clientIp`) with
+   * registration's (429 after too many).
    */
   async save(customer: Customer, input: LoginDetailsInput, clientIp: string | undefined): Promise<LoginDetailsResult> {
     if (customer.passwordHash || !input.newPassword) {

@@ -1,8 +1,12 @@
-import { Controller, Get, Header, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
+import { AppError } from '../../../common/errors/app-error';
+import { wantsHtml } from '../../../common/session-data';
 import { t } from '../../../web/i18n/page-language';
+import { renderLinkConfirmPage } from '../../../web/link-confirm-page';
+import { apiText } from '../ui-message';
 import { EmailVerificationService, VerificationOutcome } from './email-verification.service';
 
 /** Each outcome's page: its status, and whether it offers the forgotten-password way to confirm instead. */
@@ -14,7 +18,14 @@ const PAGES: Record<VerificationOutcome, { status: number; heading: string; offe
   outdated: { status: 400, heading: 'failedHeading', offerReset: false },
 };
 
-/** The link in the address-confirmation e-mail: a page that says what following it did, in the page language. */
+const VERIFY_PATH = '/shop/customer/verify-email';
+const tokenText = (token: unknown) => (typeof token === 'string' ? token : '');
+
+/**
+ * The link in the address-confirmation e-mail. Opening it (GET) changes nothing: mail scanners open links too.
+ * It shows a "Confirm my e-mail address" button, or why the link does not work; the button's POST confirms.
+ * Pages are in the page language.
+ */
 @ApiTags('customer')
 @RequiresFeature('customerAccountsEnabled')
 @Controller('shop/customer')
@@ -23,16 +34,37 @@ export class EmailVerificationController {
 
   @Get('verify-email')
   @Header('Cache-Control', 'no-store')
-  @ApiOkResponse({ description: 'An HTML page: the address is confirmed (200), or why the link does not work (400)' })
-  async verifyEmail(@Query('token') token: unknown, @Res() res: Response): Promise<void> {
-    const outcome = await this.verifications.verify(typeof token === 'string' ? token : '');
-    const page = PAGES[outcome];
-    const heading = t(res, `customer.verifyEmail.${page.heading}`);
-    res.status(page.status).render('shop/customer/email-verification', {
-      title: heading,
-      heading,
-      message: t(res, `customer.verifyEmail.${outcome}`),
-      offerReset: page.offerReset,
-    });
+  @ApiOkResponse({ description: 'An HTML page: the button that confirms (200), or why the link does not work' })
+  async confirmPage(@Query('token') token: unknown, @Res() res: Response): Promise<void> {
+    const text = tokenText(token);
+    const state = await this.verifications.check(text);
+    if (state !== 'confirmable') return renderOutcome(res, state);
+    renderLinkConfirmPage(res, { keys: 'customer.verifyEmail', action: VERIFY_PATH, fields: { token: text } });
   }
+
+  /**
+   * `{ token }`: confirms the address. A form gets the outcome's page; JSON `{ success, outcome, message }`, or
+   * a 400 `token_invalid` / `token_expired` / `token_outdated`.
+   */
+  @Post('verify-email')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  async verify(@Body('token') token: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const outcome = await this.verifications.verify(tokenText(token));
+    if (wantsHtml(req)) return renderOutcome(res, outcome);
+    const message = apiText({ key: `customer.verifyEmail.${outcome}` });
+    if (PAGES[outcome].status !== 200) throw new AppError(`token_${outcome}`, message, 400);
+    res.json({ success: true, outcome, message });
+  }
+}
+
+function renderOutcome(res: Response, outcome: VerificationOutcome): void {
+  const page = PAGES[outcome];
+  const heading = t(res, `customer.verifyEmail.${page.heading}`);
+  res.status(page.status).render('shop/customer/email-verification', {
+    title: heading,
+    heading,
+    message: t(res, `customer.verifyEmail.${outcome}`),
+    offerReset: page.offerReset,
+  });
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull } from 'typeorm';
+import { DataSource, EntityManager, FindOneOptions, IsNull } from 'typeorm';
 import { Customer } from '../../../commerce/customers/customer.entity';
 import { EmailVerification } from '../../../commerce/customers/email-verification.entity';
 import { StoreService } from '../../../commerce/stores/store.service';
@@ -13,23 +13,22 @@ import { emailVerificationMail, VerificationReason } from './email-verification.
 import { hashLinkToken, LINK_TOKEN_PATTERN, newLinkToken } from './link-token';
 
 const DAY = 24 * 60 * 60 * 1000;
-export const VERIFICATION_LINK_TTL_MS = 7 * DAY;
+const VERIFICATION_LINK_TTL_MS = 7 * DAY;
 
 /**
- * What following a link did: `verified` the account's address, found it `alreadyVerified`, or nothing, because
+ * What confirming a link did: `verified` the account's address, found it `alreadyVerified`, or nothing, because
  * the link is `invalid` (unknown, or used while the address was not verified), `expired`, or `outdated` (sent
  * to an address the account no longer has).
  */
 export type VerificationOutcome = 'verified' | 'alreadyVerified' | 'invalid' | 'expired' | 'outdated';
 
-/**
- * Confirming that an account's e-mail address belongs to its owner, by a link mailed to it (a random token
- * stored as its SHA-256, single-use, valid for 7 days). Until then the account shops as usual, but a social
- * login with that address takes it over instead of joining it (social-accounts.service.ts).
- */
+/** What confirming a link would do now: verify its address (`confirmable`), or the outcome that it would not. */
+export type LinkState = 'confirmable' | Exclude<VerificationOutcome, 'verified'>;
+
 @Injectable()
 export class EmailVerificationService {
   constructor(
+    private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
     private readonly mail: MailService,
     private readonly stores: StoreService,
@@ -61,31 +60,46 @@ export class EmailVerificationService {
     await this.mail.send(tx, message);
   }
 
-  /** Follows a link from the e-mail; every link of the account is used up once its address is verified. */
+  /** What confirming the link would do, read without changing anything: for the page the link opens. */
+  async check(token: string): Promise<LinkState> {
+    return (await this.examine(this.dataSource.manager, token, Date.now(), {})).state;
+  }
+
+  /** Confirms the link's address; every link of the account is used up once its address is verified. */
   verify(token: string): Promise<VerificationOutcome> {
-    if (!LINK_TOKEN_PATTERN.test(token)) return Promise.resolve('invalid');
     const now = Date.now();
     return this.runner.run(async ({ manager }) => {
-      const link = await manager.findOne(EmailVerification, {
-        where: { tokenHash: hashLinkToken(token) },
-        ...writeLock(manager),
-      });
-      const customer = link && (await manager.findOneBy(Customer, { id: link.customerId, deletedAt: IsNull() }));
-      if (!link || !customer) return 'invalid';
-      if (customer.email !== link.email) return 'outdated';
-      // A mail scanner may have followed the link first: the owner's own click still hears it worked.
-      if (customer.emailVerifiedAt) return 'alreadyVerified';
-      if (link.usedAt) return 'invalid';
-      if (link.expiresAt <= now) return 'expired';
+      const examined = await this.examine(manager, token, now, writeLock(manager));
+      if (examined.state !== 'confirmable') return examined.state;
+      const { link } = examined;
       // Conditional on the address: one changed meanwhile is not the one this link proves.
       const verified = await manager.update(
         Customer,
-        { id: customer.id, email: link.email, deletedAt: IsNull() },
+        { id: link.customerId, email: link.email, deletedAt: IsNull() },
         { emailVerifiedAt: now },
       );
       if (!verified.affected) return 'outdated';
-      await manager.update(EmailVerification, { customerId: customer.id, usedAt: IsNull() }, { usedAt: now });
+      await manager.update(EmailVerification, { customerId: link.customerId, usedAt: IsNull() }, { usedAt: now });
       return 'verified';
     });
+  }
+
+  /** The link behind `token` (locked with `lock`) when confirming it would verify its address, and its state. */
+  private async examine(
+    manager: EntityManager,
+    token: string,
+    now: number,
+    lock: Pick<FindOneOptions, 'lock'>,
+  ): Promise<{ state: 'confirmable'; link: EmailVerification } | { state: Exclude<LinkState, 'confirmable'> }> {
+    if (!LINK_TOKEN_PATTERN.test(token)) return { state: 'invalid' };
+    const link = await manager.findOne(EmailVerification, { where: { tokenHash: hashLinkToken(token) }, ...lock });
+    const customer = link && (await manager.findOneBy(Customer, { id: link.customerId, deletedAt: IsNull() }));
+    if (!link || !customer) return { state: 'invalid' };
+    if (customer.email !== link.email) return { state: 'outdated' };
+    // Confirmed meanwhile (by another link, in another browser): the owner's click still hears it worked.
+    if (customer.emailVerifiedAt) return { state: 'alreadyVerified' };
+    if (link.usedAt) return { state: 'invalid' };
+    if (link.expiresAt <= now) return { state: 'expired' };
+    return { state: 'confirmable', link };
   }
 }

@@ -5,8 +5,10 @@ import type { Request, Response } from 'express';
 import { backUrl } from '../../../common/back-url';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../../common/errors/app-error';
+import { wantsHtml } from '../../../common/session-data';
 import { ShopThrottlerGuard } from '../../../common/throttling/throttling.module';
 import { t } from '../../../web/i18n/page-language';
+import { renderLinkConfirmPage } from '../../../web/link-confirm-page';
 import { answerDone } from '../form-answer';
 import { SubscribeDto } from './newsletter.dto';
 import { NewsletterService, NewsletterStatus } from './newsletter.service';
@@ -45,29 +47,45 @@ export class NewsletterController {
     answerDone(req, res, message, backUrl(req, '/'));
   }
 
+  /**
+   * The confirm link from the e-mail: a page whose button confirms a pending subscription, or the address's
+   * status. Opening it changes nothing: a mail scanner at someone's mailbox must not confirm a subscription a
+   * stranger entered for them.
+   */
   @Get('newsletter/confirm')
-  confirm(@Query('email') email: unknown, @Query('sig') sig: unknown, @Res() res: Response): Promise<void> {
-    return this.linkPage(res, async () => CONFIRM_RESULTS[await this.newsletter.confirm(text(email), text(sig))]);
+  confirmPage(@Query('email') email: unknown, @Query('sig') sig: unknown, @Res() res: Response): Promise<void> {
+    const link = { email: text(email), sig: text(sig) };
+    return this.orInvalidLinkPage(res, async () => {
+      const status = await this.newsletter.confirmLinkStatus(link.email, link.sig);
+      if (status !== 'pending') return renderResult(res, CONFIRM_RESULTS[status]);
+      renderLinkConfirmPage(res, { keys: 'account.newsletterLink', action: '/shop/newsletter/confirm', fields: link });
+    });
+  }
+
+  /** The confirm page's button `{ email, sig }`: the outcome's page, or `{ success, status }` for JSON. */
+  @Post('newsletter/confirm')
+  @HttpCode(200)
+  async confirm(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const confirm = () => this.newsletter.confirm(text(body.email), text(body.sig));
+    if (!wantsHtml(req)) {
+      res.json({ success: true, status: await confirm() });
+      return;
+    }
+    return this.orInvalidLinkPage(res, async () => renderResult(res, CONFIRM_RESULTS[await confirm()]));
   }
 
   @Get('newsletter/unsubscribe')
   unsubscribe(@Query('email') email: unknown, @Query('sig') sig: unknown, @Res() res: Response): Promise<void> {
-    return this.linkPage(res, async () => {
+    return this.orInvalidLinkPage(res, async () => {
       await this.newsletter.unsubscribeLink(text(email), text(sig));
-      return { heading: 'unsubscribedHeading', message: 'unsubscribedMessage' };
+      renderResult(res, { heading: 'unsubscribedHeading', message: 'unsubscribedMessage' });
     });
   }
 
-  /** Renders a link's outcome; a bad signature is a 400 page that says so. */
-  private async linkPage(res: Response, follow: () => Promise<LinkResult>): Promise<void> {
+  /** Runs `page`; a link with a bad signature gets instead a 400 page that says so. */
+  private async orInvalidLinkPage(res: Response, page: () => Promise<void>): Promise<void> {
     try {
-      const result = await follow();
-      const heading = t(res, `account.newsletterLink.${result.heading}`);
-      res.render('shop/newsletter/link-result', {
-        title: heading,
-        heading,
-        message: t(res, `account.newsletterLink.${result.message}`),
-      });
+      await page();
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       res.status(error.status).render('shop/newsletter/link-result', {
@@ -77,6 +95,16 @@ export class NewsletterController {
       });
     }
   }
+}
+
+/** Renders a link's outcome. */
+function renderResult(res: Response, result: LinkResult): void {
+  const heading = t(res, `account.newsletterLink.${result.heading}`);
+  res.render('shop/newsletter/link-result', {
+    title: heading,
+    heading,
+    message: t(res, `account.newsletterLink.${result.message}`),
+  });
 }
 
 function text(value: unknown): string {

@@ -78,7 +78,12 @@ export class NewsletterService {
     });
   }
 
-  /** Follows a confirm link: a pending address becomes confirmed; any other status stays as it is. */
+  /** Where a confirm link's address stands, read without changing anything: for the page the link opens. */
+  confirmLinkStatus(email: string, sig: string): Promise<NewsletterStatus> {
+    return this.statusOf(this.signedAddress('confirm', email, sig));
+  }
+
+  /** Confirms with a confirm link: a pending address becomes confirmed; any other status stays as it is. */
   async confirm(email: string, sig: string): Promise<NewsletterStatus> {
     const address = this.signedAddress('confirm', email, sig);
     return this.runner.run(async ({ manager }) => {

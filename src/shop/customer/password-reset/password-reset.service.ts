@@ -13,6 +13,7 @@ import { insertRows } from '../../../database/upsert';
 import { JobQueue } from '../../../jobs/job-queue.service';
 import { Job } from '../../../jobs/job.entity';
 import { MailService } from '../../../mail/mail.service';
+import { claimedByAddressOwner } from '../auth/address-owner-claim';
 import { normaliseEmail } from '../auth/customer-accounts.service';
 import { hashLinkToken, LINK_TOKEN_PATTERN, newLinkToken } from '../auth/link-token';
 import { passwordProblem } from '../auth/password-policy';
@@ -136,8 +137,9 @@ export class PasswordResetService implements OnModuleInit {
 
   /**
    * Sets the new password once the code was confirmed. Bumping `authVersion` ends every session of the
-   * account (CustomerGuard compares it), every open link of the account stops working, and the account's
-   * address counts as confirmed.
+   * account (CustomerGuard compares it), and every open link of the account stops working. The link came to
+   * the account's address, so the address counts as confirmed; if it was not before, the account's other ways
+   * in (social logins, username) were set up by whoever gave the address, and go (claimedByAddressOwner).
    */
   async complete(token: string, password: string): Promise<void> {
     const problem = passwordProblem(password);
@@ -150,18 +152,15 @@ export class PasswordResetService implements OnModuleInit {
       // Locked again: of two concurrent submits, the second finds the link used.
       const reset = await this.lockedReset(manager, token, now);
       if (!reset.verifiedAt) throw codeRequired();
-      const changed = await manager
-        .createQueryBuilder()
-        .update(Customer)
-        // The link came to the account's address, so following it confirms the address is the owner's.
-        .set({
-          passwordHash,
-          authVersion: () => 'authVersion + 1',
-          emailVerifiedAt: () => 'COALESCE(emailVerifiedAt, :now)',
-        })
-        .where('id = :id AND deletedAt IS NULL', { id: reset.customerId, now })
-        .execute();
-      if (!changed.affected) throw invalidLink();
+      const customer = await manager.findOne(Customer, {
+        where: { id: reset.customerId, deletedAt: IsNull() },
+        ...writeLock(manager),
+      });
+      if (!customer) throw invalidLink();
+      const claim = customer.emailVerifiedAt
+        ? { authVersion: customer.authVersion + 1 }
+        : claimedByAddressOwner(customer, now);
+      await manager.update(Customer, { id: customer.id }, { ...claim, passwordHash });
       await manager
         .createQueryBuilder()
         .update(PasswordReset)

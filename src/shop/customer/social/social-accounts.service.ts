@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../../../database/errors';
 import { writeLock } from '../../../database/locking';
 import { TransactionRunner, Tx } from '../../../database/transaction-runner';
 import { MailService } from '../../../mail/mail.service';
+import { claimedByAddressOwner } from '../auth/address-owner-claim';
 import { normaliseEmail } from '../auth/customer-accounts.service';
 import { accountClaimedMail } from './account-claimed.mail';
 import { SocialProfile } from './social-profile';
@@ -87,15 +88,14 @@ export class SocialAccountsService {
   }
 
   /**
-   * Registration proves nothing about the address, so an unconfirmed account may have been registered by
-   * someone waiting for its owner to log in this way. The provider has now proved the address: the account
-   * becomes its owner's alone. The password set at registration stops working, every session logged in
-   * with it ends (`authVersion`), and the owner is told by e-mail, in the same transaction.
+   * Registration (or an e-mail change) proves nothing about the address, so an unconfirmed account may have
+   * been set up by someone waiting for its owner to log in this way. The provider has now proved the address:
+   * the account becomes its owner's alone. Its password stops working, its other social logins and username
+   * go, every session ends (claimedByAddressOwner; the caller links this provider), and the owner is told by
+   * e-mail, in the same transaction.
    */
   private async takeOver(tx: Tx, customer: Customer, provider: string, shopName: string): Promise<void> {
-    customer.passwordHash = null;
-    customer.authVersion += 1;
-    customer.emailVerifiedAt = Date.now();
+    Object.assign(customer, claimedByAddressOwner(customer, Date.now()), { passwordHash: null });
     const message = accountClaimedMail({
       to: customer.email,
       shopName,

@@ -61,7 +61,7 @@ export class WishlistShareController {
     });
   }
 
-  /** Mails the link to 1–10 addresses through the job queue: `{ success, sent }`. */
+  /** Mails the link to 1–10 addresses through the job queue: `{ success, sent }`. The mail holds no text of theirs. */
   @Post('wishlist-share-post')
   @HttpCode(200)
   @UseGuards(CustomerThrottlerGuard)
@@ -71,8 +71,7 @@ export class WishlistShareController {
     const wishlist = await this.views.one(req, customer.id, body.id);
     if (wishlist.count === 0)
       throw AppError.conflict('wishlist_empty', 'Add something to this wishlist before sharing it.');
-    const list = { id: body.id, name: wishlist.name };
-    const sent = await this.sharing.send(req, customer, list, body.emails, body.message);
+    const sent = await this.sharing.send(req, body.id, body.emails);
     const message = { key: 'account.share.sent', params: { count: sent } };
     if (wantsHtml(req)) {
       addFlash(req, 'success', flashText(res, message));

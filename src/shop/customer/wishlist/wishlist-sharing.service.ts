@@ -1,7 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { Customer } from '../../../commerce/customers/customer.entity';
 import { StoreService } from '../../../commerce/stores/store.service';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
@@ -39,29 +38,16 @@ export class WishlistSharing {
   }
 
   /**
-   * Queues one e-mail per distinct recipient (within the hourly allowance of ShareMails), replies going to the
-   * customer; returns how many were queued.
+   * Mails the list's link to each distinct recipient (ShareMails: an hourly allowance) and returns how many.
+   * Any registrant may send it, under any name and with an address nobody confirmed, so the mail carries only
+   * the shop's words and the link: no message, name, list name or reply address of the sender's.
    */
-  async send(
-    req: Request,
-    customer: Customer,
-    list: { id: number; name: string },
-    recipients: string[],
-    message?: string,
-  ): Promise<number> {
+  async send(req: Request, wishlistId: number, recipients: string[]): Promise<number> {
     const store = await this.stores.default();
-    const sender = `${customer.firstName} ${customer.lastName}`.trim();
-    const text = [
-      `${sender} shared the wishlist "${list.name}" at ${store.name} with you:`,
-      this.url(list.id),
-      ...(message ? ['', 'They wrote:', message] : []),
-      '',
-      `You got this e-mail because ${customer.email} entered your address at ${this.config.baseUrl}.`,
-    ].join('\n');
     return this.shareMails.send(req, recipients, {
-      replyTo: customer.email,
-      subject: `${customer.firstName} shared a wishlist with you`,
-      text,
+      subject: `A wishlist at ${store.name} was shared with you`,
+      intro: `Someone with an account at ${store.name} shared a wishlist with you. Open it here:`,
+      url: this.url(wishlistId),
     });
   }
 

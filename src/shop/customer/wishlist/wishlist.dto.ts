@@ -87,7 +87,7 @@ export class WishlistClearDto {
   wishlist?: number;
 }
 
-/** `POST /shop/account/wishlist-share-post`: `emails` comma/space separated or an array. */
+/** `POST /shop/account/wishlist-share-post`: `emails` comma/space separated or an array (a `message` is ignored). */
 export class WishlistShareDto {
   @Type(() => Number)
   @IsInt()
@@ -101,10 +101,4 @@ export class WishlistShareDto {
   @IsEmail({}, { each: true, message: 'must all be e-mail addresses' })
   @MaxLength(191, { each: true })
   emails: string[];
-
-  @IsOptional()
-  @Transform(trim)
-  @IsString()
-  @MaxLength(1000)
-  message?: string;
 }
