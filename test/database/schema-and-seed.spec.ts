@@ -77,8 +77,8 @@ describe('schema and demo seed', () => {
       'Invalid environment variable PORT: must be an integer from 0 to 65535',
     );
     await expect(startTestApp({ env: { DATABASE_URL: 'postgres://x' } })).rejects.toThrow(/DATABASE_URL/);
-    await expect(startTestApp({ env: { NODE_ENV: 'production', SESSION_SECRET: '' } })).rejects.toThrow(
-      'Invalid environment variable SESSION_SECRET: is required when NODE_ENV=production',
-    );
+    await expect(
+      startTestApp({ env: { NODE_ENV: 'production', SESSION_SECRET: '', SANDBOXES: 'off' }, demoShop: false }),
+    ).rejects.toThrow('Invalid environment variable SESSION_SECRET: is required when NODE_ENV=production');
   });
 });
