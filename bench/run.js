@@ -27,6 +27,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = 32;
 const CATALOG_SIZE = 10_000;
 const HTML = { accept: 'text/html' };
+/** The demo shop's products, in the import format: the catalog the first scenarios list. */
+const DEMO_CATALOG = require('../src/database/seeds/demo-catalog.json');
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'shop-bench-'));
@@ -47,6 +49,7 @@ async function main() {
   });
   try {
     await waitForHealth();
+    await prepareShop(env, dataDir);
     const productId = await importBenchProduct(env, dataDir);
     const shoppers = await Promise.all(Array.from({ length: CONNECTIONS }, openSession));
     console.log(
@@ -182,11 +185,47 @@ function run({ steps, method = 'GET', shoppers, connections = CONNECTIONS }, dur
   });
 }
 
+/**
+ * The production path runs no demo seed, so the shop is set up as its owner would: the demo catalog imported,
+ * cash on delivery switched on (CLI), and a courier created in the control panel by the first admin.
+ */
+async function prepareShop(env, dataDir) {
+  await importProducts(env, dataDir, DEMO_CATALOG);
+  execFileSync(process.execPath, ['dist/src/cli.js', 'settings:set', 'salesCashOnDeliveryEnabled', 'true'], {
+    env,
+    stdio: 'ignore',
+  });
+  const staff = await openSession();
+  const login = await postForm(staff, '/admin/login', { email: 'admin@example.com', password: env.CP_ADMIN_PASSWORD });
+  if (login.headers.get('location') !== '/admin') throw new Error(`the bench cannot log in to the CP: ${login.status}`);
+  const admin = await openSession(login.headers.get('set-cookie').split(';')[0]);
+  const created = await postForm(admin, '/admin/shipping/methods', {
+    handle: 'flat-rate',
+    name: 'Courier',
+    price: '4.90',
+    freeShippingThreshold: '100',
+    enabled: 'on',
+  });
+  if (created.status !== 303 || !created.headers.get('location').startsWith('/admin/shipping')) {
+    throw new Error(`the courier was not created: ${created.status} → ${created.headers.get('location')}`);
+  }
+}
+
+/** A form post of a browser session (`{ cookie, token }`), not following the redirect it answers. */
+function postForm(session, path, fields) {
+  return fetch(`${BASE}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+    body: new URLSearchParams({ ...fields, _csrf: session.token }),
+  });
+}
+
 /** The courier's `type:handle:id`, as checkout offers it. */
 async function flatRate() {
   const res = await fetch(`${BASE}/shop/checkout/get-shipping-methods?code=SK`);
   const method = (await res.json()).shipping_methods.find((entry) => entry.handle === 'flat-rate');
-  if (!method) throw new Error('the demo courier is missing');
+  if (!method) throw new Error('the courier is missing');
   return method.value;
 }
 
@@ -267,9 +306,10 @@ async function productPath(sku) {
   return new URL(product.url).pathname;
 }
 
-async function openSession() {
-  const res = await fetch(`${BASE}/shop/customer/csrf-token`);
-  return { cookie: res.headers.get('set-cookie').split(';')[0], token: (await res.json()).csrfToken };
+/** A new session (or `cookie`'s) and its CSRF token. */
+async function openSession(cookie) {
+  const res = await fetch(`${BASE}/shop/customer/csrf-token`, { headers: cookie ? { cookie } : {} });
+  return { cookie: cookie ?? res.headers.get('set-cookie').split(';')[0], token: (await res.json()).csrfToken };
 }
 
 function freshDatabase(url) {
