@@ -110,6 +110,8 @@ export class JobWorker implements OnApplicationBootstrap, OnApplicationShutdown 
       prefix,
       concurrency: 4,
     });
+    // Without a listener an 'error' event throws: a connection dropping as the app shuts down would crash it.
+    queue.on('error', (error) => this.logger.error(`bullmq queue: ${error.message}`));
     worker.on('error', (error) => this.logger.error(`bullmq worker: ${error.message}`));
     this.bull = { connection, queue, worker };
   }
