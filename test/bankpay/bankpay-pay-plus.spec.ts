@@ -19,9 +19,7 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let flatRate: string;
   beforeAll(async () => {
-    // 50 shoppers start payments at once against the sandbox in this same process: on a busy CI machine a
-    // bank call can take over a second, so the client waits 2.5 s, still short of the sandbox's 3 s `timeout`.
-    shop = await startTestApp({ listen: true, env: { OUTBOUND_TIMEOUT_MS: '2500' } });
+    shop = await startTestApp({ listen: true });
     flatRate = await shippingValue(shop.dataSource, 'flat-rate');
   });
   afterAll(() => shop.close());

@@ -105,7 +105,7 @@ describe(`carrier A client (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     await mode('garbage');
     expect(await failure(() => client.createParcel(PARCEL))).toContain('a body that is not JSON');
     await mode('timeout');
-    expect(await failure(() => client.getParcelShops('SK', '81101'))).toContain('within 1000 ms');
+    expect(await failure(() => client.getParcelShops('SK', '81101'))).toContain('within 2500 ms');
   });
 
   it('uses the custom URL when set, and refuses to guess a production address', async () => {

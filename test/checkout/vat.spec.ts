@@ -185,8 +185,8 @@ describe('VAT validation', () => {
       const res = await check('SK2020123997', 'SK');
       expect(res.status).toBe(502);
       expect(res.body).toEqual(UNAVAILABLE);
-      // The sandbox answers after 3 s; the client waits OUTBOUND_TIMEOUT_MS = 1 s.
-      expect(Date.now() - started).toBeLessThan(2500);
+      // The sandbox answers after 6 s; the client waits OUTBOUND_TIMEOUT_MS = 2.5 s.
+      expect(Date.now() - started).toBeLessThan(5500);
     });
 
     it('answers 502 when VIES is unreachable, and asks again next time', async () => {

@@ -256,7 +256,7 @@ describe(`plugin licenses (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       [
         'a server too slow to answer',
         'TEST-CARRIER-A-SLOW',
-        /^The license server gave no usable answer \(no answer from 127\.0\.0\.1:\d+ within 1000 ms\)\. Try again later\.$/,
+        /^The license server gave no usable answer \(no answer from 127\.0\.0\.1:\d+ within 2500 ms\)\. Try again later\.$/,
       ],
       [
         'an expired license',

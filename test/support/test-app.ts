@@ -116,7 +116,9 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     const env: Record<string, string> = {
       JOB_POLL_MS: '50',
       JOB_BACKOFF_MS: '100',
-      OUTBOUND_TIMEOUT_MS: '1000',
+      // Short enough that a sandbox's slow mode (6 s) is a timeout quickly, long enough that a loopback call on a
+      // busy CI machine (a browser and another test file on the same two cores) is not one.
+      OUTBOUND_TIMEOUT_MS: '2500',
       PORT: port,
       ...place.env,
       ...options.env,

@@ -3,10 +3,8 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { BANKPAY_BASE, Scope } from './bankpay-sandbox.model';
 import { BankpaySandboxState } from './bankpay-sandbox.state';
-import { bankError, EmptyAnswer, GarbageAnswer, NoAnswer } from '../shared/sandbox-answers';
+import { bankError, EmptyAnswer, GarbageAnswer, NoAnswer, SANDBOX_SLOW_MS } from '../shared/sandbox-answers';
 
-/** How long the `timeout` mode keeps the caller waiting: longer than any test's 1000 ms client timeout. */
-export const SLOW_MS = 3000;
 /** The OAuth token endpoint, relative to the bank's base as the stats count it. */
 export const TOKEN_ROUTE = '/auth/oauth/v2/token';
 
@@ -38,7 +36,7 @@ export class BankTrafficGuard implements CanActivate {
     if (route === TOKEN_ROUTE && typeof scope === 'string') this.state.countTokenRequest(scope);
   }
 
-  /** Throws the faulty answer, or, for `timeout`, carries on after SLOW_MS if the caller is still there. */
+  /** Throws the faulty answer, or, for `timeout`, carries on after SANDBOX_SLOW_MS if the caller is still there. */
   private async applyFault(req: Request): Promise<void> {
     switch (this.state.faultFor(req.path.slice(BANKPAY_BASE.length))) {
       case 'error':
@@ -47,7 +45,7 @@ export class BankTrafficGuard implements CanActivate {
         throw new GarbageAnswer();
       case 'timeout':
         // Unref'd, so a test run that ends meanwhile does not wait for the slow bank.
-        await new Promise((resolve) => setTimeout(resolve, SLOW_MS).unref());
+        await new Promise((resolve) => setTimeout(resolve, SANDBOX_SLOW_MS).unref());
         if (req.socket.destroyed) throw new NoAnswer();
     }
   }

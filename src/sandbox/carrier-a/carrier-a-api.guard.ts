@@ -3,10 +3,7 @@ import type { Request } from 'express';
 import { CarrierApiError, carrierError } from './carrier-a-answers';
 import { CARRIER_A_BASE, SANDBOX_PASSWORD, SANDBOX_USER } from './carrier-a-sandbox.model';
 import { CarrierASandboxState } from './carrier-a-sandbox.state';
-import { GarbageAnswer, NoAnswer } from '../shared/sandbox-answers';
-
-/** How long the `timeout` mode keeps the caller waiting: longer than any test's 1000 ms client timeout. */
-const SLOW_MS = 3000;
+import { GarbageAnswer, NoAnswer, SANDBOX_SLOW_MS } from '../shared/sandbox-answers';
 
 /**
  * What every /v1 request meets first: a count in the stats, the fault mode a test switched on, then the
@@ -32,7 +29,7 @@ export class CarrierAApiGuard implements CanActivate {
         throw new GarbageAnswer();
       case 'timeout':
         // Unref'd, so a test run that ends meanwhile does not wait for the slow carrier.
-        await new Promise((resolve) => setTimeout(resolve, SLOW_MS).unref());
+        await new Promise((resolve) => setTimeout(resolve, SANDBOX_SLOW_MS).unref());
         if (req.socket.destroyed) throw new NoAnswer();
     }
   }

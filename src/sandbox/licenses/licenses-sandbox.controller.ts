@@ -2,13 +2,12 @@ import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
+import { SANDBOX_SLOW_MS } from '../shared/sandbox-answers';
 import { markup, sendPage } from '../shared/sandbox-pages';
 import { signLicense, testClaims } from './sandbox-license-signer';
 
 const PLUGIN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const CODE_SUFFIX = /^[A-Z0-9]{4,32}$/;
-/** Longer than the app's longest wait for the license server (5 s), so `…-SLOW` provokes a timeout. */
-const SLOW_MS = 6000;
 const REDEEMED_LICENSE_DAYS = 365;
 const MAX_DAYS = 3650;
 
@@ -77,7 +76,7 @@ export class LicensesSandboxController {
       case 'SLOW':
         setTimeout(() => {
           if (!req.socket.destroyed) res.json({ token: license() });
-        }, SLOW_MS).unref();
+        }, SANDBOX_SLOW_MS).unref();
         return;
       default:
         res.json({ token: license() });

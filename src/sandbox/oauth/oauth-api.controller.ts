@@ -5,7 +5,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { safeEqual } from '../../common/ids';
-import { EmptyAnswer, NoAnswer, SandboxAnswerFilter } from '../shared/sandbox-answers';
+import { EmptyAnswer, NoAnswer, SANDBOX_SLOW_MS, SandboxAnswerFilter } from '../shared/sandbox-answers';
 import { publicKeySet, signJwt } from './oauth-sandbox.jwt';
 import {
   IssuedAccessToken,
@@ -26,9 +26,6 @@ import {
   tokenError,
 } from './oauth-sandbox.requests';
 import { OAuthSandboxState } from './oauth-sandbox.state';
-
-/** Longer than any test's client timeout, so the `timeout` mode provokes one. */
-const SLOW_MS = 3000;
 
 /** The Graph API fields of a person the sandbox can answer (`GET /me?fields=…`). */
 const GRAPH_FIELDS = ['id', 'name', 'first_name', 'last_name', 'middle_name', 'email'];
@@ -177,7 +174,7 @@ export class OAuthApiController {
   private async outage(req: Request): Promise<void> {
     if (this.state.mode === 'error') throw new EmptyAnswer(503);
     if (this.state.mode !== 'timeout') return;
-    await sleep(SLOW_MS, undefined, { ref: false });
+    await sleep(SANDBOX_SLOW_MS, undefined, { ref: false });
     if (req.socket.destroyed) throw new NoAnswer();
   }
 }

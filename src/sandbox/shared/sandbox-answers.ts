@@ -2,6 +2,12 @@ import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 /**
+ * How long a sandbox in its slow (`timeout`) mode keeps the caller waiting: longer than the app waits for any
+ * outside service in tests (2.5 s) and for the license server (5 s), so the mode provokes the caller's timeout.
+ */
+export const SANDBOX_SLOW_MS = 6000;
+
+/**
  * An answer the sandbox gives instead of a handler's result: a bank error body, an empty 503, garbage, a page.
  * Thrown from guards and handlers; `SandboxAnswerFilter` writes it. The app's own error shape
  * (`{ success: false, error }`) must never reach a bank client, so every sandbox controller uses the filter.

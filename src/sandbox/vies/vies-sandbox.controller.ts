@@ -3,12 +3,11 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { EU_COUNTRIES } from '../../common/countries';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
+import { SANDBOX_SLOW_MS } from '../shared/sandbox-answers';
 
 /** VIES country codes: the EU's, with Greece as EL, plus XI for Northern Ireland. */
 const PREFIXES = new Set([...EU_COUNTRIES.map((code) => (code === 'GR' ? 'EL' : code)), 'XI']);
 const VAT_NUMBER = /^[0-9A-Z+*]{2,12}$/;
-/** Longer than any test's client timeout, so `…997` provokes a timeout. */
-const SLOW_MS = 3000;
 
 interface ViesRequest {
   countryCode?: unknown;
@@ -18,7 +17,7 @@ interface ViesRequest {
 /**
  * The EU VAT service (VIES REST `check-vat-number`, external-apis.md §5). The number's last three digits
  * pick the outcome, so tests and a shop owner trying the demo can provoke each one:
- * `000` not registered, `999` MS_UNAVAILABLE, `998` HTTP 503, `997` answers after 3 s, `996` an HTML page;
+ * `000` not registered, `999` MS_UNAVAILABLE, `998` HTTP 503, `997` answers after 6 s, `996` an HTML page;
  * anything else is registered.
  */
 @ApiExcludeController()
@@ -59,7 +58,7 @@ export class ViesSandboxController {
       case '997':
         setTimeout(() => {
           if (!req.socket.destroyed) res.json(registered);
-        }, SLOW_MS).unref();
+        }, SANDBOX_SLOW_MS).unref();
         return;
       case '996':
         res.type('html').send('<!doctype html><html><body><h1>Service temporarily unavailable</h1></body></html>');
