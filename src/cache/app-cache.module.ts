@@ -1,4 +1,3 @@
-import KeyvRedis from '@keyv/redis';
 import { CacheModule } from '@nestjs/cache-manager';
 import { Global, Module } from '@nestjs/common';
 import { Keyv } from 'keyv';
@@ -31,10 +30,13 @@ class BoundedMap<K, V> extends Map<K, V> {
     CacheModule.registerAsync({
       isGlobal: true,
       inject: [APP_CONFIG, REDIS],
-      useFactory: (config: AppConfig, redis: RedisClient) => ({
+      useFactory: async (config: AppConfig, redis: RedisClient) => ({
         stores: [
           redis
-            ? new Keyv({ store: new KeyvRedis(redis), namespace: `${config.redisPrefix}cache` })
+            ? new Keyv({
+                store: new (await import('@keyv/redis')).default(redis),
+                namespace: `${config.redisPrefix}cache`,
+              })
             : new Keyv({ store: new BoundedMap(MEMORY_ENTRIES) }),
         ],
       }),

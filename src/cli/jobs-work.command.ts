@@ -10,7 +10,7 @@ export class JobsWorkCommand extends CommandRunner {
   }
 
   async run(): Promise<void> {
-    this.worker.start();
+    await this.worker.start();
     printResult({ worker: 'started', pid: process.pid });
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);

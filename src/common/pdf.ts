@@ -1,13 +1,25 @@
-/** Helpers for the PDFs the service draws with pdfkit (invoices, gift-card vouchers). */
+/** Helpers for the PDFs the service draws with pdfkit (invoices, gift-card vouchers, sandbox labels). */
 
-/** The finished document as one buffer; call before `doc.end()`. */
-export function collectPdf(doc: PDFKit.PDFDocument): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
+export interface PdfInProgress {
+  doc: PDFKit.PDFDocument;
+  /** The finished document as one buffer, once `doc.end()` is called. */
+  done: Promise<Buffer>;
+}
+
+/**
+ * A new document and the buffer it will become. pdfkit and its font tables load at the first PDF, not at start-up:
+ * most processes (every CLI command, most app instances between two invoices) never draw one.
+ */
+export async function startPdf(options: PDFKit.PDFDocumentOptions): Promise<PdfInProgress> {
+  const { default: PDFDocument } = await import('pdfkit');
+  const doc = new PDFDocument(options);
+  const done = new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
+  return { doc, done };
 }
 
 /** Windows-1252 characters above Latin-1 that the standard PDF fonts can draw. */

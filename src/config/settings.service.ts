@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
 import { DataSource } from 'typeorm';
 import { AddressGuard } from '../common/outbound-address';
 import { TransactionRunner } from '../database/transaction-runner';

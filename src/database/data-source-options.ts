@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createConnection, RowDataPacket } from 'mysql2/promise';
+import type { RowDataPacket } from 'mysql2/promise';
 import { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
@@ -56,6 +56,7 @@ export function isMysqlFamily(options: DataSourceOptions): boolean {
  */
 export async function detectServer(options: DataSourceOptions): Promise<DataSourceOptions> {
   if (options.type !== 'mysql') return options;
+  const { createConnection } = await import('mysql2/promise');
   const connection = await createConnection({
     host: options.host,
     port: options.port,

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Queue, Worker } from 'bullmq';
-import IORedis from 'ioredis';
+import type { Queue, Worker } from 'bullmq';
+import type IORedis from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { JobExecutor } from './job-executor.service';
@@ -30,18 +30,18 @@ export class JobWorker implements OnApplicationBootstrap, OnApplicationShutdown 
     this.queue.onEnqueued(() => this.wake());
   }
 
-  onApplicationBootstrap(): void {
-    if (this.config.jobWorker === 'inline') this.start();
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.jobWorker === 'inline') await this.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.stop();
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (!this.stopped) return;
     this.stopped = false;
-    if (this.config.redisUrl) this.startBull(this.config.redisUrl);
+    if (this.config.redisUrl) await this.startBull(this.config.redisUrl);
     this.wake();
   }
 
@@ -97,7 +97,9 @@ export class JobWorker implements OnApplicationBootstrap, OnApplicationShutdown 
     }
   }
 
-  private startBull(redisUrl: string): void {
+  /** BullMQ and ioredis load only here: an install without Redis never needs them. */
+  private async startBull(redisUrl: string): Promise<void> {
+    const [{ Queue, Worker }, { default: IORedis }] = await Promise.all([import('bullmq'), import('ioredis')]);
     const connection = new IORedis(redisUrl, { maxRetriesPerRequest: null });
     const prefix = `${this.config.redisPrefix}bull`;
     const queue = new Queue(QUEUE_NAME, {

@@ -1,5 +1,5 @@
 import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import { createClient, RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 
@@ -33,6 +33,8 @@ export async function closeRedis(client: RedisClientType): Promise<void> {
       inject: [APP_CONFIG],
       useFactory: async (config: AppConfig): Promise<RedisClient> => {
         if (!config.redisUrl) return null;
+        // Loaded only when used: an install without Redis never needs the client.
+        const { createClient } = await import('redis');
         const client = createClient({ url: config.redisUrl }) as RedisClientType;
         const logger = new Logger('Redis');
         client.on('error', (error: Error) => logger.error(`redis: ${error.message}`));

@@ -118,7 +118,7 @@ describe(`abandoned-cart reminders (${usingMysql ? 'MariaDB' : 'SQLite'})`, () =
       expect(await scanner.scan()).toBe(1);
       expect((await placeOrder(racing.client)).status).toBe(200);
     } finally {
-      worker.start();
+      await worker.start();
     }
     await jobsSettled(shop);
 

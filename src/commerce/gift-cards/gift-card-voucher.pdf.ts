@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { Injectable } from '@nestjs/common';
-import PDFDocument from 'pdfkit';
 import { formatMoney } from '../../common/money-format';
-import { collectPdf, pdfText } from '../../common/pdf';
+import { pdfText, startPdf } from '../../common/pdf';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { PUBLIC_DIR } from '../../web/paths';
@@ -48,13 +47,12 @@ export class GiftCardVoucherPdf {
       formatMoney(minor, { code: card.currency, decimals: currency.decimals }, store.language);
     const code = formatGiftCardCode(card.code);
 
-    const doc = new PDFDocument({
+    const { doc, done } = await startPdf({
       size: 'A5',
       layout: 'landscape',
       margin: MARGIN,
       info: { Title: `Gift card ${code}` },
     });
-    const done = collectPdf(doc);
     const { width, height } = doc.page;
     doc.rect(0, 0, width, height).fill(look.backgroundColor);
     const image = embeddableImage(look.imagePath);

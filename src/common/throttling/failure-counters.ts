@@ -1,4 +1,4 @@
-import { RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
 
 /** A counter's value after a hit, and how long its window still runs. */
 export interface FailureCount {

@@ -1,5 +1,5 @@
 import { ThrottlerStorage } from '@nestjs/throttler';
-import { RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
 
 /**
  * One round trip per hit: count the hit in a fixed window, and open a block once the count passes the

@@ -1,15 +1,9 @@
-import PDFDocument from 'pdfkit';
+import { startPdf } from '../../common/pdf';
 import { SandboxParcel } from './carrier-a-sandbox.model';
 
 /** The parcel's label as a real A6 PDF: parcel number, service, sender and recipient. */
-export function labelPdf(parcel: SandboxParcel): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A6', margin: 20, info: { Title: `Label ${parcel.parcelNumber}` } });
-  const done = new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+export async function labelPdf(parcel: SandboxParcel): Promise<Buffer> {
+  const { doc, done } = await startPdf({ size: 'A6', margin: 20, info: { Title: `Label ${parcel.parcelNumber}` } });
   doc.fontSize(16).text('Carrier A (sandbox)');
   doc.fontSize(20).text(parcel.parcelNumber);
   doc.fontSize(10).text(`Service: ${parcel.service.type}${parcel.cod ? ' + COD' : ''}`);

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import PDFDocument from 'pdfkit';
 import { Order } from '../../../commerce/orders/order.entity';
 import { OrderLine } from '../../../commerce/orders/order-line.entity';
 import { OrdersService } from '../../../commerce/orders/orders.service';
 import { Store } from '../../../commerce/stores/store.entity';
 import { StoreService } from '../../../commerce/stores/store.service';
 import { countryName } from '../../../common/countries';
-import { collectPdf, pdfText } from '../../../common/pdf';
+import { pdfText, startPdf } from '../../../common/pdf';
 import { SettingsService } from '../../../config/settings.service';
 import { addressLines, MoneyFormat } from '../../../commerce/orders/order-summary';
 import { AccountOrderViews } from './account-order-view.service';
@@ -68,8 +67,7 @@ export class InvoicePdfService {
     const number = InvoicePdfService.invoiceNumber(order);
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: this.settings.get<string>('salesTimezone') });
 
-    const doc = new PDFDocument({ size: 'A4', margin: LEFT, info: { Title: `Invoice ${number}` } });
-    const done = collectPdf(doc);
+    const { doc, done } = await startPdf({ size: 'A4', margin: LEFT, info: { Title: `Invoice ${number}` } });
     doc
       .font('Helvetica-Bold')
       .fontSize(20)
