@@ -46,7 +46,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.engine('hbs', createViewEngine(VIEWS_DIR));
   app.setViewEngine('hbs');
   for (const parser of bodyParsers()) app.use(parser);
-  app.use(sessionMiddleware(app, config));
+  for (const handler of sessionMiddleware(app, config)) app.use(handler);
   app.use(shopPageLocals(app));
   app.use(renderLocals(app, config.cpTrigger));
   app.useGlobalPipes(createValidationPipe());

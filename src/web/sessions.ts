@@ -7,14 +7,18 @@ import { AppConfig } from '../config/app-config';
 import { TransactionRunner } from '../database/transaction-runner';
 import { REDIS, RedisClient } from '../redis/redis.module';
 import { DbSessionStore } from './db-session.store';
+import { sessionLock } from './session-lock';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** The session cookie's name. */
+const COOKIE = 'shop.sid';
 
 /**
  * Sessions in Redis when configured (shared by every instance), else in the database. A session is only
- * stored once something is put in it, so anonymous page views cost no write. Static files skip it.
+ * stored once something is put in it, so anonymous page views cost no write. Static files skip it. The requests
+ * of one session that may change it take turns (`sessionLock`), so none writes back a session another changed.
  */
-export function sessionMiddleware(app: INestApplication, config: AppConfig): RequestHandler {
+export function sessionMiddleware(app: INestApplication, config: AppConfig): RequestHandler[] {
   const redis = app.get<RedisClient>(REDIS);
   let store: session.Store;
   if (redis) {
@@ -25,13 +29,14 @@ export function sessionMiddleware(app: INestApplication, config: AppConfig): Req
     store = dbStore;
   }
   const handler = session({
-    name: 'shop.sid',
+    name: COOKIE,
     secret: config.sessionSecret,
     store,
     resave: false,
     saveUninitialized: false,
     cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto' },
   });
-  return (req: Request, res: Response, next: NextFunction) =>
+  const sessions = (req: Request, res: Response, next: NextFunction) =>
     req.path.startsWith('/public/') || req.path === '/health' ? next() : handler(req, res, next);
+  return [sessionLock(redis, config.redisPrefix, COOKIE), sessions];
 }

@@ -1,11 +1,15 @@
 import { CartLine } from '../../src/commerce/carts/cart-line.entity';
+import { Cart } from '../../src/commerce/carts/cart.entity';
 import { productBySku } from '../support/catalog';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 const AJAX = { 'X-Requested-With': 'XMLHttpRequest' };
 
-/** 50 requests at one cart at once: every add counts, no line is lost or doubled. */
+/**
+ * Requests at one cart at once: every add counts, no line is lost or doubled, and the first adds of a session that
+ * has no cart yet make one cart between them.
+ */
 describe(`concurrent changes to one cart (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   beforeAll(async () => (shop = await startTestApp()));
@@ -42,5 +46,38 @@ describe(`concurrent changes to one cart (${usingMysql ? 'MariaDB' : 'SQLite'})`
     expect(qtyOf(stickers.id)).toEqual([stickerAdds * 2]);
     expect([14, 19, 24, 29, 34, 39, 44, 49, 54, 59]).toContain(qtyOf(papers.id)[0]);
     expect(lines).toHaveLength(3);
+  });
+
+  it.each([10, 30])('puts %i concurrent first adds of a new session into one cart line', async (count) => {
+    const client = new ShopClient(shop.server);
+    const token = await client.csrfToken();
+    const matches = await productBySku(shop.dataSource, 'DEMO-MATCHES-STORM');
+    const carts = shop.dataSource.getRepository(Cart);
+    const before = await carts.count();
+    const responses = await Promise.all(
+      Array.from({ length: count }, () =>
+        client.agent.post('/shop/cart/add').set('X-CSRF-Token', token).set(AJAX).send({ product: matches.id, qty: 1 }),
+      ),
+    );
+    expect(responses.map((res) => res.status)).toEqual(Array(count).fill(200));
+    expect(await carts.count()).toBe(before + 1);
+    const miniCart = await client.get('/shop/customer/section-load/mini-cart').expect(200);
+    expect(miniCart.body).toMatchObject({ itemCount: count });
+    const [cart] = await carts.find({ order: { id: 'DESC' }, take: 1 });
+    const lines = await shop.dataSource.getRepository(CartLine).findBy({ cartId: cart.id });
+    expect(lines.map(({ productId, qty }) => ({ productId, qty }))).toEqual([{ productId: matches.id, qty: count }]);
+  });
+
+  it('keeps both a currency chosen and a first add made at the same time', async () => {
+    const client = new ShopClient(shop.server);
+    const token = await client.csrfToken();
+    const matches = await productBySku(shop.dataSource, 'DEMO-MATCHES-STORM');
+    const [currency, added] = await Promise.all([
+      client.agent.post('/shop/currency/set').set('X-CSRF-Token', token).set(AJAX).send({ currency: 'CZK' }),
+      client.agent.post('/shop/cart/add').set('X-CSRF-Token', token).set(AJAX).send({ product: matches.id, qty: 2 }),
+    ]);
+    expect([currency.status, added.status]).toEqual([200, 200]);
+    const miniCart = await client.get('/shop/customer/section-load/mini-cart').expect(200);
+    expect(miniCart.body).toMatchObject({ itemCount: 2, currency: 'CZK' });
   });
 });

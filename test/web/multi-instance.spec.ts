@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { SettingsService } from '../../src/config/settings.service';
+import { CartLine } from '../../src/commerce/carts/cart-line.entity';
 import { CpUsersService } from '../../src/cp/cp-users.service';
+import { productBySku } from '../support/catalog';
 import { ShopClient } from '../support/shop-client';
 import {
   createTestPlace,
@@ -62,6 +64,26 @@ describe(`two instances on one ${usingMysql ? 'MariaDB' : 'SQLite file'}${usingR
       for (const instance of both) await instance.app.close();
       await fresh.dispose();
     }
+  });
+
+  it('takes the requests of one session in turns across instances: 20 first adds over both make one cart line', async () => {
+    const session = await request(a.server).get('/shop/customer/csrf-token').expect(200);
+    const cookie = String(session.headers['set-cookie']).split(';')[0];
+    const token = session.body.csrfToken as string;
+    const product = (await productBySku(a.dataSource, 'DEMO-MATCHES-STORM')).id;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        request(i % 2 ? b.server : a.server)
+          .post('/shop/cart/add')
+          .set('Cookie', cookie)
+          .set('X-CSRF-Token', token)
+          .set('X-Requested-With', 'XMLHttpRequest')
+          .send({ product, qty: 1 }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    const lines = await a.dataSource.getRepository(CartLine).findBy({ productId: product });
+    expect(lines.map((line) => line.qty)).toEqual([20]);
   });
 
   it('seeds once', async () => {
