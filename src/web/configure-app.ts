@@ -81,15 +81,22 @@ const FLOW_WEBHOOK_PATH = /^\/core\/flow\/webhook\//i;
 
 /**
  * JSON and form bodies (forms nest fields: `billingAddress[city]`). Nest would hand a JSON syntax error on
- * with the parser's wording; the shopper's script gets ours.
+ * with the parser's wording; the shopper's script gets ours. A body of any other type (or none, or without a
+ * Content-Type) is read as empty, so the route answers what it answers to missing fields (Express 5 would leave
+ * `req.body` undefined, and code reading a field of it would fail with a 500).
  */
 function bodyParsers(): RequestHandler[] {
   const flowWebhookJson = json({ limit: '1mb', type: (req) => FLOW_WEBHOOK_PATH.test(req.url ?? '') });
-  return [flowWebhookJson, json(), urlencoded({ extended: true })].map(
+  const parsers = [flowWebhookJson, json(), urlencoded({ extended: true })].map(
     (parser): RequestHandler =>
       (req, res, next) =>
         parser(req, res, (error?: unknown) => next(bodyError(error))),
   );
+  const emptyUnlessParsed: RequestHandler = (req, _res, next) => {
+    req.body ??= {};
+    next();
+  };
+  return [...parsers, emptyUnlessParsed];
 }
 
 /** A body parser's refusal in our words; anything else passes on as it is. */

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { productBySku } from '../support/catalog';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -79,6 +80,39 @@ describe('HTTP contract', () => {
       error: { code: 'invalid_json', message: 'The request body is not valid JSON.' },
     });
   });
+
+  it.each([
+    ['without a Content-Type', undefined, Buffer.from('loginName=ada%40example.com&password=x')],
+    ['as text/plain', 'text/plain', 'loginName=ada@example.com'],
+    ['as XML', 'application/xml', '<login><loginName>ada@example.com</loginName></login>'],
+    ['as a form that does not parse', 'application/x-www-form-urlencoded', '%E0%A4%A=&&=%'],
+  ])(
+    'answers a login or registration body sent %s as one with no fields, never with a 500',
+    async (_label, type, body) => {
+      const client = new ShopClient(shop.server);
+      const token = await client.csrfToken();
+      const answers = [];
+      for (const path of ['/shop/login', '/shop/authorize', '/shop/create-account', '/shop/register']) {
+        const post = client.agent.post(path).set('X-CSRF-Token', token).set('Accept', 'application/json');
+        const res = await (type ? post.type(type) : post).send(body);
+        answers.push({ path, status: res.status, location: res.headers.location, error: res.body.error?.code });
+      }
+      // The form routes send the browser back to their form, as for any refused form; the JSON route answers 400.
+      expect(answers).toEqual([
+        { path: '/shop/login', status: 303, location: '/shop/login', error: undefined },
+        { path: '/shop/authorize', status: 303, location: '/shop/login', error: undefined },
+        { path: '/shop/create-account', status: 303, location: '/shop/register', error: undefined },
+        { path: '/shop/register', status: 400, location: undefined, error: 'validation_failed' },
+      ]);
+      const product = await productBySku(shop.dataSource, 'DEMO-STICKER-LOGO');
+      const added = await client.agent
+        .post('/shop/cart/add')
+        .set('X-CSRF-Token', token)
+        .set('X-Requested-With', 'XMLHttpRequest')
+        .send({ product: product.id, qty: 1 });
+      expect(added.status).toBe(200);
+    },
+  );
 
   it('redirects a failed browser form post back with a flash message', async () => {
     const client = new ShopClient(shop.server);
