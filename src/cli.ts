@@ -12,6 +12,9 @@ async function main(): Promise<void> {
     await CommandFactory.run(CliModule.register(config), {
       logger: new StderrLogger(),
       serviceErrorHandler: printError,
+      // An unknown command or option, a missing argument: the same one JSON line on stderr as any other error (then
+      // commander exits with code 1). Its wording is the message.
+      outputConfiguration: { outputError: (text) => printUsageError(text) },
     });
   } catch (error) {
     printError(error);
@@ -25,6 +28,12 @@ function printError(error: unknown): void {
     error instanceof ConfigError || (status >= 500 && error instanceof Error) ? (error as Error).message : body.message;
   process.stderr.write(`${JSON.stringify({ ok: false, error: { ...body, message } })}\n`);
   process.exitCode = 1;
+}
+
+function printUsageError(text: string): void {
+  const message = text.trim().replace(/^error: /, '');
+  const hint = message.startsWith('unknown command') ? '; `--help` lists the commands' : '';
+  process.stderr.write(`${JSON.stringify({ ok: false, error: { code: 'usage', message: message + hint } })}\n`);
 }
 
 /** Warnings and errors go to stderr, keeping stdout for the command's one JSON line. */

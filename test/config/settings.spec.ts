@@ -59,6 +59,19 @@ describe('settings and feature flags', () => {
     expect(shop.app.get(SettingsService).get('carrier-a.defaultWeight')).toBe(1000);
   });
 
+  it.each([
+    [['no-such-command'], "unknown command 'no-such-command'; `--help` lists the commands"],
+    [['settings:get'], "missing required argument 'key'"],
+    [['settings:get', 'salesCouponsEnabled', '--bogus'], "unknown option '--bogus'"],
+  ])('answers the command line %j with exit code 1 and the one JSON error line', async (args, message) => {
+    const answer = await runCli(shop.place, ...args);
+    expect(answer.code).toBe(1);
+    // Commander's own "error: …" line is not printed beside it (the start-up warning about the sandboxes is).
+    expect(answer.stderr).not.toMatch(/^error: /m);
+    expect(answer.stderr.match(/^\{"ok":false/gm)).toHaveLength(1);
+    expect(answer.json).toEqual({ ok: false, error: { code: 'usage', message } });
+  });
+
   it('never prints a secret setting back', async () => {
     const res = await runCli(shop.place, 'settings:set', 'bankpay.clientSecret', 'top-secret-value');
     expect(res.json).toEqual({ ok: true, key: 'bankpay.clientSecret', value: '[secret]' });

@@ -173,11 +173,23 @@ describe('control panel', () => {
     await client.get('/admin/orders/999999').expect(404);
   });
 
-  it('changes a status from the command line as well', async () => {
+  it('changes a status from the command line as well, the order named by its number or its reference', async () => {
     const order = await insertOrder(shop.dataSource, 'paid');
-    const res = await runCli(shop.place, 'orders:set-status', order.number, 'shipped');
-    expect(res.json).toEqual({ ok: true, orderNumber: order.number, from: 'paid', to: 'shipped', changed: true });
-    const bad = await runCli(shop.place, 'orders:set-status', order.number, 'lost');
+    const { number, reference } = order;
+    const res = await runCli(shop.place, 'orders:set-status', number, 'shipped');
+    expect(res.json).toEqual({ ok: true, orderNumber: number, reference, from: 'paid', to: 'shipped', changed: true });
+    const byReference = await runCli(shop.place, 'orders:set-status', reference.toLowerCase(), 'completed');
+    expect(byReference.json).toEqual({
+      ok: true,
+      orderNumber: number,
+      reference,
+      from: 'shipped',
+      to: 'completed',
+      changed: true,
+    });
+    const bad = await runCli(shop.place, 'orders:set-status', number, 'lost');
     expect(bad.code).toBe(1);
+    const unknown = await runCli(shop.place, 'orders:set-status', 'ZZZZZZZZ', 'shipped');
+    expect(unknown).toMatchObject({ code: 1, json: { ok: false, error: { message: 'No order ZZZZZZZZ' } } });
   });
 });
