@@ -75,7 +75,7 @@ function parseSetting(definition: SettingDefinition, input: unknown): unknown {
     case 'string':
       if (typeof text !== 'string') throw new SettingValueError(`${key} must be text`);
       if (choices && !choices.includes(text))
-        throw new SettingValueError(`${key} must be one of ${choices.join(', ')}`);
+        throw new SettingValueError(`${key} must be one of ${choices.map((choice) => choice || '(empty)').join(', ')}`);
       return text;
     case 'json':
       if (typeof text !== 'string') return text;

@@ -11,6 +11,7 @@ import { CarrierAShipment } from '../../src/plugins/carrier-a/carrier-a-shipment
 import { CarrierAShipments } from '../../src/plugins/carrier-a/carrier-a-shipments.service';
 import { productBySku } from '../support/catalog';
 import { addToCart, fillCheckout, placeOrder } from '../support/checkout';
+import { runCli } from '../support/cli';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
 
@@ -443,6 +444,22 @@ describe(`carrier A CP dashboard and settings (${usingMysql ? 'MariaDB' : 'SQLit
         },
       });
       expect(await stored('carrier-a.sandbox')).toBe(true);
+    });
+
+    it('takes only an order status (or nothing) for the automatic parcels, in the CP and the CLI', async () => {
+      const statuses = '(empty), pending_payment, payment_review, paid, processing, shipped, completed, canceled';
+      const before = await stored('carrier-a.autoCreateStatus');
+      const typo = await staff.post('/admin/carrier-a/settings', { ...FORM, autoCreateStatus: 'Payed' });
+      expect(typo.status).toBe(400);
+      expect(typo.body.error.fields).toEqual({ autoCreateStatus: [`must be one of ${statuses}`] });
+      const cli = await runCli(shop.place, 'settings:set', 'carrier-a.autoCreateStatus', 'shiped');
+      expect(cli).toMatchObject({ code: 1, json: { ok: false, error: { code: 'invalid_setting' } } });
+      expect(cli.json.error).toMatchObject({ message: `carrier-a.autoCreateStatus must be one of ${statuses}` });
+      expect(await stored('carrier-a.autoCreateStatus')).toBe(before);
+      await staff.post('/admin/carrier-a/settings', { ...FORM, autoCreateStatus: '' }).then((res) => {
+        expect(res.status).toBe(200);
+      });
+      expect(await stored('carrier-a.autoCreateStatus')).toBe('');
     });
   });
 

@@ -1,3 +1,4 @@
+import { ORDER_STATUSES } from '../../commerce/orders/order-status.machine';
 import { DashboardLayout } from '../../config/dashboard-layout';
 import { SettingDefinition } from '../../config/setting-definition';
 
@@ -31,6 +32,8 @@ export const CARRIER_A_SETTINGS: readonly SettingDefinition[] = [
     key: 'carrier-a.autoCreateStatus',
     type: 'string',
     default: '',
+    // A typo would silently switch the automation off: only a status (or nothing) is taken.
+    choices: ['', ...ORDER_STATUSES],
     description: 'Order status that creates a parcel automatically (empty: never)',
   },
   {
