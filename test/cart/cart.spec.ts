@@ -302,6 +302,26 @@ describe('cart', () => {
       await ajaxAdd(client, { product: tent.id, qty: 1 });
       expect((await client.post(`/shop/cart/wishlist-add/${await lineId(client)}`, { wishlist: 7 })).status).toBe(404);
     });
+
+    it('offers no wishlist and keeps the line while customer accounts are off', async () => {
+      const client = new ShopClient(shop.server);
+      await ajaxAdd(client, { product: tent.id, qty: 1 });
+      const id = await lineId(client);
+      const settings = shop.app.get(SettingsService);
+      expect((await client.get('/shop/cart').set('Accept', 'text/html')).text).toContain(
+        `action="/shop/cart/wishlist-add/${id}"`,
+      );
+      await settings.save({ customerAccountsEnabled: false });
+      try {
+        const page = await client.get('/shop/cart').set('Accept', 'text/html').expect(200);
+        expect(page.text).toContain(`action="/shop/cart/remove-item/${id}"`);
+        expect(page.text).not.toContain('/shop/cart/wishlist-add/');
+        expect((await client.post(`/shop/cart/wishlist-add/${id}`)).status).toBe(404);
+        expect(await lineId(client)).toBe(id);
+      } finally {
+        await settings.save({ customerAccountsEnabled: true });
+      }
+    });
   });
 
   async function lineId(client: ShopClient): Promise<number> {

@@ -5,6 +5,7 @@ import { CartService } from '../../commerce/carts/cart.service';
 import { addToGuestWishlist } from '../../commerce/customers/guest-wishlist';
 import { SessionCustomers } from '../../commerce/customers/session-customers.service';
 import { WishlistService } from '../../commerce/customers/wishlist.service';
+import { RequiresFeature } from '../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { t } from '../../web/i18n/page-language';
 import { CartSession } from './cart-session.service';
@@ -14,7 +15,8 @@ import { WishlistAddDto } from './dto/cart.dto';
 
 /**
  * "Save for later": moves a cart line to a wishlist: a customer's default (or named) list, or a guest's
- * session list, which joins the customer's default list at login.
+ * session list, which joins the customer's default list at login. Without customer accounts no wishlist can be
+ * seen, so the action is not offered and the line stays in the cart.
  */
 @ApiTags('cart')
 @Controller('shop/cart')
@@ -28,6 +30,7 @@ export class CartWishlistController {
   ) {}
 
   @Post('wishlist-add/:id')
+  @RequiresFeature('customerAccountsEnabled')
   @HttpCode(200)
   async moveToWishlist(
     @Param('id', ParseIntPipe) id: number,
