@@ -20,7 +20,9 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let flatRate: string;
   beforeAll(async () => {
-    shop = await startTestApp({ listen: true });
+    // 50 shoppers start payments at once against the sandbox bank in this same process; on a busy CI machine one
+    // bank call was seen to take over 2.5 s, so this app waits 5 s (still short of the sandbox's slow mode, 6 s).
+    shop = await startTestApp({ listen: true, env: { OUTBOUND_TIMEOUT_MS: '5000' } });
     flatRate = await shippingValue(shop.dataSource, 'flat-rate');
   });
   afterAll(() => shop.close());
