@@ -105,7 +105,7 @@ describe(`bankpay card redirect (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(page.text).toContain('HMAC');
   });
 
-  it('leaves the order pending_payment for forged, foreign, wrong-amount and stale returns', async () => {
+  it('leaves the order pending_payment for forged, foreign, wrong-amount and stale returns, and says it is not confirmed', async () => {
     const { client, order, redirect } = await placed();
     const amount = (order.total / 100).toFixed(2);
     const now = cardPayTimestamp(new Date());
@@ -128,13 +128,26 @@ describe(`bankpay card redirect (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       signedReturn({ ...genuine, TIMESTAMP: cardPayTimestamp(new Date(Date.now() - 2 * 60 * 60 * 1000)) }), // stale
     ];
     for (const forged of forgeries) {
-      await comeBack(client, forged, order.number);
+      expect(await comeBack(client, forged, order.number)).toBe('/shop/checkout/failed?unconfirmed=1');
       expect((await reload(order.id)).status).toBe('pending_payment');
     }
     expect((await attempts(order.id)).map((row) => row.status)).toEqual(['pending']);
-    // The genuine return still works afterwards.
-    expect(await comeBack(client, await cardPage(redirect, 'OK'))).toBe('/shop/checkout/success');
+    // Never "thank you": the page says the payment is not confirmed and offers to pay.
+    const page = await client.get('/shop/checkout/failed?unconfirmed=1').set('Accept', 'text/html').expect(200);
+    expect(page.text).toContain('We could not confirm your payment');
+    expect(page.text).toContain(`href="/shop/order/pay/${order.number}"`);
+    expect(page.text).not.toContain('Thank you');
+    // The retry goes back to the bank with the same open payment, and the genuine return pays.
+    const retry = await client.get(`/shop/order/pay/${order.number}`).set('Accept', 'text/html');
+    expect(retry.status).toBe(302);
+    expect(retry.headers.location).toBe(redirect.toString());
+    expect(await comeBack(client, await cardPage(new URL(retry.headers.location), 'OK'))).toBe(
+      '/shop/checkout/success',
+    );
     expect((await reload(order.id)).status).toBe('paid');
+    // Once paid, the unconfirmed page is the success page.
+    const after = await client.get('/shop/checkout/failed?unconfirmed=1').set('Accept', 'text/html');
+    expect(after.headers.location).toBe('/shop/checkout/success');
   });
 
   it('fails a declined card, keeps the order payable, and the retry from the failed page pays', async () => {

@@ -49,6 +49,11 @@ export interface PaymentOutcome {
   note: string;
   /** This attempt failed but the order may be paid again (a declined card, a gateway error). */
   failed?: boolean;
+  /**
+   * A return that proves nothing (its signature, amount or order does not verify, or the gateway could not be
+   * asked): the attempt stays as it was, and the shopper is told the payment could not be confirmed.
+   */
+  unconfirmed?: boolean;
   /** The gateway's id for the attempt, when it is learned only now. */
   reference?: string;
 }

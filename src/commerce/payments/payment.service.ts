@@ -15,8 +15,12 @@ import { PaymentMethodRegistry } from './payment-method.registry';
 import { schedulePaymentPoll } from './payment-poll.job';
 import { PaymentTransaction, PaymentTransactionStatus } from './payment-transaction.entity';
 
-/** Where the shopper goes next: to the gateway, or to our success or failed page. */
-export type PaymentStep = { kind: 'redirect'; url: string } | { kind: 'success' } | { kind: 'failed' };
+/**
+ * Where the shopper goes next: to the gateway, or to our success or failed page; `unconfirmed` is the failed page
+ * for a return that could not be verified while the attempt is still open (it may be paid again).
+ */
+export type PaymentStep =
+  { kind: 'redirect'; url: string } | { kind: 'success' } | { kind: 'failed' } | { kind: 'unconfirmed' };
 
 /** Who reports an outcome: the attempt's start (offline methods), the shopper's return, or a status poll. */
 export type OutcomeOrigin = 'start' | 'return' | 'poll';
@@ -82,18 +86,28 @@ export class PaymentService {
   async handleReturn(order: Order, params: Record<string, string>): Promise<PaymentStep> {
     const transaction = await this.latestAttempt(order.id);
     const gateway = transaction && this.registry.gatewayFor(transaction.code);
+    let unconfirmed = false;
     if (transaction && gateway?.postValidate && !SETTLED.has(transaction.status)) {
       let outcome: PaymentOutcome;
       try {
         outcome = await gateway.postValidate({ order, transaction, params });
       } catch (error) {
         this.logger.error(`payment return of order ${order.reference} failed: ${(error as Error).message}`);
-        outcome = { status: 'pending_payment', paid: 0, note: 'The payment return could not be checked' };
+        outcome = {
+          status: 'pending_payment',
+          paid: 0,
+          note: 'The payment return could not be checked',
+          unconfirmed: true,
+        };
       }
+      unconfirmed = outcome.unconfirmed === true;
       await this.settle(transaction.id, outcome, 'return');
     }
     const step = await this.nextStep(order.id);
-    return step.kind === 'redirect' ? { kind: 'success' } : step;
+    // Still open at the gateway: an unverified return says so; otherwise the payment is on its way (a transfer,
+    // a QR payment the bank is processing), which the success page explains.
+    if (step.kind === 'redirect') return unconfirmed ? { kind: 'unconfirmed' } : { kind: 'success' };
+    return step;
   }
 
   /**

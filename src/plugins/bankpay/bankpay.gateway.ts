@@ -36,6 +36,8 @@ const LOAN_MAX = 40_000_00;
 const ASYNCHRONOUS = new Set(['BANK_TRANSFER', 'QR_PAY']);
 
 const pending = (note: string): PaymentOutcome => ({ status: 'pending_payment', paid: 0, note });
+/** A return that proves nothing: the attempt stays open and the shopper hears the payment is not confirmed. */
+const unconfirmed = (note: string): PaymentOutcome => ({ ...pending(note), unconfirmed: true });
 const canceled = (note: string): PaymentOutcome => ({ status: 'canceled', paid: 0, note });
 
 /**
@@ -117,13 +119,13 @@ export class BankpayGateway implements PaymentGateway {
     const applicationId = stringOrNull(transaction.extra.applicationId);
     if (params.order_number !== undefined && applicationId) return this.loanReturn(applicationId);
     const paymentId = stringOrNull(transaction.extra.paymentId);
-    if (!paymentId) return pending('A return for a payment the bank never created: ignored');
+    if (!paymentId) return unconfirmed('A return for a payment the bank never created: ignored');
     if (params.paymentId !== undefined && params.paymentId !== paymentId) {
       this.logger.warn(`return names payment ${params.paymentId}, the attempt is ${paymentId}: ignored`);
-      return pending('A return naming another payment: ignored');
+      return unconfirmed('A return naming another payment: ignored');
     }
     const status = await this.payPlus.getPaymentStatus(paymentId);
-    if (!status) return pending('The bank could not say how the payment went; it will be checked again');
+    if (!status) return unconfirmed('The bank could not say how the payment went; it will be checked again');
     if (this.settings.isOn('bankpay.sandbox')) status.authorizationStatus = 'OK';
     return this.returnOutcome(status, transaction);
   }

@@ -1,4 +1,4 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { OrdersService } from '../../commerce/orders/orders.service';
@@ -39,16 +39,26 @@ export class CheckoutPagesController {
     });
   }
 
-  /** For the order this browser placed, while its payment failed or it was canceled; else the success page. */
+  /**
+   * For the order this browser placed, while its payment failed or it was canceled, or (`?unconfirmed=1`) while
+   * a return that could not be verified left it open; else the success page.
+   */
   @Get('failed')
-  async failed(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async failed(
+    @Query('unconfirmed') unconfirmedReturn: unknown,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const order = await this.orders.byNumber(req.session.lastOrderNumber);
     if (!order) return res.redirect(302, '/shop/cart');
-    if ((await this.payments.nextStep(order.id)).kind !== 'failed') return res.redirect(302, '/shop/checkout/success');
+    const step = await this.payments.nextStep(order.id);
+    const unconfirmed = unconfirmedReturn === '1' && step.kind === 'redirect';
+    if (step.kind !== 'failed' && !unconfirmed) return res.redirect(302, '/shop/checkout/success');
     res.setHeader('Cache-Control', 'private, no-store');
     res.render('shop/checkout/failed', {
-      title: t(res, 'checkout.failed.title'),
+      title: t(res, unconfirmed ? 'checkout.failed.unconfirmedTitle' : 'checkout.failed.title'),
       order: await this.pages.view(order, pageLanguage(res)),
+      unconfirmed,
     });
   }
 }

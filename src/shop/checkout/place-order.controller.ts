@@ -16,6 +16,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,100}$/;
 /** Where each payment step sends the shopper. */
 export function stepUrl(step: PaymentStep): string {
   if (step.kind === 'redirect') return step.url;
+  if (step.kind === 'unconfirmed') return '/shop/checkout/failed?unconfirmed=1';
   return step.kind === 'success' ? '/shop/checkout/success' : '/shop/checkout/failed';
 }
 

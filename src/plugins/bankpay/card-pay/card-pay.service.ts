@@ -76,7 +76,12 @@ export class CardPayService {
     const rejection = await this.rejection(order.id, order.currency, transaction.amount, params);
     if (rejection) {
       this.logger.warn(`card return for order ${order.reference} ignored: ${rejection}`);
-      return { status: 'pending_payment', paid: 0, note: `Card payment return ignored: ${rejection}` };
+      return {
+        status: 'pending_payment',
+        paid: 0,
+        note: `Card payment return ignored: ${rejection}`,
+        unconfirmed: true,
+      };
     }
     const currency = await this.currencies.chosenOrBase(order.currency);
     if (params.RES === 'OK') {
