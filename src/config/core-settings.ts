@@ -91,7 +91,8 @@ export const CORE_SETTINGS: readonly SettingDefinition[] = [
     type: 'string',
     default: 'format',
     choices: ['none', 'format', 'format_existence'],
-    description: 'How VAT ids are checked: format only, or format and existence with the EU VAT service',
+    description:
+      'How VAT ids are checked: format only (VAT is still charged), or format and existence with the EU VAT service (a registered id of another EU country is reverse-charged)',
   },
   {
     key: 'salesVatServiceUrl',

@@ -95,6 +95,23 @@ describe('reverse charge', () => {
     }
   });
 
+  it('charges VAT under a format-only check, however well-formed the id, and keeps the id for the invoice', async () => {
+    const settings = shop.app.get(SettingsService);
+    await settings.save({ salesValidateVATType: 'format' });
+    try {
+      // Well-formed, and VIES would not know it: a format check cannot tell an invented id from a real one.
+      const { client, cart } = await checkout('CZ12345000');
+      expect(cart).toMatchObject({ tax: 7.57, total: 45.4, reverseCharge: false });
+      const placed = await placeOrder(client);
+      const order = await shop.dataSource.getRepository(Order).findOneByOrFail({ number: placed.body.orderNumber });
+      expect(order).toMatchObject({ reverseCharge: false, tax: 757, total: 4540, vatId: 'CZ12345000' });
+      // Not even a registered one is reverse-charged without asking the VAT service.
+      expect((await checkout('CZ12345678')).cart).toMatchObject({ tax: 7.57, reverseCharge: false });
+    } finally {
+      await settings.save({ salesValidateVATType: 'format_existence' });
+    }
+  });
+
   it('gives no reverse charge while VAT checks are off', async () => {
     const settings = shop.app.get(SettingsService);
     await settings.save({ salesValidateVAT: false });

@@ -65,20 +65,20 @@ export class VatValidationService {
   }
 
   /**
-   * Whether a sale to the holder of `vatId` is reverse-charged: VAT checks on, the id valid under the
-   * configured check (registered for `format_existence`; unavailable counts as not) and from another
-   * EU country than the shop's. The id must carry its prefix, which is how its country is known.
+   * Whether a sale to the holder of `vatId` is reverse-charged: VAT checks on with the EU VAT service
+   * (`format_existence`), the id registered there (unavailable counts as not) and of another EU country than the
+   * shop's. A well-formed id proves nothing: under a format-only check the id goes on the invoice and VAT is
+   * charged. The id must carry its prefix, which is how its country is known.
    */
   async reverseCharge(vatId: string | null, shopCountry: string): Promise<boolean> {
     if (!vatId || !this.settings.isOn('salesValidateVAT')) return false;
-    const type = this.settings.get<string>('salesValidateVATType');
-    if (type !== 'format' && type !== 'format_existence') return false;
+    if (this.settings.get<string>('salesValidateVATType') !== 'format_existence') return false;
     const id = normaliseVatId(vatId);
     const country = countryOfVatId(id);
     if (!country || !EU_COUNTRIES.includes(country) || country === shopCountry.toUpperCase()) return false;
     // Every checkout step prices the cart: during an outage, charge VAT without waiting on VIES each time.
     if ((this.recentOutages.get(id) ?? 0) > Date.now()) return false;
-    const checked = await this.validate(vatId, country, { existence: type === 'format_existence' });
+    const checked = await this.validate(vatId, country, { existence: true });
     if (checked.status === 'unavailable') {
       if (this.recentOutages.size > 10_000) this.recentOutages.clear();
       this.recentOutages.set(id, Date.now() + OUTAGE_MS);
