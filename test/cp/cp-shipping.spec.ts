@@ -1,8 +1,10 @@
 import request from 'supertest';
 import { DeliverySlot } from '../../src/commerce/delivery/delivery-slot.entity';
+import { shopDateTime, shopMoment } from '../../src/commerce/delivery/shop-calendar';
 import { ShippingMethod } from '../../src/commerce/shipping/shipping-method.entity';
+import { shippingMethodId } from '../../src/commerce/shipping/shipping-quote';
 import { productBySku } from '../support/catalog';
-import { addToCart } from '../support/checkout';
+import { addToCart, fillCheckout, placeOrder } from '../support/checkout';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -128,6 +130,50 @@ describe('CP shipping', () => {
       code: 'shipping_method_exists',
       message: 'A shipping method core:express already exists. Choose another handle.',
     });
+  });
+
+  it('offers a method only within its visibility window, typed in the shop time zone, and place-order checks it', async () => {
+    const zone = 'Europe/Bratislava';
+    const at = (offsetMs: number) => shopDateTime(zone, Date.now() + offsetMs);
+    const hour = 60 * 60 * 1000;
+    const window = { handle: 'winter', name: 'Winter delivery', price: '3.00', enabled: 'on', sortOrder: '0' };
+    const later = { visibleFrom: at(24 * hour), visibleUntil: at(48 * hour) };
+    await submit('/admin/shipping/methods', { ...window, ...later }, '/admin/shipping/methods/new');
+    const winter = await method('winter');
+    expect(winter).toMatchObject({
+      visibleFrom: shopMoment(zone, later.visibleFrom),
+      visibleUntil: shopMoment(zone, later.visibleUntil),
+    });
+    const form = await staff.get(`/admin/shipping/methods/${winter.id}`).set('Accept', 'text/html').expect(200);
+    expect(form.text).toContain(`name="visibleFrom" value="${later.visibleFrom}" type="datetime-local"`);
+    expect(form.text).toContain('Visible from (Europe/Bratislava)');
+    expect((await staff.get('/admin/shipping').set('Accept', 'text/html')).text).toContain(
+      `from ${later.visibleFrom.replace('T', ' ')} until ${later.visibleUntil.replace('T', ' ')}`,
+    );
+    expect((await offered('SK')).map((entry) => entry.handle)).not.toContain('winter');
+
+    const path = `/admin/shipping/methods/${winter.id}`;
+    await submit(path, { ...window, visibleFrom: at(-hour), visibleUntil: at(hour) });
+    expect((await offered('SK')).map((entry) => entry.handle)).toContain('winter');
+    // A shopper chooses it, then its window closes before they place the order.
+    const shopper = new ShopClient(shop.server);
+    await addToCart(shopper, (await productBySku(shop.dataSource, 'DEMO-STICKER-LOGO')).id, 1);
+    await fillCheckout(shopper, { shippingMethod: shippingMethodId(winter), paymentMethod: 'cod' });
+    await submit(path, { ...window, visibleUntil: at(-60_000) });
+    expect((await offered('SK')).map((entry) => entry.handle)).not.toContain('winter');
+    const refused = await placeOrder(shopper);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('shipping_method_unavailable');
+
+    for (const [fields, message] of [
+      [{ visibleFrom: 'tomorrow' }, 'visible from must be a date and time like 2026-12-24T18:00, or empty'],
+      [{ visibleFrom: at(hour), visibleUntil: at(-hour) }, 'visible until must be later than visible from'],
+    ] as const) {
+      await submit(path, { ...window, ...fields });
+      const page = await staff.get(path).set('Accept', 'text/html').expect(200);
+      expect(page.text).toContain(message);
+    }
+    expect((await method('winter')).visibleFrom).toBeNull();
   });
 
   it('refuses bad input with a message on the form and changes nothing', async () => {

@@ -64,6 +64,7 @@ describe('schema and demo seed', () => {
           'CatalogListingIndexes1795461698667',
           'EmailVerification1795729603598',
           'CpUserAuthVersion1795735894868',
+          'ShippingMethodWindow1795747656560',
         ],
       });
     } finally {

@@ -37,3 +37,26 @@ export function shopNow(timeZone: string, now = Date.now()): { date: string; min
   );
   return { date: `${parts.year}-${parts.month}-${parts.day}`, minute: Number(parts.hour) * 60 + Number(parts.minute) };
 }
+
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** `YYYY-MM-DDTHH:MM` on the wall clock of `timeZone` at `moment` (what a `datetime-local` field shows). */
+export function shopDateTime(timeZone: string, moment: number): string {
+  const { date, minute } = shopNow(timeZone, moment);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date}T${pad(Math.floor(minute / 60))}:${pad(minute % 60)}`;
+}
+
+/**
+ * The moment a wall-clock `YYYY-MM-DDTHH:MM` of `timeZone` names, or null when the text is not one. A time the
+ * clocks skip (spring forward) counts as the same time after the skip.
+ */
+export function shopMoment(timeZone: string, text: string): number | null {
+  const match = DATE_TIME.exec(text);
+  if (!match || !isCalendarDate(match[1])) return null;
+  const wall = Date.parse(`${text}:00Z`);
+  let moment = wall;
+  // Move by the zone's offset at the guess; a second step settles a guess that crossed a clock change.
+  for (let step = 0; step < 2; step++) moment += wall - Date.parse(`${shopDateTime(timeZone, moment)}:00Z`);
+  return moment;
+}

@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { BaseRow } from '../../database/base.entity';
+import { BaseRow, EpochMsColumn } from '../../database/base.entity';
 
 /** A shipping method as staff configure it; plugins add rows of their own `type`. */
 @Entity('shipping_methods')
@@ -38,4 +38,20 @@ export class ShippingMethod extends BaseRow {
 
   @Column({ type: 'integer', default: 0 })
   sortOrder: number;
+
+  /** Offered from this moment on (epoch ms); null: since always. */
+  @EpochMsColumn({ nullable: true })
+  visibleFrom: number | null;
+
+  /** Offered until this moment (epoch ms, exclusive); null: for good. */
+  @EpochMsColumn({ nullable: true })
+  visibleUntil: number | null;
+}
+
+/** Whether a method's visibility window holds `now`. */
+export function visibleAt(method: Pick<ShippingMethod, 'visibleFrom' | 'visibleUntil'>, now: number): boolean {
+  return (
+    (method.visibleFrom === null || method.visibleFrom <= now) &&
+    (method.visibleUntil === null || now < method.visibleUntil)
+  );
 }

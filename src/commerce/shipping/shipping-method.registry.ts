@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { expiringCache } from '../../common/expiring-cache';
-import { ShippingMethod } from './shipping-method.entity';
+import { ShippingMethod, visibleAt } from './shipping-method.entity';
 import { ShippingContext, ShippingQuote } from './shipping-quote';
 
 /** A provider of shipping methods: `core` built-ins, or a carrier plugin such as `carrier-a`. */
@@ -47,9 +47,13 @@ export class ShippingMethodRegistry {
     return [...new Set(this.all().flatMap((provider) => provider.widgetOrigins?.() ?? []))];
   }
 
-  /** Every method that can ship this cart, in the staff's order. Rows of a provider not loaded are left out. */
+  /**
+   * Every method that can ship this cart now, in the staff's order: enabled, within its visibility window, and
+   * quoted by its provider. Rows of a provider not loaded are left out.
+   */
   async quotes(context: ShippingContext): Promise<ShippingQuote[]> {
-    const methods = await this.methods();
+    const now = Date.now();
+    const methods = (await this.methods()).filter((method) => visibleAt(method, now));
     const byType = new Map<string, ShippingMethod[]>();
     for (const method of methods) byType.set(method.type, [...(byType.get(method.type) ?? []), method]);
     const quotes = await Promise.all(

@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
 import { DeliverySlot } from '../../commerce/delivery/delivery-slot.entity';
+import { shopMoment } from '../../commerce/delivery/shop-calendar';
 import { ShippingMethod } from '../../commerce/shipping/shipping-method.entity';
 import { isCountryCode } from '../../common/countries';
 import { FormProblems, parseCount, parsePrice, priceRule } from '../form-fields';
@@ -57,6 +58,18 @@ export class CpShippingMethodFormDto extends CpListedRowFormDto {
   @IsString()
   @MaxLength(16)
   maxWeightGrams?: string;
+
+  /** `YYYY-MM-DDTHH:MM` in the shop's time zone; empty: since always. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(16)
+  visibleFrom?: string;
+
+  /** `YYYY-MM-DDTHH:MM` in the shop's time zone; empty: for good. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(16)
+  visibleUntil?: string;
 }
 
 /** The delivery slot form as posted. */
@@ -88,7 +101,16 @@ export class CpDeliverySlotFormDto extends CpListedRowFormDto {
 
 export type ShippingMethodValues = Pick<
   ShippingMethod,
-  'name' | 'description' | 'price' | 'freeShippingThreshold' | 'countries' | 'maxWeightGrams' | 'sortOrder' | 'enabled'
+  | 'name'
+  | 'description'
+  | 'price'
+  | 'freeShippingThreshold'
+  | 'countries'
+  | 'maxWeightGrams'
+  | 'sortOrder'
+  | 'enabled'
+  | 'visibleFrom'
+  | 'visibleUntil'
 >;
 
 export type DeliverySlotValues = Pick<
@@ -109,8 +131,12 @@ export function parseHandle(handle: string | undefined): string {
   return handle!.trim();
 }
 
-/** The form as column values, or a 400 naming every bad field. */
-export function parseShippingMethodForm(form: CpShippingMethodFormDto, decimals: number): ShippingMethodValues {
+/** The form as column values (amounts in `decimals`, times in `timeZone`), or a 400 naming every bad field. */
+export function parseShippingMethodForm(
+  form: CpShippingMethodFormDto,
+  decimals: number,
+  timeZone: string,
+): ShippingMethodValues {
   const problems = new FormProblems();
   const name = form.name.trim();
   if (!name) problems.add('name', 'name', 'is required');
@@ -130,6 +156,13 @@ export function parseShippingMethodForm(form: CpShippingMethodFormDto, decimals:
   const weight = form.maxWeightGrams?.trim() ? parseCount(form.maxWeightGrams) : null;
   if (weight === null && form.maxWeightGrams?.trim())
     problems.add('maxWeightGrams', 'weight limit', 'must be whole grams, or empty');
+  const visibleFrom = parseMoment(form.visibleFrom, timeZone);
+  if (visibleFrom === undefined) problems.add('visibleFrom', 'visible from', `${MOMENT_RULE}, or empty`);
+  const visibleUntil = parseMoment(form.visibleUntil, timeZone);
+  if (visibleUntil === undefined) problems.add('visibleUntil', 'visible until', `${MOMENT_RULE}, or empty`);
+  else if (visibleUntil !== null && typeof visibleFrom === 'number' && visibleUntil <= visibleFrom) {
+    problems.add('visibleUntil', 'visible until', 'must be later than visible from');
+  }
   const listing = parseListing(form, problems);
   problems.check('The shipping method');
   return {
@@ -139,8 +172,18 @@ export function parseShippingMethodForm(form: CpShippingMethodFormDto, decimals:
     freeShippingThreshold: threshold,
     countries: [...new Set(countries)],
     maxWeightGrams: weight,
+    visibleFrom: visibleFrom!,
+    visibleUntil: visibleUntil!,
     ...listing,
   };
+}
+
+const MOMENT_RULE = 'must be a date and time like 2026-12-24T18:00';
+
+/** A moment typed in the shop's time zone: null when empty, undefined when it is not one. */
+function parseMoment(text: string | undefined, timeZone: string): number | null | undefined {
+  if (!text?.trim()) return null;
+  return shopMoment(timeZone, text.trim()) ?? undefined;
 }
 
 /** The form as column values, or a 400 naming every bad field. */

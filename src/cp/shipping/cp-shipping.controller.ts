@@ -33,6 +33,7 @@ export class CpShippingController {
       title: 'New shipping method',
       creating: true,
       enabled: true,
+      timeZone: this.shipping.timeZone(),
     });
   }
 

@@ -2,11 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DeliverySlot } from '../../commerce/delivery/delivery-slot.entity';
 import { DeliverySlotsService } from '../../commerce/delivery/delivery-slots.service';
+import { shopDateTime } from '../../commerce/delivery/shop-calendar';
 import { ShippingMethod } from '../../commerce/shipping/shipping-method.entity';
 import { ShippingMethodRegistry } from '../../commerce/shipping/shipping-method.registry';
 import { shippingMethodId } from '../../commerce/shipping/shipping-quote';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { AppError } from '../../common/errors/app-error';
+import { SettingsService } from '../../config/settings.service';
 import { toMajor } from '../../common/money';
 import { formatMoney } from '../../common/money-format';
 import { isUniqueViolation } from '../../database/errors';
@@ -31,6 +33,7 @@ export class CpShippingService {
     private readonly currencies: CurrencyService,
     private readonly registry: ShippingMethodRegistry,
     private readonly slots: DeliverySlotsService,
+    private readonly settings: SettingsService,
   ) {}
 
   async overview() {
@@ -46,6 +49,7 @@ export class CpShippingService {
         priceLabel: formatMoney(method.price, base),
         freeFrom: method.freeShippingThreshold === null ? null : formatMoney(method.freeShippingThreshold, base),
         countriesLabel: method.countries.join(', ') || 'all',
+        windowLabel: this.windowLabel(method),
       })),
       slots: slots.map((slot) => ({
         ...slot,
@@ -67,6 +71,9 @@ export class CpShippingService {
       price: major(method.price),
       freeShippingThreshold: method.freeShippingThreshold === null ? '' : major(method.freeShippingThreshold),
       countries: method.countries.join(', '),
+      visibleFrom: method.visibleFrom === null ? '' : shopDateTime(this.timeZone(), method.visibleFrom),
+      visibleUntil: method.visibleUntil === null ? '' : shopDateTime(this.timeZone(), method.visibleUntil),
+      timeZone: this.timeZone(),
       currency: base.code,
     };
   }
@@ -74,7 +81,7 @@ export class CpShippingService {
   /** A new built-in (`core`) table-rate method; carriers add their own rows. */
   async createMethod(form: CpShippingMethodFormDto): Promise<ShippingMethod> {
     const handle = parseHandle(form.handle);
-    const values = parseShippingMethodForm(form, (await this.currencies.base()).decimals);
+    const values = parseShippingMethodForm(form, (await this.currencies.base()).decimals, this.timeZone());
     try {
       const method = await this.runner.run(({ manager }) =>
         manager.save(manager.create(ShippingMethod, { type: 'core', handle, ...values })),
@@ -91,7 +98,7 @@ export class CpShippingService {
   }
 
   async saveMethod(id: number, form: CpShippingMethodFormDto): Promise<ShippingMethod> {
-    const values = parseShippingMethodForm(form, (await this.currencies.base()).decimals);
+    const values = parseShippingMethodForm(form, (await this.currencies.base()).decimals, this.timeZone());
     const method = await this.runner.run(async ({ manager }) => {
       const row = await manager.findOneBy(ShippingMethod, { id });
       if (!row) throw AppError.notFound('Shipping method not found');
@@ -100,6 +107,19 @@ export class CpShippingService {
     });
     this.registry.forgetMethods();
     return method;
+  }
+
+  /** The shop's time zone, in which staff type a method's visibility window. */
+  timeZone(): string {
+    return this.settings.get<string>('salesTimezone');
+  }
+
+  /** The visibility window in the shop's time zone, e.g. `from 2026-12-01 08:00 until 2026-12-24 18:00`. */
+  private windowLabel(method: ShippingMethod): string {
+    const at = (moment: number) => shopDateTime(this.timeZone(), moment).replace('T', ' ');
+    const from = method.visibleFrom === null ? '' : `from ${at(method.visibleFrom)}`;
+    const until = method.visibleUntil === null ? '' : `until ${at(method.visibleUntil)}`;
+    return [from, until].filter(Boolean).join(' ') || 'always';
   }
 
   async slotForm(id: number) {

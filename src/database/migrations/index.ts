@@ -11,6 +11,7 @@ import { EmailVerification1795729603598 } from './1795729603598-email-verificati
 import { Flows1795460311935 } from './1795460311935-flows';
 import { GiftCards1795461178002 } from './1795461178002-gift-cards';
 import { Licenses1795459391865 } from './1795459391865-licenses';
+import { ShippingMethodWindow1795747656560 } from './1795747656560-shipping-method-window';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   CatalogListingIndexes1795461698667,
   EmailVerification1795729603598,
   CpUserAuthVersion1795735894868,
+  ShippingMethodWindow1795747656560,
 ];
