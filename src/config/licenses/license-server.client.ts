@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { OutboundError, requestJson } from '../../common/outbound-http';
 import { AppConfig } from '../app-config';
 import { InjectConfig } from '../config.module';
-import { LicenseServerFailed } from './license.errors';
+import { LicenseRefused, LicenseServerFailed } from './license.errors';
 
 /** A staff member waits on the CP page: a license server slower than this counts as unavailable. */
 const MAX_WAIT_MS = 5000;
@@ -37,8 +37,9 @@ export class LicenseServerClient {
     // Any JSON value may come back; only an object's `token` or `message` string counts.
     const body = (answer.json ?? {}) as { token?: unknown; message?: unknown };
     if (answer.status === 200 && typeof body.token === 'string') return body.token;
+    // A code the server refuses is the caller's mistake (400), not a server failing (502).
     if (answer.status >= 400 && answer.status < 500 && typeof body.message === 'string') {
-      throw new LicenseServerFailed(`The license server refused the code: ${body.message}`);
+      throw new LicenseRefused(`The license server refused the code: ${body.message}`);
     }
     this.logger.warn({ plugin, status: answer.status }, 'redeem answered without a token');
     throw new LicenseServerFailed(
