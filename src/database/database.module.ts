@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../config/app-config';
+import { AppConfig, ConfigError } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { dataSourceOptions, detectServer } from './data-source-options';
 import { runMigrations } from './migrate';
@@ -18,6 +18,8 @@ import { TransactionRunner } from './transaction-runner';
         ...dataSourceOptions(config.databaseUrl),
         retryAttempts: 5,
         retryDelay: 2000,
+        // A database that answers but cannot be used as it is will not change by waiting.
+        toRetry: (error: unknown) => !(error instanceof ConfigError),
       }),
       // Migrations run before anything else touches the database, at every start-up.
       dataSourceFactory: async (options) => {
