@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { LoggerService } from '@nestjs/common';
 import { CommandFactory } from 'nest-commander';
+import { AppError } from './common/errors/app-error';
 import { describeError } from './common/errors/error-response';
 import { ConfigError, loadConfig } from './config/app-config';
 import { CliModule } from './cli/cli.module';
@@ -30,10 +31,11 @@ function printError(error: unknown): void {
   process.exitCode = 1;
 }
 
+/** Commander's complaint about the command line, as the same JSON error line (code `usage`). */
 function printUsageError(text: string): void {
   const message = text.trim().replace(/^error: /, '');
   const hint = message.startsWith('unknown command') ? '; `--help` lists the commands' : '';
-  process.stderr.write(`${JSON.stringify({ ok: false, error: { code: 'usage', message: message + hint } })}\n`);
+  printError(new AppError('usage', message + hint, 400));
 }
 
 /** Warnings and errors go to stderr, keeping stdout for the command's one JSON line. */
