@@ -18,6 +18,7 @@ import { OrderPageSections } from './orders/order-page-sections';
 import { OrderStatusService } from './orders/order-status.service';
 import { OrdersService } from './orders/orders.service';
 import { CorePaymentGateway } from './payments/core-payment.gateway';
+import { PaymentDeadlines } from './payments/payment-deadlines.service';
 import { PaymentMethodRegistry } from './payments/payment-method.registry';
 import { PaymentStatusPoller } from './payments/payment-status-poller';
 import { PaymentService } from './payments/payment.service';
@@ -54,6 +55,7 @@ const COMMERCE_SERVICES = [
   PlaceOrderService,
   PaymentService,
   PaymentStatusPoller,
+  PaymentDeadlines,
   OrderConfirmationMail,
   ViesClient,
   VatValidationService,

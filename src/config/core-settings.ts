@@ -135,6 +135,21 @@ export const CORE_SETTINGS: readonly SettingDefinition[] = [
     default: false,
     description: 'Offer payment by bank transfer in advance (the order waits in pending_payment)',
   },
+  {
+    key: 'salesBankTransferDeadlineDays',
+    type: 'integer',
+    default: 7,
+    check: nonNegative,
+    description: 'Cancel an order awaiting a bank transfer this many days after it was placed (0: never)',
+  },
+  {
+    key: 'salesOnlinePaymentDeadlineMinutes',
+    type: 'integer',
+    default: 60,
+    check: nonNegative,
+    description:
+      'Cancel an order paid online this many minutes after its last payment attempt started or failed unpaid (0: never)',
+  },
   { key: 'salesBankTransferHolder', type: 'string', default: '', description: 'Bank transfer: account holder' },
   { key: 'salesBankTransferIban', type: 'string', default: '', description: 'Bank transfer: IBAN' },
   { key: 'salesBankTransferBic', type: 'string', default: '', description: 'Bank transfer: BIC / SWIFT' },

@@ -12,6 +12,7 @@ import {
 import { cardPayTimestamp } from '../../src/plugins/bankpay/card-pay/card-pay.service';
 import { productBySku } from '../support/catalog';
 import { addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
+import { payOnCardPage } from '../support/sandbox-bank';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
 
@@ -46,18 +47,7 @@ describe(`bankpay card redirect (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     return { client, order, redirect: new URL(answer.body.redirect as string) };
   }
 
-  /** The shopper presses a button on the sandbox card page; the bank's signed 303 back to the shop. */
-  async function cardPage(redirect: URL, result: 'OK' | 'FAIL' | 'TOUT'): Promise<URL> {
-    const page = await request(shop.server).get(redirect.pathname + redirect.search);
-    expect(page.status).toBe(200);
-    const fields = Object.fromEntries(redirect.searchParams);
-    const answer = await request(shop.server)
-      .post(redirect.pathname)
-      .type('form')
-      .send({ ...fields, result });
-    expect(answer.status).toBe(303);
-    return new URL(answer.headers.location as string);
-  }
+  const cardPage = (redirect: URL, result: 'OK' | 'FAIL' | 'TOUT') => payOnCardPage(shop, redirect, result);
 
   async function comeBack(client: ShopClient, back: URL | Record<string, string>, orderNumber?: string) {
     const path =

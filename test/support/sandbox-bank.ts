@@ -41,3 +41,16 @@ export async function comeBackFromBank(client: ShopClient, location: string): Pr
   expect(answer.status).toBe(303);
   return answer.headers.location as string;
 }
+
+/** The shopper presses a button on the sandbox CardPay page; the bank's signed 303 back to the shop. */
+export async function payOnCardPage(shop: TestApp, redirect: URL, result: 'OK' | 'FAIL' | 'TOUT'): Promise<URL> {
+  const page = await request(shop.server).get(redirect.pathname + redirect.search);
+  expect(page.status).toBe(200);
+  const fields = Object.fromEntries(redirect.searchParams);
+  const answer = await request(shop.server)
+    .post(redirect.pathname)
+    .type('form')
+    .send({ ...fields, result });
+  expect(answer.status).toBe(303);
+  return new URL(answer.headers.location as string);
+}

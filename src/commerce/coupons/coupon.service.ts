@@ -135,6 +135,24 @@ export class CouponService {
     }
     await insertRows(manager, CouponUsage, { couponId, orderId, customerKey });
   }
+
+  /**
+   * Gives back a canceled order's use of its coupon, inside the transaction that cancels it: the usage row goes
+   * and the count drops by one. Deleting the row is the guard, so releasing twice gives back once.
+   */
+  async releaseUse(tx: Tx, orderId: number): Promise<void> {
+    const { manager } = tx;
+    for (const use of await manager.findBy(CouponUsage, { orderId })) {
+      const released = await manager.delete(CouponUsage, { id: use.id });
+      if (!released.affected) continue;
+      await manager
+        .createQueryBuilder()
+        .update(Coupon)
+        .set({ timesUsed: () => 'timesUsed - 1' })
+        .where('id = :id AND timesUsed > 0', { id: use.couponId })
+        .execute();
+    }
+  }
 }
 
 function couponExists(code: string): AppError {

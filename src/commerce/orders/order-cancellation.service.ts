@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Tx } from '../../database/transaction-runner';
+import { CouponService } from '../coupons/coupon.service';
 import { DeliverySlotsService } from '../delivery/delivery-slots.service';
 import { StockService } from '../products/stock.service';
 import { OrderLine } from './order-line.entity';
@@ -7,8 +8,9 @@ import { OrderStatusService } from './order-status.service';
 import { Order } from './order.entity';
 
 /**
- * A canceled order gives back what it took: its goods return to stock and its delivery slot frees up, in
- * the transaction that cancels it. Canceled is final, so this happens once per order.
+ * A canceled order gives back what it took: its goods return to stock, its coupon use is no longer counted and
+ * its delivery slot frees up, in the transaction that cancels it. Canceled is final, so this happens once per
+ * order. (Gift-card amounts go back through GiftCardRedemption, in the same transaction.)
  */
 @Injectable()
 export class OrderCancellation implements OnModuleInit {
@@ -16,6 +18,7 @@ export class OrderCancellation implements OnModuleInit {
     private readonly statuses: OrderStatusService,
     private readonly stock: StockService,
     private readonly slots: DeliverySlotsService,
+    private readonly coupons: CouponService,
   ) {}
 
   onModuleInit(): void {
@@ -31,6 +34,7 @@ export class OrderCancellation implements OnModuleInit {
       tx,
       lines.map((line) => ({ productId: line.productId, variantId: line.variantId, qty: line.qty, name: line.name })),
     );
+    await this.coupons.releaseUse(tx, orderId);
     if (order.deliverySlotId && order.deliveryDate)
       await this.slots.release(tx, order.deliverySlotId, order.deliveryDate);
   }

@@ -38,11 +38,35 @@ export class OrderStatusService {
    * Moves the order to `to` under a row lock. Moving to the current status changes nothing and returns
    * null, so a replayed or concurrent request is harmless; an illegal move is a 409.
    */
-  async change(orderId: number, to: OrderStatus, actor: string, note?: string): Promise<OrderStatusChange | null> {
+  change(orderId: number, to: OrderStatus, actor: string, note?: string): Promise<OrderStatusChange | null> {
+    return this.move(orderId, to, actor, note);
+  }
+
+  /**
+   * Moves the order to `to` only while it is still in `from`, else changes nothing and returns null: for moves
+   * decided on what was read earlier (a sweep canceling an unpaid order must not cancel one paid meanwhile).
+   */
+  changeFrom(
+    orderId: number,
+    from: OrderStatus,
+    to: OrderStatus,
+    actor: string,
+    note?: string,
+  ): Promise<OrderStatusChange | null> {
+    return this.move(orderId, to, actor, note, from);
+  }
+
+  private async move(
+    orderId: number,
+    to: OrderStatus,
+    actor: string,
+    note: string | undefined,
+    from?: OrderStatus,
+  ): Promise<OrderStatusChange | null> {
     return this.runner.run(async (tx) => {
       const order = await tx.manager.findOne(Order, { where: { id: orderId }, ...writeLock(tx.manager) });
       if (!order) throw AppError.notFound('Order not found');
-      if (order.status === to) return null;
+      if (order.status === to || (from !== undefined && order.status !== from)) return null;
       if (!canTransition(order.status, to)) {
         throw AppError.conflict('illegal_transition', `An order in status ${order.status} cannot become ${to}.`);
       }

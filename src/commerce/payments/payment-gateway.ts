@@ -99,8 +99,14 @@ export interface PaymentGateway {
   queryStatus?(query: PaymentStatusQuery): Promise<PaymentOutcome | null>;
   /** Whether staff may ask the gateway about this order's payment (shows the CP button). */
   canCheckStatus?(order: Order): boolean;
-  /** Withdraws an attempt that expired unpaid, so the shopper cannot pay it later (best effort). */
-  cancelAttempt?(transaction: PaymentTransaction): Promise<void>;
+  /**
+   * Withdraws an open attempt so the shopper cannot pay it any more (before a retry opens another, or once the
+   * order is paid or expired): true when the gateway confirms it, false when it refuses (the shopper is paying
+   * it right now). Without it an attempt is taken to hold nothing that could be paid later.
+   */
+  cancelAttempt?(transaction: PaymentTransaction): Promise<boolean>;
+  /** The gateway's reference of the attempt a return is about, when the return names one. */
+  attemptReference?(params: Record<string, string>): string | null;
 }
 
 /** An attempt whose state the gateway is asked about. */

@@ -38,4 +38,11 @@ export class PaymentTransaction extends BaseRow {
 
   @Column({ type: 'simple-json' })
   extra: Record<string, unknown>;
+
+  /**
+   * Money that came in for an order that no longer needed it (paid after the payment deadline canceled the
+   * order, or a second attempt paid an order another one had paid): staff must give it back.
+   */
+  @Column({ type: 'boolean', default: false })
+  refundDue: boolean;
 }

@@ -1,9 +1,11 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DataSource, In, Not } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
+import { isUniqueViolation } from '../../database/errors';
 import { writeLock } from '../../database/locking';
-import { TransactionRunner } from '../../database/transaction-runner';
+import { TransactionRunner, Tx } from '../../database/transaction-runner';
+import { insertRows } from '../../database/upsert';
 import { JobQueue } from '../../jobs/job-queue.service';
 import { OrderConfirmationMail } from '../orders/order-confirmation.mail';
 import { OrderLine } from '../orders/order-line.entity';
@@ -31,13 +33,24 @@ const SETTLED = new Set<PaymentTransactionStatus>(['success', 'failed', 'cancele
 /** A pending attempt's gateway page is offered again for this long before a retry starts a new one. */
 const REUSE_REDIRECT_MS = 15 * 60 * 1000;
 
+/** Withdraws an open attempt at its gateway, later and durably (outbox), e.g. once another attempt paid. */
+export const PAYMENT_WITHDRAW_JOB = 'payment.withdraw';
+
+interface WithdrawPayload {
+  transactionId: number;
+  note: string;
+}
+
+/** Orders in these states still take a payment; money arriving for an order in any other is refund due. */
+const AWAITING_PAYMENT = new Set(['pending_payment', 'payment_review']);
+
 /**
  * Payment attempts of orders and the one settlement path (STYLE.md "One settlement path"): the outcome of a
  * start, a gateway return or a status poll is applied under the transaction's row lock, once; whoever
  * comes second changes nothing.
  */
 @Injectable()
-export class PaymentService {
+export class PaymentService implements OnModuleInit {
   private readonly logger = new Logger(PaymentService.name);
 
   constructor(
@@ -50,6 +63,13 @@ export class PaymentService {
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
+  onModuleInit(): void {
+    this.jobs.register<WithdrawPayload>(PAYMENT_WITHDRAW_JOB, async ({ transactionId, note }) => {
+      const transaction = await this.dataSource.getRepository(PaymentTransaction).findOneBy({ id: transactionId });
+      if (transaction?.status === 'pending') await this.withdraw(transaction, note);
+    });
+  }
+
   /** Begins the first attempt of a just-placed order. */
   async start(order: Order, customerIp: string): Promise<PaymentStep> {
     return this.begin(order, (await this.latestAttempt(order.id))!, customerIp);
@@ -61,8 +81,12 @@ export class PaymentService {
       return null;
     const latest = await this.latestAttempt(order.id);
     const redirectUrl = latest?.status === 'pending' ? latest.extra.redirectUrl : undefined;
-    if (typeof redirectUrl === 'string' && Date.now() - latest!.dateCreated.getTime() < REUSE_REDIRECT_MS) {
-      return { kind: 'redirect', url: redirectUrl };
+    if (typeof redirectUrl === 'string') {
+      if (Date.now() - latest!.dateCreated.getTime() < REUSE_REDIRECT_MS) return { kind: 'redirect', url: redirectUrl };
+      // Two open payments could both be paid: the old one is withdrawn first. One the gateway will not withdraw
+      // (the shopper may be paying it right now) is offered again instead of a second.
+      const withdrawn = await this.withdraw(latest!, 'Withdrawn at the gateway: the shopper started a new attempt');
+      if (!withdrawn) return { kind: 'redirect', url: redirectUrl };
     }
     const attempts = await this.dataSource.getRepository(PaymentTransaction).countBy({ orderId: order.id });
     const transaction = await this.runner.run(({ manager }) =>
@@ -84,10 +108,12 @@ export class PaymentService {
 
   /** The shopper back from the gateway: the gateway validates the return, we settle it (once). */
   async handleReturn(order: Order, params: Record<string, string>): Promise<PaymentStep> {
-    const transaction = await this.latestAttempt(order.id);
+    const transaction = await this.returnedAttempt(order.id, params);
     const gateway = transaction && this.registry.gatewayFor(transaction.code);
     let unconfirmed = false;
-    if (transaction && gateway?.postValidate && !SETTLED.has(transaction.status)) {
+    if (transaction?.status === 'success' && gateway?.postValidate) {
+      await this.recordSecondPayment(order, transaction, await gateway.postValidate({ order, transaction, params }));
+    } else if (transaction && gateway?.postValidate && !SETTLED.has(transaction.status)) {
       let outcome: PaymentOutcome;
       try {
         outcome = await gateway.postValidate({ order, transaction, params });
@@ -124,6 +150,10 @@ export class PaymentService {
       if (!transaction || SETTLED.has(transaction.status)) return false;
       const status = transactionStatus(outcome);
       if (status === transaction.status && origin !== 'start') return false;
+      const order = await manager.findOne(Order, { where: { id: transaction.orderId }, ...writeLock(manager) });
+      // Money for an order that no longer takes it: paid after the deadline canceled it, or paid by another
+      // attempt already. Never dropped: the attempt keeps the payment and is marked for staff to give back.
+      const refundDue = status === 'success' && !AWAITING_PAYMENT.has(order!.status);
       await manager.update(
         PaymentTransaction,
         { id: transaction.id },
@@ -131,20 +161,31 @@ export class PaymentService {
           status,
           paidAmount: outcome.paid > 0 ? outcome.paid : transaction.paidAmount,
           reference: outcome.reference ?? transaction.reference,
+          refundDue,
         },
       );
-      const order = await manager.findOneByOrFail(Order, { id: transaction.orderId });
       const actor = `gateway:${transaction.gateway}`;
-      const target = outcome.failed ? order.status : outcome.status;
-      if (target !== order.status && canTransition(order.status, target)) {
-        await this.statuses.change(order.id, target, actor, outcome.note);
-      } else {
-        // e.g. a payment arriving for an order staff canceled meanwhile: recorded for staff to refund.
-        if (target !== order.status)
-          this.logger.warn(`order ${order.reference} is ${order.status}; payment says ${target}`);
-        await this.statuses.comment(order.id, outcome.note, actor);
+      if (refundDue) {
+        this.logger.warn(`order ${order!.reference} is ${order!.status} and was paid again: refund due`);
+        await this.statuses.comment(order!.id, `${outcome.note}. The order is ${order!.status}: refund due`, actor);
+        return true;
       }
-      if (confirms(outcome, origin)) await this.confirmation.queue(tx, order);
+      const target = outcome.failed ? order!.status : outcome.status;
+      if (target !== order!.status && canTransition(order!.status, target)) {
+        await this.statuses.change(order!.id, target, actor, outcome.note);
+        if (target === 'paid' || target === 'payment_review')
+          await this.withdrawOpen(
+            tx,
+            order!.id,
+            'Withdrawn at the gateway: another attempt paid the order',
+            transaction.id,
+          );
+      } else {
+        if (target !== order!.status)
+          this.logger.warn(`order ${order!.reference} is ${order!.status}; payment says ${target}`);
+        await this.statuses.comment(order!.id, outcome.note, actor);
+      }
+      if (confirms(outcome, origin)) await this.confirmation.queue(tx, order!);
       return true;
     });
   }
@@ -162,6 +203,41 @@ export class PaymentService {
     return typeof redirectUrl === 'string' ? { kind: 'redirect', url: redirectUrl } : { kind: 'success' };
   }
 
+  /**
+   * Withdraws an open attempt at its gateway; true when it can no longer be paid, and then it fails. A gateway
+   * without withdrawal holds nothing to pay until the shopper pays (a signed card link): nothing to withdraw,
+   * and a payment through the old link anyway is recorded as refund due.
+   */
+  async withdraw(transaction: PaymentTransaction, note: string): Promise<boolean> {
+    const gateway = this.registry.gatewayFor(transaction.code);
+    let withdrawn = true;
+    if (gateway?.cancelAttempt) {
+      try {
+        withdrawn = await gateway.cancelAttempt(transaction);
+      } catch (error) {
+        this.logger.warn(`payment ${transaction.reference} could not be withdrawn: ${(error as Error).message}`);
+        withdrawn = false;
+      }
+    }
+    if (withdrawn)
+      await this.settle(transaction.id, { status: 'pending_payment', paid: 0, failed: true, note }, 'poll');
+    return withdrawn;
+  }
+
+  /** Queues the withdrawal of the order's open attempts but `exceptId`, in the caller's transaction. */
+  async withdrawOpen(tx: Tx, orderId: number, note: string, exceptId?: number): Promise<void> {
+    const open = await tx.manager.findBy(PaymentTransaction, {
+      orderId,
+      status: In(['pending', 'review']),
+      ...(exceptId === undefined ? {} : { id: Not(exceptId) }),
+    });
+    for (const { id } of open) {
+      await this.jobs.enqueue(tx, PAYMENT_WITHDRAW_JOB, { transactionId: id, note } satisfies WithdrawPayload, {
+        key: `payment-withdraw:${id}`,
+      });
+    }
+  }
+
   latestAttempt(orderId: number): Promise<PaymentTransaction | null> {
     return this.dataSource.getRepository(PaymentTransaction).findOne({ where: { orderId }, order: { id: 'DESC' } });
   }
@@ -169,6 +245,49 @@ export class PaymentService {
   /** The process-payment address a gateway sends the shopper back to. */
   returnUrl(order: Order): string {
     return `${this.config.baseUrl}/shop/checkout/process-payment?order=${order.number}`;
+  }
+
+  /** The attempt a return is about: the one whose gateway reference it names, else the latest. */
+  private async returnedAttempt(orderId: number, params: Record<string, string>): Promise<PaymentTransaction | null> {
+    const latest = await this.latestAttempt(orderId);
+    const reference = latest && this.registry.gatewayFor(latest.code)?.attemptReference?.(params);
+    if (!reference || reference === latest.reference) return latest;
+    const named = await this.dataSource
+      .getRepository(PaymentTransaction)
+      .findOneBy({ orderId, gateway: latest.gateway, reference });
+    return named ?? latest;
+  }
+
+  /**
+   * A verified payment returned for an attempt that is paid already, under another gateway reference: the
+   * shopper paid twice (an old card link after a retry). Recorded once, by its reference, as refund due.
+   */
+  private async recordSecondPayment(order: Order, paid: PaymentTransaction, outcome: PaymentOutcome) {
+    if (outcome.status !== 'paid' || outcome.failed || !outcome.reference || outcome.reference === paid.reference)
+      return;
+    const note = `${outcome.note}. The order was paid already: refund due`;
+    await this.runner.run(async ({ manager }) => {
+      const row = { gateway: paid.gateway, reference: outcome.reference! };
+      if (await manager.existsBy(PaymentTransaction, row)) return;
+      try {
+        await insertRows(manager, PaymentTransaction, {
+          ...row,
+          orderId: order.id,
+          code: paid.code,
+          amount: outcome.paid,
+          paidAmount: outcome.paid,
+          currency: paid.currency,
+          status: 'success',
+          extra: {},
+          refundDue: true,
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) return; // the same return, arriving twice at once
+        throw error;
+      }
+      this.logger.warn(`order ${order.reference} was paid twice: refund due`);
+      await this.statuses.comment(order.id, note, `gateway:${paid.gateway}`);
+    });
   }
 
   private async begin(order: Order, transaction: PaymentTransaction, customerIp: string): Promise<PaymentStep> {

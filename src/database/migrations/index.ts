@@ -12,6 +12,7 @@ import { Flows1795460311935 } from './1795460311935-flows';
 import { GiftCards1795461178002 } from './1795461178002-gift-cards';
 import { Licenses1795459391865 } from './1795459391865-licenses';
 import { ShippingMethodWindow1795747656560 } from './1795747656560-shipping-method-window';
+import { PaymentRefundDue1795753670809 } from './1795753670809-payment-refund-due';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   EmailVerification1795729603598,
   CpUserAuthVersion1795735894868,
   ShippingMethodWindow1795747656560,
+  PaymentRefundDue1795753670809,
 ];

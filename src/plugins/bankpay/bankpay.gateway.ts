@@ -159,9 +159,20 @@ export class BankpayGateway implements PaymentGateway {
     return this.paymentType() === 'bankPayPlusAPI' && order.status === 'pending_payment';
   }
 
-  async cancelAttempt(transaction: PaymentTransaction): Promise<void> {
+  /**
+   * A REST API payment is withdrawn while the shopper has not started on it; a CardPay link holds nothing at the
+   * bank until it is paid (a payment through it anyway is recorded as refund due); a loan application cannot
+   * be withdrawn by the shop.
+   */
+  async cancelAttempt(transaction: PaymentTransaction): Promise<boolean> {
     const paymentId = stringOrNull(transaction.extra.paymentId);
-    if (paymentId) await this.payPlus.cancelPayment(paymentId);
+    if (paymentId) return this.payPlus.cancelPayment(paymentId);
+    return Boolean(transaction.extra.cardPay);
+  }
+
+  /** REST API returns name their payment. */
+  attemptReference(params: Record<string, string>): string | null {
+    return stringOrNull(params.paymentId);
   }
 
   private async loanReturn(applicationId: string): Promise<PaymentOutcome> {
