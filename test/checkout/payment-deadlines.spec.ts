@@ -141,6 +141,10 @@ describe(`payment deadlines and retries (${usingMysql ? 'MariaDB' : 'SQLite'})`,
     expect(await stockOf(SKU)).toBe(before);
     const notes = await a.dataSource.getRepository(OrderHistory).findBy({ orderId: order.id });
     expect(notes.map((row) => row.note)).toContainEqual(expect.stringContaining('refund due'));
+    const staff = new ShopClient(a.server);
+    await staff.loginCp();
+    const page = await staff.get(`/admin/orders/${order.id}`).set('Accept', 'text/html').expect(200);
+    expect(page.text).toMatch(/success · <strong>refund due<\/strong>/);
     // No confirmation goes out for an order that was canceled.
     expect(await a.dataSource.getRepository(Job).countBy({ jobKey: `mail:order-confirmation:${order.number}` })).toBe(
       0,
