@@ -59,6 +59,32 @@ describe('reverse charge', () => {
     expect(page.text).toContain('reverse charge (VAT ID CZ12345678)');
   });
 
+  it('keeps the VAT service’s consultation number and time on the order, for the tax audit', async () => {
+    // VIES numbers a consultation when the shop names itself as the requester (its own VAT id).
+    await shop.app.get(SettingsService).save({ salesSellerVatId: 'SK2020123456' });
+    const before = Date.now();
+    const { client } = await checkout('CZ 8765 4321');
+    const placed = await placeOrder(client, { expectedTotal: 37.83 });
+    expect(placed.status).toBe(200);
+    const order = await shop.dataSource.getRepository(Order).findOneByOrFail({ number: placed.body.orderNumber });
+    expect(order).toMatchObject({ reverseCharge: true, vatId: 'CZ87654321' });
+    expect(order.vatConsultationNumber).toMatch(/^WAPI[A-Z0-9]+$/);
+    expect(order.vatCheckedAt).toBeGreaterThanOrEqual(before - 1000);
+    expect(order.vatCheckedAt).toBeLessThanOrEqual(Date.now());
+
+    const staff = new ShopClient(shop.server);
+    await staff.loginCp();
+    const cp = await staff.get(`/admin/orders/${order.id}`).set('Accept', 'text/html').expect(200);
+    expect(cp.text).toContain(order.vatConsultationNumber);
+
+    // Charged VAT keeps no consultation: nothing was proven.
+    const { client: local } = await checkout('SK2020123456', ADDRESS);
+    const charged = await placeOrder(local);
+    const plain = await shop.dataSource.getRepository(Order).findOneByOrFail({ number: charged.body.orderNumber });
+    expect(plain).toMatchObject({ reverseCharge: false, vatConsultationNumber: null, vatCheckedAt: null });
+    await shop.app.get(SettingsService).save({ salesSellerVatId: '' });
+  });
+
   it.each([
     ['a VAT id of the shop’s own country', 'SK2020123456', ADDRESS],
     ['a VAT id VIES does not know', 'CZ12345000', PRAGUE],

@@ -273,37 +273,37 @@ describe('VAT validation', () => {
 
     it('never applies while VAT validation is off', async () => {
       await settings.save({ salesValidateVAT: false });
-      expect(await vat.reverseCharge('DE123456789', 'SK')).toBe(false);
+      expect(await vat.reverseCharge('DE123456789', 'SK')).toBeNull();
     });
 
     it('never applies with the check type none', async () => {
       await settings.save({ salesValidateVATType: 'none' });
-      expect(await vat.reverseCharge('DE123456789', 'SK')).toBe(false);
+      expect(await vat.reverseCharge('DE123456789', 'SK')).toBeNull();
     });
 
     it('never applies with the check type format: a well-formed id may be invented', async () => {
       await settings.save({ salesValidateVATType: 'format' });
-      expect(await vat.reverseCharge('DE123456789', 'SK')).toBe(false);
-      expect(await vat.reverseCharge('DE123456000', 'SK')).toBe(false);
-      expect(await vat.reverseCharge('DE12345678', 'SK')).toBe(false);
+      expect(await vat.reverseCharge('DE123456789', 'SK')).toBeNull();
+      expect(await vat.reverseCharge('DE123456000', 'SK')).toBeNull();
+      expect(await vat.reverseCharge('DE12345678', 'SK')).toBeNull();
     });
 
     it('needs a registered foreign EU id with format_existence', async () => {
-      expect(await vat.reverseCharge('DE123456789', 'SK')).toBe(true);
-      expect(await vat.reverseCharge('de 123 456 789', 'sk')).toBe(true);
-      expect(await vat.reverseCharge('EL123456789', 'SK')).toBe(true);
-      expect(await vat.reverseCharge('SK2020123456', 'SK')).toBe(false);
-      expect(await vat.reverseCharge('DE123456000', 'SK')).toBe(false);
-      expect(await vat.reverseCharge('XI123456789', 'SK')).toBe(false);
-      expect(await vat.reverseCharge('CHE123456789', 'SK')).toBe(false);
-      expect(await vat.reverseCharge('123456789', 'SK')).toBe(false);
-      expect(await vat.reverseCharge(null, 'SK')).toBe(false);
+      expect(await vat.reverseCharge('DE123456789', 'SK')).not.toBeNull();
+      expect(await vat.reverseCharge('de 123 456 789', 'sk')).not.toBeNull();
+      expect(await vat.reverseCharge('EL123456789', 'SK')).not.toBeNull();
+      expect(await vat.reverseCharge('SK2020123456', 'SK')).toBeNull();
+      expect(await vat.reverseCharge('DE123456000', 'SK')).toBeNull();
+      expect(await vat.reverseCharge('XI123456789', 'SK')).toBeNull();
+      expect(await vat.reverseCharge('CHE123456789', 'SK')).toBeNull();
+      expect(await vat.reverseCharge('123456789', 'SK')).toBeNull();
+      expect(await vat.reverseCharge(null, 'SK')).toBeNull();
     });
 
     it('does not apply while VIES cannot confirm the id', async () => {
-      expect(await vat.reverseCharge('DE123456999', 'SK')).toBe(false);
+      expect(await vat.reverseCharge('DE123456999', 'SK')).toBeNull();
       await settings.save({ salesVatServiceUrl: NOWHERE });
-      expect(await vat.reverseCharge('AT U444 55 666', 'SK')).toBe(false);
+      expect(await vat.reverseCharge('AT U444 55 666', 'SK')).toBeNull();
     });
   });
 
@@ -320,7 +320,15 @@ describe('VAT validation', () => {
         valid: true,
         name: 'SANDBOX COMPANY SK2020123456',
         address: 'Main Street 1, 811 01 Bratislava',
+        requestIdentifier: '',
       });
+      const requested = await sandbox({
+        countryCode: 'DE',
+        vatNumber: '123456789',
+        requesterMemberStateCode: 'SK',
+        requesterNumber: '2020123456',
+      });
+      expect(requested.body.requestIdentifier).toMatch(/^WAPI[A-Z0-9]{16}$/);
     });
 
     it('picks the outcome by the last three digits', async () => {
@@ -333,6 +341,7 @@ describe('VAT validation', () => {
         valid: false,
         name: '---',
         address: '---',
+        requestIdentifier: '',
       });
       const busy = await sandbox({ countryCode: 'DE', vatNumber: '123456999' });
       expect(busy.status).toBe(200);

@@ -209,6 +209,8 @@ export class PlaceOrderService {
         vatId: cart.vatId,
         companyName: cart.companyName,
         reverseCharge: priced.reverseCharge,
+        vatConsultationNumber: quote.reverseChargeProof?.consultationNumber ?? null,
+        vatCheckedAt: quote.reverseChargeProof?.checkedAt ?? null,
         deliverySlotId: slot?.id ?? null,
         deliveryDate: slot ? cart.deliveryDate : null,
         deliverySlotLabel: slot?.label ?? null,

@@ -9,7 +9,7 @@ import { ShippingMethodRegistry } from '../shipping/shipping-method.registry';
 import { ShippingContext, ShippingQuote } from '../shipping/shipping-quote';
 import { CurrencyService } from '../stores/currency.service';
 import { StoreService } from '../stores/store.service';
-import { VatValidationService } from '../tax/vat-validation.service';
+import { ReverseChargeProof, VatValidationService } from '../tax/vat-validation.service';
 
 /** A cart as checkout sees it: priced with the methods chosen, where those can still be used. */
 export interface Quote {
@@ -24,6 +24,8 @@ export interface Quote {
   payment: RegisteredPaymentMethod | null;
   /** Gift cards pay the whole order: no payment method is needed, and none is charged for. */
   paidByGiftCards: boolean;
+  /** The EU VAT service's confirmation that made the sale reverse-charged; null when VAT is charged. */
+  reverseChargeProof: ReverseChargeProof | null;
 }
 
 /** Prices a cart for checkout: its lines, the shipping rate, the payment fee and VAT. */
@@ -54,19 +56,21 @@ export class QuoteService {
           .find((method) => method.code === cart.paymentMethod) ?? null)
       : null;
     const store = await this.stores.byId(cart.storeId);
+    const reverseChargeProof = await this.vat.reverseCharge(cart.vatId, store.country);
     const extras: PricingExtras = {
       shipping: shipping ? await this.currencies.fromBase(shipping.price, pricedLines.currency) : 0,
-      reverseCharge: await this.vat.reverseCharge(cart.vatId, store.country),
+      reverseCharge: reverseChargeProof !== null,
     };
+    const quoted = { cart, lines, country, shipping, reverseChargeProof };
     const withoutPayment = this.pricing.total(pricedLines, extras);
     if (withoutPayment.giftCardTotal > 0 && withoutPayment.amountDue === 0) {
-      return { cart, lines, priced: withoutPayment, country, shipping, payment: null, paidByGiftCards: true };
+      return { ...quoted, priced: withoutPayment, payment: null, paidByGiftCards: true };
     }
     const priced = this.pricing.total(pricedLines, {
       ...extras,
       paymentFee: payment ? await this.currencies.fromBase(payment.price, pricedLines.currency) : 0,
     });
-    return { cart, lines, priced, country, shipping, payment, paidByGiftCards: false };
+    return { ...quoted, priced, payment, paidByGiftCards: false };
   }
 
   /** Shipping quotes for a destination, priced for this cart (or an empty one). */

@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { BaseRow } from '../../database/base.entity';
+import { BaseRow, EpochMsColumn } from '../../database/base.entity';
 import { Address } from '../carts/cart.entity';
 import { OrderStatus } from './order-status.machine';
 
@@ -102,6 +102,16 @@ export class Order extends BaseRow {
   /** A valid VAT id of another EU country: no VAT charged, the buyer accounts for it. */
   @Column({ type: 'boolean', default: false })
   reverseCharge: boolean;
+
+  /**
+   * The EU VAT service's proof of the check that allowed reverse charge, kept for a tax audit: its consultation
+   * number (given when the shop's own VAT id is set as the requester) and when it checked.
+   */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  vatConsultationNumber: string | null;
+
+  @EpochMsColumn({ nullable: true })
+  vatCheckedAt: number | null;
 
   @Column({ type: 'integer', nullable: true })
   deliverySlotId: number | null;

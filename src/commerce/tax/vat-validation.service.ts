@@ -30,6 +30,12 @@ export interface VatCheckOptions {
 
 type DefinitiveAnswer = Exclude<ViesAnswer, { status: 'unavailable' }>;
 
+/** What allowed a reverse charge: the EU VAT service's consultation (its number when VIES gave one) and time. */
+export interface ReverseChargeProof {
+  consultationNumber: string | null;
+  checkedAt: number;
+}
+
 /** Checks EU VAT ids (format, then registration in VIES) and decides on reverse charge. */
 @Injectable()
 export class VatValidationService {
@@ -70,20 +76,26 @@ export class VatValidationService {
    * shop's. A well-formed id proves nothing: under a format-only check the id goes on the invoice and VAT is
    * charged. The id must carry its prefix, which is how its country is known.
    */
-  async reverseCharge(vatId: string | null, shopCountry: string): Promise<boolean> {
-    if (!vatId || !this.settings.isOn('salesValidateVAT')) return false;
-    if (this.settings.get<string>('salesValidateVATType') !== 'format_existence') return false;
+  async reverseCharge(vatId: string | null, shopCountry: string): Promise<ReverseChargeProof | null> {
+    if (!vatId || !this.settings.isOn('salesValidateVAT')) return null;
+    if (this.settings.get<string>('salesValidateVATType') !== 'format_existence') return null;
     const id = normaliseVatId(vatId);
     const country = countryOfVatId(id);
-    if (!country || !EU_COUNTRIES.includes(country) || country === shopCountry.toUpperCase()) return false;
+    if (!country || !EU_COUNTRIES.includes(country) || country === shopCountry.toUpperCase()) return null;
+    const { prefix, number } = splitVatId(id, country);
+    if (!hasVatFormat(prefix, number)) return null;
     // Every checkout step prices the cart: during an outage, charge VAT without waiting on VIES each time.
-    if ((this.recentOutages.get(id) ?? 0) > Date.now()) return false;
-    const checked = await this.validate(vatId, country, { existence: true });
-    if (checked.status === 'unavailable') {
+    if ((this.recentOutages.get(id) ?? 0) > Date.now()) return null;
+    const answer = await this.registration(prefix, number);
+    if (answer.status === 'unavailable') {
       if (this.recentOutages.size > 10_000) this.recentOutages.clear();
       this.recentOutages.set(id, Date.now() + OUTAGE_MS);
-    } else this.recentOutages.delete(id);
-    return checked.status === 'valid';
+      return null;
+    }
+    this.recentOutages.delete(id);
+    if (answer.status !== 'registered') return null;
+    // Answers cached before consultation numbers were kept have neither field.
+    return { consultationNumber: answer.consultationNumber ?? null, checkedAt: answer.checkedAt ?? Date.now() };
   }
 
   private async registration(prefix: string, number: string): Promise<ViesAnswer> {
@@ -91,10 +103,19 @@ export class VatValidationService {
     // A cache that is down (Redis) only costs a call to VIES: it must not turn a check into an error.
     const cached = await this.cache.get<DefinitiveAnswer>(key).catch(() => undefined);
     if (cached) return cached;
-    const answer = await this.vies.check(prefix, number);
+    const answer = await this.vies.check(prefix, number, this.requester());
     // "Could not check" is about that moment, not the number: the next attempt must ask again.
     if (answer.status !== 'unavailable') await this.cache.set(key, answer, CACHE_TTL_MS).catch(() => undefined);
     return answer;
+  }
+
+  /** The shop's own VAT id as VIES's requester, so VIES numbers each consultation; none while it is unset. */
+  private requester(): { prefix: string; number: string } | undefined {
+    const own = normaliseVatId(this.settings.get<string>('salesSellerVatId'));
+    const country = countryOfVatId(own);
+    if (!country) return undefined;
+    const parts = splitVatId(own, country);
+    return hasVatFormat(parts.prefix, parts.number) ? parts : undefined;
   }
 }
 

@@ -9,7 +9,15 @@ const PRODUCTION_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api';
 
 /** What VIES said about one number; `unavailable` means it could not tell, never that the number is bad. */
 export type ViesAnswer =
-  | { status: 'registered'; name: string | null; address: string | null }
+  | {
+      status: 'registered';
+      name: string | null;
+      address: string | null;
+      /** The consultation number VIES gives a check made with a requester's VAT id, the proof for a tax audit. */
+      consultationNumber: string | null;
+      /** When VIES checked (epoch ms). */
+      checkedAt: number;
+    }
   | { status: 'not_registered' }
   | { status: 'unavailable'; reason: string };
 
@@ -23,13 +31,20 @@ export class ViesClient {
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
-  /** Asks whether `prefix` + `number` is registered; every failure comes back as `unavailable`. */
-  async check(prefix: string, number: string): Promise<ViesAnswer> {
+  /**
+   * Asks whether `prefix` + `number` is registered; every failure comes back as `unavailable`. With the shop's
+   * own VAT id as `requester`, VIES numbers the consultation.
+   */
+  async check(prefix: string, number: string, requester?: { prefix: string; number: string }): Promise<ViesAnswer> {
     let answer: ViesAnswer;
     try {
       const response = await requestJson(`${this.baseUrl()}/check-vat-number`, {
         method: 'POST',
-        body: { countryCode: prefix, vatNumber: number },
+        body: {
+          countryCode: prefix,
+          vatNumber: number,
+          ...(requester && { requesterMemberStateCode: requester.prefix, requesterNumber: requester.number }),
+        },
         timeoutMs: this.config.outboundTimeoutMs,
         guard: AddressGuard.forSandboxes(this.config.sandboxes),
       });
@@ -64,7 +79,14 @@ function interpret(httpStatus: number, body: unknown): ViesAnswer {
   }
   if (httpStatus >= 200 && httpStatus < 300 && typeof answer.valid === 'boolean') {
     if (!answer.valid) return { status: 'not_registered' };
-    return { status: 'registered', name: known(answer.name), address: known(answer.address) };
+    const checkedAt = typeof answer.requestDate === 'string' ? Date.parse(answer.requestDate) : NaN;
+    return {
+      status: 'registered',
+      name: known(answer.name),
+      address: known(answer.address),
+      consultationNumber: known(answer.requestIdentifier),
+      checkedAt: Number.isNaN(checkedAt) ? Date.now() : checkedAt,
+    };
   }
   return { status: 'unavailable', reason: `unexpected answer (HTTP ${httpStatus})` };
 }

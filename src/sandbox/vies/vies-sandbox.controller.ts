@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -12,13 +13,15 @@ const VAT_NUMBER = /^[0-9A-Z+*]{2,12}$/;
 interface ViesRequest {
   countryCode?: unknown;
   vatNumber?: unknown;
+  requesterMemberStateCode?: unknown;
+  requesterNumber?: unknown;
 }
 
 /**
  * The EU VAT service (VIES REST `check-vat-number`, external-apis.md §5). The number's last three digits
  * pick the outcome, so tests and a shop owner trying the demo can provoke each one:
  * `000` not registered, `999` MS_UNAVAILABLE, `998` HTTP 503, `997` answers after 6 s, `996` an HTML page;
- * anything else is registered.
+ * anything else is registered. A check naming a requester (the shop's own VAT id) gets a consultation number.
  */
 @ApiExcludeController()
 @SkipCsrf()
@@ -27,7 +30,7 @@ export class ViesSandboxController {
   @Post('check-vat-number')
   @HttpCode(200)
   check(@Body() body: ViesRequest | undefined, @Req() req: Request, @Res() res: Response): void {
-    const { countryCode, vatNumber } = body ?? {};
+    const { countryCode, vatNumber, requesterMemberStateCode, requesterNumber } = body ?? {};
     if (
       typeof countryCode !== 'string' ||
       !PREFIXES.has(countryCode) ||
@@ -44,6 +47,10 @@ export class ViesSandboxController {
       valid: true,
       name: `SANDBOX COMPANY ${countryCode}${vatNumber}`,
       address: 'Main Street 1, 811 01 Bratislava',
+      requestIdentifier:
+        typeof requesterMemberStateCode === 'string' && typeof requesterNumber === 'string'
+          ? `WAPIAAAA${randomBytes(6).toString('hex').toUpperCase()}`
+          : '',
     };
     switch (vatNumber.slice(-3)) {
       case '000':
