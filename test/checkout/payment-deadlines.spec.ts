@@ -14,6 +14,7 @@ import { addToCart, fillCheckout, placeOrder, shippingValue } from '../support/c
 import { freePort } from '../support/free-port';
 import { BANK_CONTROL, chooseAtBank, comeBackFromBank, payOnCardPage, placeBankOrder } from '../support/sandbox-bank';
 import { ShopClient } from '../support/shop-client';
+import { applyGiftCard, issueCard, reloadCard } from '../gift-cards/gift-cards-support';
 import { createTestPlace, eventually, startTestApp, TestApp, TestPlace, usingMysql } from '../support/test-app';
 
 const MINUTE = 60_000;
@@ -39,7 +40,7 @@ describe(`payment deadlines and retries (${usingMysql ? 'MariaDB' : 'SQLite'})`,
     a = await startTestApp({ place, listen: true, env });
     if (usingMysql) b = await startTestApp({ place, env });
     flatRate = await shippingValue(a.dataSource, 'flat-rate');
-    await a.app.get(SettingsService).save({ salesBankTransferEnabled: true });
+    await a.app.get(SettingsService).save({ salesBankTransferEnabled: true, salesGiftCardsEnabled: true });
   });
   afterAll(async () => {
     await a.app.close();
@@ -64,10 +65,12 @@ describe(`payment deadlines and retries (${usingMysql ? 'MariaDB' : 'SQLite'})`,
 
   it('cancels an abandoned online payment once under sweeps from two instances, and gives everything back once', async () => {
     await a.app.get(CouponService).create({ code: 'DEADLINE10', type: 'percent', value: 10, usageLimit: 5 });
+    const card = await issueCard(a, 10);
     const before = await stockOf(SKU);
     const client = new ShopClient(a.server);
     await addToCart(client, (await productBySku(a.dataSource, SKU)).id, 2);
     expect((await client.post('/shop/cart/add-coupon', { coupon_code: 'DEADLINE10' })).status).toBe(200);
+    expect((await applyGiftCard(client, card.code)).status).toBe(200);
     await fillCheckout(client, { shippingMethod: flatRate, paymentMethod: 'bankpay' });
     const placed = await placeOrder(client);
     expect(placed.status).toBe(200);
@@ -75,6 +78,8 @@ describe(`payment deadlines and retries (${usingMysql ? 'MariaDB' : 'SQLite'})`,
     const coupon = () => a.dataSource.getRepository(Coupon).findOneByOrFail({ code: 'DEADLINE10' });
     expect(await stockOf(SKU)).toBe(before - 2);
     expect((await coupon()).timesUsed).toBe(1);
+    expect(order.giftCardTotal).toBe(1000);
+    expect((await reloadCard(a, card.id)).balance).toBe(0);
 
     // Within the hour the shopper may still pay.
     expect(await sweepBoth(Date.now() + 50 * MINUTE)).toEqual([0, 0]);
@@ -87,6 +92,7 @@ describe(`payment deadlines and retries (${usingMysql ? 'MariaDB' : 'SQLite'})`,
     expect(await stockOf(SKU)).toBe(before);
     expect((await coupon()).timesUsed).toBe(0);
     expect(await a.dataSource.getRepository(CouponUsage).countBy({ orderId: order.id })).toBe(0);
+    expect((await reloadCard(a, card.id)).balance).toBe(1000);
     const notices = await a.dataSource.getRepository(Job).findBy({ jobKey: `mail:payment-deadline:${order.id}` });
     expect(notices).toHaveLength(1);
     expect(notices[0].payload).toMatchObject({
@@ -102,6 +108,7 @@ describe(`payment deadlines and retries (${usingMysql ? 'MariaDB' : 'SQLite'})`,
     // Sweeping again changes nothing.
     expect(await sweepBoth(Date.now() + 2 * DAY)).toEqual([0, 0]);
     expect(await stockOf(SKU)).toBe(before);
+    expect((await reloadCard(a, card.id)).balance).toBe(1000);
   });
 
   it('cancels an order waiting for a bank transfer after salesBankTransferDeadlineDays, once', async () => {
