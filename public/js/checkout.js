@@ -7,6 +7,9 @@
  * shopper pick a day and one of its slots, saved with the shipping method. A VAT id is checked with the EU VAT
  * service once typed, when the shop checks existence.
  *
+ * Address book: a logged-in customer's pickers fill an address from a saved entry at once (without JavaScript their
+ * button reloads the page with it); the "save this address" box goes with place-order.
+ *
  * Widgets: a shipping method entry may carry `widget: { name, script, data }`. The script registers
  * `window.checkoutWidgets[name] = { mount(container, data, destination) → destroy() }`; once the shopper has
  * chosen, the widget dispatches the window event `shipping-option-data` with `{ method, pickupPoint }`, and
@@ -200,6 +203,33 @@
       });
     });
   }
+
+  // ---- address book ---------------------------------------------------------------------------------------
+
+  var ADDRESS_FIELDS = ['firstName', 'lastName', 'company', 'street', 'zipCode', 'city', 'country', 'phone'];
+
+  document.querySelectorAll('select[data-address-picker]').forEach(function (picker) {
+    var prefix = picker.dataset.addressPicker;
+    var fields = ADDRESS_FIELDS.map(function (name) {
+      return form.querySelector('[name="' + prefix + '[' + name + ']"]');
+    });
+    // The choice applies at once: the reload button is for browsers without this script.
+    picker.parentNode.querySelector('button').remove();
+    picker.addEventListener('change', function () {
+      var option = picker.selectedOptions[0];
+      if (!option || !option.dataset.address) return;
+      var address = JSON.parse(option.dataset.address);
+      fields.forEach(function (field, index) {
+        field.value = address[ADDRESS_FIELDS[index]] || '';
+      });
+    });
+    // Typed over, the address is no longer the saved one.
+    fields.forEach(function (field) {
+      field.addEventListener('input', function () {
+        picker.value = '';
+      });
+    });
+  });
 
   sameAsBilling.addEventListener('change', function () {
     shippingAddress.hidden = sameAsBilling.checked;
@@ -484,7 +514,11 @@
         if (state.savedShippingMethod !== state.shippingMethod) {
           throw { message: fill(text.choosePickupPoint, { method: entryFor(state.shippingMethod).name }) };
         }
-        return postJson('/shop/checkout/place-order', { expectedTotal: state.total });
+        var saveToBook = document.getElementById('checkout-saveToAddressBook');
+        return postJson('/shop/checkout/place-order', {
+          expectedTotal: state.total,
+          saveToAddressBook: Boolean(saveToBook && saveToBook.checked),
+        });
       })
       .then(function (body) {
         window.location.assign(body.redirect);

@@ -6,6 +6,7 @@ import { SessionCarts } from './carts/session-carts.service';
 import { PlaceOrderService } from './checkout/place-order.service';
 import { QuoteService } from './checkout/quote.service';
 import { CouponService } from './coupons/coupon.service';
+import { AddressBookService } from './customers/address-book.service';
 import { SessionCustomers } from './customers/session-customers.service';
 import { WishlistService } from './customers/wishlist.service';
 import { DeliverySlotsService } from './delivery/delivery-slots.service';
@@ -61,6 +62,7 @@ const COMMERCE_SERVICES = [
   VatValidationService,
   SessionCustomers,
   WishlistService,
+  AddressBookService,
 ];
 
 /**

@@ -11,6 +11,7 @@ import { insertRows } from '../../database/upsert';
 import { Cart } from '../carts/cart.entity';
 import { Coupon } from '../coupons/coupon.entity';
 import { CouponService } from '../coupons/coupon.service';
+import { AddressBookService } from '../customers/address-book.service';
 import { DeliverySlot } from '../delivery/delivery-slot.entity';
 import { DeliverySlotsService } from '../delivery/delivery-slots.service';
 import { ORDER_PLACED } from '../events';
@@ -34,6 +35,8 @@ export interface PlaceOrderInput {
   customerId?: number | null;
   /** The total the shopper saw, in major units: a different total now is a 409, not a surprise. */
   expectedTotal?: number;
+  /** Add the order's addresses to the customer's address book (with the order; ignored for a guest). */
+  saveAddresses?: boolean;
 }
 
 export interface PlacedOrder {
@@ -61,6 +64,7 @@ export class PlaceOrderService {
     private readonly coupons: CouponService,
     private readonly slots: DeliverySlotsService,
     private readonly giftCards: GiftCardRedemption,
+    private readonly addressBook: AddressBookService,
     private readonly events: EventEmitter2,
   ) {}
 
@@ -255,6 +259,9 @@ export class PlaceOrderService {
       await this.coupons.recordUse(tx, coupon.id, order.id, order.email);
     }
     await this.giftCards.spend(tx, order, priced.giftCards);
+    if (input.saveAddresses && input.customerId) {
+      await this.addressBook.addFromCheckout(tx.manager, input.customerId, order.billingAddress, cart.shippingAddress);
+    }
     tx.afterCommit(() => this.events.emit(ORDER_PLACED, { orderId: order.id, orderNumber: order.number }));
     return order;
   }

@@ -2,17 +2,20 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { Address } from '../../commerce/carts/cart.entity';
 import { QuoteService } from '../../commerce/checkout/quote.service';
-import { SessionCustomers } from '../../commerce/customers/session-customers.service';
+import { asAddress, sameAddress } from '../../commerce/customers/address-book.service';
+import { CustomerAddress } from '../../commerce/customers/customer-address.entity';
 import { BOOKING_HORIZON_DAYS } from '../../commerce/delivery/delivery-slots.service';
 import { shopNow } from '../../commerce/delivery/shop-calendar';
 import { StoreService } from '../../commerce/stores/store.service';
+import { countryName } from '../../common/countries';
 import { formatMoney } from '../../common/money-format';
 import { SettingsService } from '../../config/settings.service';
-import { CheckoutService } from './checkout.service';
+import { CheckoutService, PickedAddresses } from './checkout.service';
 
 /**
- * What the checkout page starts from: the session's cart with what was saved on it, amounts formatted the
- * way public/js/checkout.js formats them when they change. Methods are listed by the script, per destination.
+ * What the checkout page starts from: the session's cart with what was saved on it (else a logged-in customer's
+ * details and default addresses), amounts formatted the way public/js/checkout.js formats them when they change.
+ * Methods are listed by the script, per destination.
  */
 @Injectable()
 export class CheckoutPageService {
@@ -20,27 +23,47 @@ export class CheckoutPageService {
     private readonly checkout: CheckoutService,
     private readonly quotes: QuoteService,
     private readonly stores: StoreService,
-    private readonly customers: SessionCustomers,
     private readonly settings: SettingsService,
   ) {}
 
-  /** Null when the session has nothing to check out; amounts written as `locale` (the page language) writes them. */
-  async view(req: Request, locale: string) {
+  /**
+   * Null when the session has nothing to check out; amounts written as `locale` (the page language) writes them.
+   * `picked`: address-book entries chosen in the page's picker, shown instead of the saved addresses.
+   */
+  async view(req: Request, locale: string, picked: PickedAddresses = {}) {
     const cart = await this.checkout.cart(req);
     if (!cart) return null;
     const { priced } = await this.quotes.quote(cart);
     if (priced.lines.length === 0) return null;
-    const [store, customer] = await Promise.all([this.stores.byId(cart.storeId), this.customers.current(req)]);
+    const [store, details] = await Promise.all([
+      this.stores.byId(cart.storeId),
+      this.checkout.details(req, cart, picked),
+    ]);
+    const { customer, savedAddresses, billingAddress, shippingAddress } = details;
     const money = (minor: number) => formatMoney(minor, priced.currency, locale);
-    const blank: Partial<Address> = { country: store.country };
+    const blank: Partial<Address> = {
+      country: store.country,
+      firstName: customer?.firstName,
+      lastName: customer?.lastName,
+    };
+    /** The address book as a picker's options, the entry shown in the form chosen. */
+    const picker = (shown: Address | null) =>
+      savedAddresses.map((entry) => ({
+        id: entry.id,
+        label: pickerLabel(entry, locale),
+        address: JSON.stringify(asAddress(entry)),
+        selected: shown !== null && sameAddress(entry, shown),
+      }));
     return {
       locale,
       currency: { code: priced.currency.code, decimals: priced.currency.decimals },
       countries: this.checkout.countries(locale),
-      email: cart.email ?? customer?.email ?? '',
-      billingAddress: cart.billingAddress ?? blank,
-      shippingAddress: cart.shippingAddress ?? blank,
-      sameAsBilling: !cart.shippingAddress,
+      email: details.email ?? '',
+      billingAddress: billingAddress ?? blank,
+      shippingAddress: shippingAddress ?? blank,
+      sameAsBilling: !shippingAddress,
+      /** A logged-in customer picks from their address book and may add the checkout's addresses to it. */
+      addressBook: customer && { billing: picker(billingAddress), shipping: picker(shippingAddress) },
       companyName: cart.companyName ?? '',
       vatId: cart.vatId ?? '',
       notes: cart.notes ?? '',
@@ -76,6 +99,19 @@ export class CheckoutPageService {
     const today = shopNow(this.settings.get<string>('salesTimezone')).date;
     return { firstDay: today, lastDay: addDays(today, BOOKING_HORIZON_DAYS), slotId: slotId ?? '', day: date ?? '' };
   }
+}
+
+/** One line naming an address-book entry, country in the page language. */
+function pickerLabel(entry: CustomerAddress, locale: string): string {
+  return [
+    `${entry.firstName} ${entry.lastName}`,
+    entry.company,
+    entry.street,
+    `${entry.zipCode} ${entry.city}`,
+    countryName(entry.country, locale),
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 function addDays(date: string, days: number): string {

@@ -5,6 +5,7 @@ import { OrdersService } from '../../commerce/orders/orders.service';
 import { PaymentService } from '../../commerce/payments/payment.service';
 import { pageLanguage, t } from '../../web/i18n/page-language';
 import { CheckoutPageService } from './checkout-page.service';
+import { CheckoutPageQuery } from './dto/checkout.dto';
 import { OrderPageService } from './order-page.service';
 
 /** The checkout page, and the pages a shopper lands on after placing an order or returning from the gateway. */
@@ -18,10 +19,17 @@ export class CheckoutPagesController {
     private readonly checkoutPage: CheckoutPageService,
   ) {}
 
-  /** Details, shipping and payment on one page (public/js/checkout.js); an empty cart goes back to the cart. */
+  /**
+   * Details, shipping and payment on one page (public/js/checkout.js); an empty cart goes back to the cart.
+   * `?billingAddressId=&shippingAddressId=` fill an address from the customer's address book: the picker's
+   * answer without JavaScript.
+   */
   @Get()
-  async checkout(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const checkout = await this.checkoutPage.view(req, pageLanguage(res));
+  async checkout(@Query() query: CheckoutPageQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const checkout = await this.checkoutPage.view(req, pageLanguage(res), {
+      billing: query.billingAddressId,
+      shipping: query.shippingAddressId,
+    });
     if (!checkout) return res.redirect(302, '/shop/cart');
     res.render('shop/checkout/page', { title: t(res, 'checkout.title'), csrf: true, checkout });
   }

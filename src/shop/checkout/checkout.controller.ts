@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { CartPricingService, CartSummary } from '../../commerce/carts/cart-pricing.service';
 import { Cart } from '../../commerce/carts/cart.entity';
 import { QuoteService } from '../../commerce/checkout/quote.service';
+import { addressJson } from '../../commerce/customers/address-book.service';
 import { addFlash, wantsHtml } from '../../common/session-data';
 import { backUrl } from '../../common/back-url';
 import { SettingsService } from '../../config/settings.service';
@@ -29,21 +30,27 @@ export class CheckoutController {
     const priced = cart
       ? (await this.quotes.quote(cart)).priced
       : await this.pricing.price({ currency: currency.code, couponCode: null, email: null } as Cart, []);
+    const details = await this.checkout.details(req, cart);
+    const { customer } = details;
     const vatValidation = this.settings.isOn('salesValidateVAT')
       ? this.settings.get<string>('salesValidateVATType')
       : 'none';
     return {
       success: true,
-      // Customer accounts arrive with their own area; until a customer is logged in, checkout is a guest's.
-      customer: null,
-      email: cart?.email ?? null,
-      billingAddress: cart?.billingAddress ?? null,
-      shippingAddress: cart?.shippingAddress ?? null,
-      sameAsBilling: !cart?.shippingAddress,
+      customer: customer && {
+        loggedIn: true,
+        email: customer.email,
+        firstName: customer.firstName,
+        lastName: customer.lastName,
+      },
+      email: details.email,
+      billingAddress: details.billingAddress,
+      shippingAddress: details.shippingAddress,
+      sameAsBilling: !details.shippingAddress,
       notes: cart?.notes ?? null,
       vatId: cart?.vatId ?? null,
       companyName: cart?.companyName ?? null,
-      savedAddresses: [],
+      savedAddresses: details.savedAddresses.map(addressJson),
       shippingMethod: cart?.shippingMethod ?? null,
       pickupPoint: cart?.pickupPoint ?? null,
       deliverySlot: cart?.deliverySlotId ? { id: cart.deliverySlotId, date: cart.deliveryDate } : null,

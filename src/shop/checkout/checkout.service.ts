@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { CartPricingService, CartSummary } from '../../commerce/carts/cart-pricing.service';
-import { Cart } from '../../commerce/carts/cart.entity';
+import { Address, Cart } from '../../commerce/carts/cart.entity';
 import { CartService } from '../../commerce/carts/cart.service';
 import { SessionCarts } from '../../commerce/carts/session-carts.service';
 import { destination, QuoteService } from '../../commerce/checkout/quote.service';
+import { AddressBookService, addressNotFound, asAddress } from '../../commerce/customers/address-book.service';
+import { CustomerAddress } from '../../commerce/customers/customer-address.entity';
+import { Customer } from '../../commerce/customers/customer.entity';
+import { SessionCustomers } from '../../commerce/customers/session-customers.service';
 import { DeliverySlotsService } from '../../commerce/delivery/delivery-slots.service';
 import { PaymentMethodRegistry } from '../../commerce/payments/payment-method.registry';
 import { parseShippingMethodId } from '../../commerce/shipping/shipping-quote';
@@ -19,6 +23,24 @@ import { SaveCheckoutDto, SavePaymentMethodDto, SaveShippingMethodDto } from './
 /** Pickup-point data from a carrier widget is kept on the order: small, by design. */
 const MAX_PICKUP_POINT_JSON = 4000;
 
+/** Address-book entries chosen in the checkout page's picker, by id. */
+export interface PickedAddresses {
+  billing?: number;
+  shipping?: number;
+}
+
+/** Who checks out and the details a checkout starts from. */
+export interface CheckoutDetails {
+  /** The logged-in customer; null for a guest. */
+  customer: Customer | null;
+  /** The customer's address book (none for a guest). */
+  savedAddresses: CustomerAddress[];
+  email: string | null;
+  billingAddress: Address | null;
+  /** Null: shipped to the billing address. */
+  shippingAddress: Address | null;
+}
+
 /** The session's quote: what checkout saves on the cart, each choice checked against what is on offer. */
 @Injectable()
 export class CheckoutService {
@@ -32,6 +54,8 @@ export class CheckoutService {
     private readonly slots: DeliverySlotsService,
     private readonly settings: SettingsService,
     private readonly vat: VatValidationService,
+    private readonly customers: SessionCustomers,
+    private readonly addressBook: AddressBookService,
   ) {}
 
   /** The session's open cart, or null. */
@@ -43,6 +67,37 @@ export class CheckoutService {
     const cart = await this.cart(req);
     if (!cart) throw AppError.conflict('cart_empty', 'Your cart is empty. Add something before checking out.');
     return cart;
+  }
+
+  /**
+   * The details a checkout starts from (DESIGN.md §4 get-init-values): what the cart holds, else a logged-in
+   * customer's e-mail and default addresses. `picked` entries of the customer's address book replace either
+   * address; an id that is not in their book (a guest has none) is a 404, never another customer's address.
+   */
+  async details(req: Request, cart: Cart | null, picked: PickedAddresses = {}): Promise<CheckoutDetails> {
+    const customer = await this.customers.current(req);
+    const book = customer ? await this.addressBook.list(customer.id) : [];
+    const entry = (id: number): Address => {
+      const found = book.find((address) => address.id === id);
+      if (!found) throw addressNotFound();
+      return asAddress(found);
+    };
+    const defaultBilling = book.find((address) => address.isDefaultBilling);
+    const defaultShipping = book.find((address) => address.isDefaultShipping);
+    // The book's defaults stand in only until the shopper saves details of their own.
+    const billing = cart?.billingAddress ?? (defaultBilling ? asAddress(defaultBilling) : null);
+    const shipping = cart?.billingAddress
+      ? cart.shippingAddress
+      : defaultShipping && defaultShipping !== defaultBilling
+        ? asAddress(defaultShipping)
+        : null;
+    return {
+      customer,
+      savedAddresses: book,
+      email: cart?.email ?? customer?.email ?? null,
+      billingAddress: picked.billing ? entry(picked.billing) : billing,
+      shippingAddress: picked.shipping ? entry(picked.shipping) : shipping,
+    };
   }
 
   /** Prices are shown in the cart's currency, else the one the shopper chose. */

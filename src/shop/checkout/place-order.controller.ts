@@ -52,6 +52,7 @@ export class PlaceOrderController {
       idempotencyKey,
       customerId: await this.customers.currentId(req),
       expectedTotal: body.expectedTotal,
+      saveAddresses: body.saveToAddressBook === true,
     });
     const step = created ? await this.payments.start(order, req.ip ?? '') : await this.payments.nextStep(order.id);
     req.session.lastOrderNumber = order.number;

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
 import {
   IsBoolean,
@@ -117,4 +118,29 @@ export class PlaceOrderDto {
   @IsNumber({ maxDecimalPlaces: 4, allowNaN: false, allowInfinity: false })
   @Min(0)
   expectedTotal?: number;
+
+  /** A logged-in customer's "save this address to my address book"; a guest has no book, so it means nothing. */
+  @IsOptional()
+  @flag()
+  @IsBoolean()
+  saveToAddressBook?: boolean;
+}
+
+/** An address-book entry's id, as the checkout page's picker sends it (an empty choice: none). */
+const bookEntryId = () =>
+  applyDecorators(
+    IsOptional(),
+    // From the original text: converted first, an empty choice would be 0 rather than none.
+    Transform(({ obj, key }) => (obj[key] === '' || obj[key] === undefined ? undefined : Number(obj[key]))),
+    IsInt({ message: 'must be the id of one of your addresses' }),
+    Min(1, { message: 'must be the id of one of your addresses' }),
+  );
+
+/** `GET /shop/checkout`: the address-book entries to fill the billing and shipping address from. */
+export class CheckoutPageQuery {
+  @bookEntryId()
+  billingAddressId?: number;
+
+  @bookEntryId()
+  shippingAddressId?: number;
 }

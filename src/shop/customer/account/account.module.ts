@@ -5,7 +5,6 @@ import { AccountOrderViews } from './account-order-view.service';
 import { AccountOrdersController } from './account-orders.controller';
 import { AccountController } from './account.controller';
 import { AddressBookController } from './address-book.controller';
-import { AddressBookService } from './address-book.service';
 import { CustomerOrdersService } from './customer-orders.service';
 import { CustomerSectionsService } from './customer-sections.service';
 import { InvoicePdfService } from './invoice-pdf.service';
@@ -21,7 +20,6 @@ import { LoginDetailsService } from './login-details.service';
   providers: [
     AccountDeletionService,
     AccountOrderViews,
-    AddressBookService,
     CustomerOrdersService,
     CustomerSectionsService,
     InvoicePdfService,

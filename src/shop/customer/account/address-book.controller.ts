@@ -2,20 +2,19 @@ import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Req, Res } 
 import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { addressJson, AddressBookService, addressNotFound } from '../../../commerce/customers/address-book.service';
 import { StoreService } from '../../../commerce/stores/store.service';
 import { countryOptions } from '../../../common/countries';
-import { AppError } from '../../../common/errors/app-error';
 import { pageLanguage, t } from '../../../web/i18n/page-language';
 import { answerChange } from './account-response';
-import { AddressBookService } from './address-book.service';
-import { addressJson, addressView } from './address-view';
+import { addressView } from './address-view';
 import { SaveAddressDto } from './dto/address.dto';
 
 const ADDRESS_BOOK = '/shop/account/address-book';
 
 /** A path id that is not a number names no address: the same 404 as someone else's. */
 const addressId = new ParseIntPipe({
-  exceptionFactory: () => AppError.notFound('We could not find this address in your address book.'),
+  exceptionFactory: addressNotFound,
 });
 
 /** The address book pages and their form posts (spec "Customer and authentication"). */
