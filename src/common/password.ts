@@ -13,8 +13,17 @@ const scrypt = promisify(scryptCallback) as (
  * of memory per hash instead of 128 MiB, so a burst of logins does not balloon the process. Stored with
  * each hash, so it can be raised later without invalidating old ones.
  */
-const COST = { N: 2 ** 14, r: 8, p: 5 };
+const STRONG_COST = { N: 2 ** 14, r: 8, p: 5 };
+/** For the test suite only (FAST_PASSWORD_HASHES, refused outside NODE_ENV=test): some 100 times less work. */
+const FAST_COST = { N: 2 ** 10, r: 8, p: 1 };
 const KEY_LENGTH = 32;
+
+let COST = STRONG_COST;
+
+/** Chooses the cost of new hashes, once at start-up from the configuration; verifying uses each hash's own. */
+export function usePasswordCost(fast: boolean): void {
+  COST = fast ? FAST_COST : STRONG_COST;
+}
 
 function options(cost: { N: number; r: number; p: number }): ScryptOptions {
   return { ...cost, maxmem: 256 * cost.N * cost.r };
@@ -37,4 +46,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** A hash to verify against when the account does not exist, so both answers take the same time. */
-export const DUMMY_PASSWORD_HASH = `scrypt$${COST.N}$${COST.r}$${COST.p}$AAAAAAAAAAAAAAAAAAAAAA==$${Buffer.alloc(KEY_LENGTH).toString('base64')}`;
+export function dummyPasswordHash(): string {
+  return `scrypt$${COST.N}$${COST.r}$${COST.p}$AAAAAAAAAAAAAAAAAAAAAA==$${Buffer.alloc(KEY_LENGTH).toString('base64')}`;
+}

@@ -41,6 +41,8 @@ export interface AppConfig {
   defaultStore: StoreDetails;
   /** Mount the local stand-ins for outside services under /_sandbox: off unless switched on, never in production. */
   sandboxes: boolean;
+  /** Cheap password hashes, for the test suite's hundreds of accounts: only with NODE_ENV=test. */
+  fastPasswordHashes: boolean;
   /** Serve the OpenAPI document at /api-docs: off unless switched on. */
   apiDocs: boolean;
   /** Where this instance reaches its own sandboxes: loopback, whatever BASE_URL a proxy shows. */
@@ -92,6 +94,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const demoSeed = boolean(env, 'DEMO_SEED', false);
   if (production && sandboxes) fail('SANDBOXES', 'must be off when NODE_ENV=production');
   if (production && demoSeed) fail('DEMO_SEED', 'must be off when NODE_ENV=production');
+  const fastPasswordHashes = boolean(env, 'FAST_PASSWORD_HASHES', false);
+  if (fastPasswordHashes && nodeEnv !== 'test')
+    fail('FAST_PASSWORD_HASHES', 'is for the test suite (NODE_ENV=test) only');
   // The demo shop's bank, carriers and social logins are the sandboxes; without them it would point at nothing.
   if (demoSeed && !sandboxes)
     fail('DEMO_SEED', 'needs SANDBOXES=on: the demo shop pays, ships and logs in through them');
@@ -127,6 +132,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     cpAdminPassword: cpAdminPassword(env, demoSeed),
     defaultStore: defaultStore(env),
     sandboxes,
+    fastPasswordHashes,
     apiDocs: boolean(env, 'API_DOCS', false),
     sandboxBaseUrl,
     outboundTimeoutMs: integer(env, 'OUTBOUND_TIMEOUT_MS', 10_000, 50, 120_000),

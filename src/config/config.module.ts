@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Inject, Module } from '@nestjs/common';
+import { usePasswordCost } from '../common/password';
 import { AppConfig } from './app-config';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -10,6 +11,7 @@ export const InjectConfig = () => Inject(APP_CONFIG);
 @Module({})
 export class ConfigModule {
   static register(config: AppConfig): DynamicModule {
+    usePasswordCost(config.fastPasswordHashes);
     return {
       module: ConfigModule,
       providers: [{ provide: APP_CONFIG, useValue: config }],

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CpPermissionCatalogue } from '../common/cp-permissions';
 import { AppError } from '../common/errors/app-error';
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../common/password';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../common/password';
 import { CpLogin } from '../common/session-data';
 import { AppConfig, DEMO_CP_PASSWORD } from '../config/app-config';
 import { LoginThrottle } from '../common/throttling/login-throttle.service';
@@ -118,7 +118,7 @@ export class CpUsersService {
     const user = await this.dataSource
       .getRepository(CpUser)
       .findOneBy({ email: email.trim().toLowerCase(), enabled: true });
-    const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+    const valid = await verifyPassword(password, user?.passwordHash ?? dummyPasswordHash());
     // A database that began as the demo keeps its admin's public password; outside the demo it opens nothing.
     const demoPassword = valid && password === DEMO_CP_PASSWORD && !this.config.demoSeed;
     if (demoPassword) {

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { Product } from '../../src/commerce/products/product.entity';
 import { Currency } from '../../src/commerce/stores/currency.entity';
 import { Store } from '../../src/commerce/stores/store.entity';
+import { hashPassword, usePasswordCost, verifyPassword } from '../../src/common/password';
 import { loadConfig } from '../../src/config/app-config';
 import { LoosenedSwitches } from '../../src/config/loosened-switches';
 import { SettingRow } from '../../src/config/setting.entity';
@@ -37,6 +38,25 @@ describe(`safe defaults (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect(() => loadConfig({ ...production, DEMO_SEED: 'true' })).toThrow(
         /^Invalid environment variable DEMO_SEED: must be off when NODE_ENV=production$/,
       );
+    });
+
+    it('hashes passwords at full cost everywhere but in the test suite', async () => {
+      expect(loadConfig(base).fastPasswordHashes).toBe(false);
+      for (const nodeEnv of [undefined, 'development', 'production', 'staging']) {
+        expect(() => loadConfig({ ...base, NODE_ENV: nodeEnv, FAST_PASSWORD_HASHES: 'on' })).toThrow(
+          /^Invalid environment variable FAST_PASSWORD_HASHES: is for the test suite \(NODE_ENV=test\) only$/,
+        );
+      }
+      expect(loadConfig({ ...base, NODE_ENV: 'test', FAST_PASSWORD_HASHES: 'on' }).fastPasswordHashes).toBe(true);
+      usePasswordCost(false);
+      expect(await hashPassword('secret')).toMatch(/^scrypt\$16384\$8\$5\$/);
+      usePasswordCost(true);
+      const fast = await hashPassword('secret');
+      expect(fast).toMatch(/^scrypt\$1024\$8\$1\$/);
+      // Whatever the cost of new hashes, each verifies with its own.
+      usePasswordCost(false);
+      expect(await verifyPassword('secret', fast)).toBe(true);
+      usePasswordCost(true);
     });
 
     it('never seeds the demo without its sandboxes', () => {

@@ -53,6 +53,8 @@ export async function createTestPlace(): Promise<TestPlace> {
     // The tests run the demo shop against its sandboxes, switched on explicitly as `npm start` does.
     SANDBOXES: 'on',
     DEMO_SEED: 'on',
+    // Hundreds of accounts per run: full-cost scrypt would spend minutes of CPU on them.
+    FAST_PASSWORD_HASHES: 'on',
     CP_ADMIN_PASSWORD: TEST_CP_PASSWORD,
     DATA_DIR: dataDir,
     SESSION_SECRET: randomBytes(32).toString('hex'),
@@ -123,6 +125,8 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
       ...place.env,
       ...options.env,
     };
+    // An app started as production is refused the test-only switch, as a real one would be.
+    if (env.NODE_ENV !== 'test') delete env.FAST_PASSWORD_HASHES;
     const demoShop = options.demoShop ?? true;
     const seedByHand = demoShop && !loadConfig({ ...env, DEMO_SEED: 'off' }).sandboxes;
     if (!demoShop || seedByHand) env.DEMO_SEED = 'off';

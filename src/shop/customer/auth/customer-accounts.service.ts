@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
 import { Customer } from '../../../commerce/customers/customer.entity';
 import { AppError } from '../../../common/errors/app-error';
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../../common/password';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../common/password';
 import { isUniqueViolation } from '../../../database/errors';
 import { TransactionRunner } from '../../../database/transaction-runner';
 import { EmailVerificationService } from './email-verification.service';
@@ -73,7 +73,7 @@ export class CustomerAccountsService {
    */
   async authenticate(loginName: string, password: string): Promise<Customer | null> {
     const customer = await this.byLoginName(loginName);
-    const matches = await verifyPassword(password, customer?.passwordHash ?? DUMMY_PASSWORD_HASH);
+    const matches = await verifyPassword(password, customer?.passwordHash ?? dummyPasswordHash());
     return customer && customer.passwordHash && matches ? customer : null;
   }
 
