@@ -65,6 +65,8 @@ describe('schema and demo seed', () => {
           'EmailVerification1795729603598',
           'CpUserAuthVersion1795735894868',
           'ShippingMethodWindow1795747656560',
+          'PaymentRefundDue1795753670809',
+          'OrderVatConsultation1795754295107',
         ],
       });
     } finally {
