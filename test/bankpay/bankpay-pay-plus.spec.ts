@@ -14,7 +14,7 @@ import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-a
 
 /**
  * The bank gateway over its REST API against the sandbox bank on loopback: every method from place-order
- * to the order status of the spec's tables, returns applied once, a bank that is down, and the poller.
+ * to the order status the bank's answers call for, returns applied once, a bank that is down, and the poller.
  */
 describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
@@ -44,7 +44,7 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   const bankPayment = async (paymentId: string) =>
     (await bank().get(`${BANK_CONTROL}/payments/${paymentId}`).expect(200)).body;
 
-  it('pays by card: the bank creates the payment as the spec says and the return marks the order paid', async () => {
+  it('pays by card: the bank creates the payment as its API documents and the return marks the order paid', async () => {
     const { client, order, redirect } = await placed('bankpay');
     expect(redirect).toMatch(/\/_sandbox\/bankpay\/pay\/[0-9a-f-]{36}$/);
     const [attempt] = await attempts(order.id);

@@ -7,7 +7,7 @@ import {
 } from '../../src/plugins/bankpay/card-pay/card-pay-signature';
 import { cardholderName, cardPayTimestamp } from '../../src/plugins/bankpay/card-pay/card-pay.service';
 
-/** The bank's published reference values (external-apis.md §2). */
+/** The bank's published reference values for CardPay signatures. */
 const KEY = '78'.repeat(64);
 
 describe('CardPay signature', () => {

@@ -204,7 +204,7 @@ describe(`carrier A automatic shipments (${usingMysql ? 'MariaDB' : 'SQLite'})`,
   });
 });
 
-// Several instances need MySQL/MariaDB (DESIGN.md: SQLite is the one-machine, one-process set-up).
+// Several instances need MySQL/MariaDB (SQLite is the one-machine, one-process set-up).
 if (usingMysql) {
   describe('carrier A automatic shipments with two app instances on MariaDB', () => {
     it('creates exactly one parcel per order when both instances work the queue', async () => {

@@ -26,7 +26,7 @@ describe(`carrier A at checkout (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   const lookups = async () =>
     (await request(shop.server).get(`${CONTROL}/stats`).expect(200)).body.requests['GET /v1/parcelshops'] ?? 0;
 
-  it('answers pickup points in the spec shape, for the shop country when the widget sends the plugin handle', async () => {
+  it('answers pickup points in the shape the widget reads, for the shop country when the widget sends the plugin handle', async () => {
     const answer = await request(shop.server).get(`${PICKUP_POINTS}&country=carrier-a&zipCode=811%2001`).expect(200);
     expect(answer.body.success).toBe(true);
     expect(answer.body.points.length).toBeGreaterThan(0);

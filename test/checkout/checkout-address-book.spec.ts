@@ -51,7 +51,7 @@ function select(html: string, id: string) {
   };
 }
 
-/** Issue 17, point 3: a logged-in checkout starts from the customer's address book and can add to it. */
+/** A logged-in checkout starts from the customer's address book and can add to it. */
 describe(`checkout with the address book (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let flatRate: string;

@@ -10,7 +10,7 @@ import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TestPluginModule } from '../support/test-plugin.module';
 
-/** Every checkout endpoint answers bad input with a 4xx in the documented shape (DESIGN.md §4), never a 500. */
+/** Every checkout endpoint answers bad input with a 4xx in the documented error shape, never a 500. */
 describe('checkout inputs', () => {
   let shop: TestApp;
   let settings: SettingsService;

@@ -10,7 +10,7 @@ import { ShopClient } from '../support/shop-client';
 import { CapturedMail, mailText, startSmtpCapture } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
-/** Issue "Done when": a guest buys from add-to-cart to the success page and the confirmation e-mail. */
+/** A guest buys from add-to-cart to the success page and the confirmation e-mail. */
 describe(`guest checkout (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;

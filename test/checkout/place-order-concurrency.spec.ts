@@ -15,7 +15,7 @@ import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 /**
- * DESIGN.md §5 under concurrency: no oversell, a cart converts once, coupon limits and slot capacity hold.
+ * Under concurrency: no oversell, a cart converts once, coupon limits and slot capacity hold.
  * Meant for MariaDB (real concurrent transactions); on SQLite the same requests run one after another.
  */
 describe(`place-order under concurrency (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {

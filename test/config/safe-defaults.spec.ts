@@ -13,7 +13,7 @@ import { createTestPlace, startTestApp, TestApp, usingMysql } from '../support/t
 
 const base = { DATABASE_URL: 'sqlite::memory:', SESSION_SECRET: 'x'.repeat(32) };
 
-/** The security review of issue 16: whatever loosens security is off unless it is switched on explicitly. */
+/** Whatever loosens security is off unless it is switched on explicitly. */
 describe(`safe defaults (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   describe('the environment', () => {
     it.each([undefined, 'development', 'prod', 'staging', 'Production', 'test'])(

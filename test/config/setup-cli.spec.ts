@@ -9,7 +9,7 @@ import { ShopClient } from '../support/shop-client';
 import { createTestPlace, startTestApp, TestPlace, usingMysql } from '../support/test-app';
 
 /**
- * A new install without the demo (issue 16, finding 15): every CLI command works on a fresh database, and
+ * A new install without the demo: every CLI command works on a fresh database, and
  * `setup` makes the store and the first CP admin.
  */
 describe(`a fresh install from the command line (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {

@@ -5,7 +5,7 @@ import { CurrencyService } from '../../src/commerce/stores/currency.service';
 import { TransactionRunner } from '../../src/database/transaction-runner';
 import { startTestApp, TestApp } from '../support/test-app';
 
-/** When a code applies to a cart, and how much it takes off (DESIGN.md §3: integer minor units, half-up). */
+/** When a code applies to a cart, and how much it takes off (integer minor units, rounded half up). */
 describe('coupon rules', () => {
   let shop: TestApp;
   let coupons: CouponService;

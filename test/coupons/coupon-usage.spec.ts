@@ -5,7 +5,7 @@ import { CouponService } from '../../src/commerce/coupons/coupon.service';
 import { TransactionRunner } from '../../src/database/transaction-runner';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
 
-/** DESIGN.md §5: coupon usage limits hold under concurrency, and a retried place-order counts once. */
+/** Coupon usage limits hold under concurrency, and a retried place-order counts once. */
 describe(`recording coupon use (${usingMysql ? 'mysql' : 'sqlite'})`, () => {
   let shop: TestApp;
   let coupons: CouponService;

@@ -4,7 +4,7 @@ import { runCli } from '../support/cli';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
-/** DESIGN.md §4: `coupons:create` prints one JSON line; the CP offers the same with a form. */
+/** `coupons:create` prints one JSON line; the CP offers the same with a form. */
 describe('creating coupons', () => {
   let shop: TestApp;
   beforeAll(async () => (shop = await startTestApp()));

@@ -146,7 +146,7 @@ describe('CP login throttling', () => {
     expect(login.status).toBe(303);
   });
 
-  // Several instances share one MySQL + Redis (DESIGN.md §5): without Redis there is one process to count in.
+  // Several instances share one MySQL + Redis (docs/architecture.md): without Redis there is one process to count in.
   if (usingRedis)
     it('shares the count between app instances through Redis', async () => {
       const second = await startTestApp({ place: shop.place });

@@ -13,7 +13,7 @@ import { translations } from '../../src/web/i18n/translations';
 const RAW_KEY = /(?<![\w@/.-])(?:account|customer)\.[a-z][A-Za-z]*(?:\.[A-Za-z]+)*/;
 const RAW_PLACEHOLDER = /\{(?:name|email|count|owner|reference|date|page|pages|provider)\}/;
 
-/** Issue 8: the account and customer pages in English and Slovak. */
+/** The account and customer pages in English and Slovak. */
 describe(`account and customer pages in the page language (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;

@@ -17,7 +17,7 @@ import { startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 const NEW_PASSWORD = 'a much longer passphrase';
 
-/** Issue 6: the account dashboard, login details (e-mail and password) and account deletion. */
+/** The account dashboard, login details (e-mail and password) and account deletion. */
 describe(`account pages (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   beforeAll(async () => {

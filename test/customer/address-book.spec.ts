@@ -16,7 +16,7 @@ const WORK = {
   company: 'Analytical Engines s.r.o.',
 };
 
-/** Issue 6: the address book, with one default billing and one default shipping address. */
+/** The address book, with one default billing and one default shipping address. */
 describe(`address book (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   beforeAll(async () => {

@@ -25,7 +25,7 @@ function pdfText(pdf: Buffer): string {
   return execFileSync(process.execPath, ['-e', PARSE_PDF], { input: pdf }).toString();
 }
 
-/** Issue 6: a customer's orders, order detail, invoice list and invoice PDF. */
+/** A customer's orders, order detail, invoice list and invoice PDF. */
 describe(`account orders and invoices (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let flatRate: string;

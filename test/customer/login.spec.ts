@@ -386,7 +386,7 @@ describe('customer login and logout', () => {
       expect((await browser.get('/shop/login').expect(200)).text).toMatch(/Too many failed logins\. Try again in/);
     });
 
-    // Several instances share one MySQL + Redis (DESIGN.md §5): without Redis there is one process to count in.
+    // Several instances share one MySQL + Redis (docs/architecture.md): without Redis there is one process to count in.
     if (usingRedis)
       it('shares the count between app instances through Redis', async () => {
         const second = await startTestApp({ place: shop.place });

@@ -12,7 +12,7 @@ const HTML = { Accept: 'text/html' };
 const SUBSCRIBED_MESSAGE = (email: string) =>
   `Thank you! Unless ${email} is subscribed already, we have e-mailed it a link to confirm the subscription.`;
 
-/** Issue 6: the newsletter with double opt-in, for guests and on the account's subscriptions page. */
+/** The newsletter with double opt-in, for guests and on the account's subscriptions page. */
 describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;

@@ -14,7 +14,7 @@ import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-a
 const NEW_PASSWORD = 'purple walrus juggles';
 const HTML = { Accept: 'text/html' };
 
-/** Issue 6: forgotten password with an e-mailed link and a one-time code (spec "Authentication" 3). */
+/** A forgotten password, reset with an e-mailed link or a one-time code. */
 describe(`password reset (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;

@@ -17,7 +17,7 @@ import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-a
 
 const NOTIFY_JOB = 'watchdog.back-in-stock';
 
-/** Issue 6 point 9: back-in-stock alerts, and one e-mail per subscriber when a product comes back. */
+/** Back-in-stock alerts, and one e-mail per subscriber when a product comes back. */
 describe(`watchdog (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;

@@ -14,7 +14,7 @@ import { ShopClient } from '../support/shop-client';
 import { CapturedMail, mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, jobsSettled, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
-/** Issue 6 point 8: named wishlists, a guest's session list, sharing, and moving items to the cart. */
+/** Named wishlists, a guest's session list, sharing, and moving items to the cart. */
 describe(`wishlists (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;

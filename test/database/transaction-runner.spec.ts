@@ -3,7 +3,7 @@ import { writeLock } from '../../src/database/locking';
 import { TransactionRunner } from '../../src/database/transaction-runner';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
 
-/** DESIGN.md §5: every write goes through one runner; on SQLite it must not let units of work interleave. */
+/** Every write goes through one runner; on SQLite it must not let units of work interleave. */
 describe(`transaction runner (${usingMysql ? 'mysql' : 'sqlite'})`, () => {
   let shop: TestApp;
   let runner: TransactionRunner;

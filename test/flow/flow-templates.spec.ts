@@ -1,7 +1,7 @@
 import { parseFlowActions } from '../../src/flow/flow-actions';
 import { renderTemplate, TemplateError, templateSyntaxError } from '../../src/flow/flow-templates';
 
-/** The templates of flow actions and the actions' JSON format (DESIGN.md §4), without an app. */
+/** The templates of flow actions and the actions' JSON format, without an app. */
 describe('flow templates and actions', () => {
   const variables = {
     webhook: { orderNumber: 'abc', customer: { name: 'Ada <Lovelace>' }, items: [1, 2], empty: null },

@@ -14,9 +14,8 @@ import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-a
 import { callWebhook, captureOutput, createFlow, settledRun, startReceiver } from './flow-helpers';
 
 /**
- * The inbound webhook and the runs it queues (spec "Inbound webhook", "Errors"; DESIGN.md §3–5): the answers
- * for a right, wrong and disabled secret and with flows off, the body's keys reaching the actions, body
- * limits, guessing held back, each kind of action and how a failing one fails its run. The app logs at
+ * The inbound webhook and the runs it queues: the answers for a right, wrong and disabled secret and with flows
+ * off, the body's keys reaching the actions, body limits, guessing held back, each kind of action and how a failing one fails its run. The app logs at
  * `trace` into a capture the whole time, and the last test checks that no secret ever reached it.
  */
 describe(`flow webhook (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {

@@ -6,7 +6,7 @@ import { runCli } from '../support/cli';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
 import { callWebhook, settledRun } from './flow-helpers';
 
-/** `npm run cli -- flows:create --name N --actions FILE.json` (DESIGN.md §4): one JSON line with the secret. */
+/** `npm run cli -- flows:create --name N --actions FILE.json`: one JSON line with the secret. */
 describe(`flows:create (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let dir: string;

@@ -15,7 +15,7 @@ import { attachedPdf, CODE, grouped, issueCard, ITEM_DETAILS, pdfText } from './
 const PAGES = '/shop/marketing/gift-cards';
 const DAY = 86_400_000;
 
-/** Issue 9 part 2: buying gift cards, their vouchers, and the gift-card pages of the spec. */
+/** Buying gift cards, their vouchers, and the gift-card pages. */
 describe(`gift-card purchase and pages (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;

@@ -14,7 +14,7 @@ import { startTestApp, TestApp, usingMysql } from '../support/test-app';
 import { applyGiftCard, grouped, issueCard, ITEM_DETAILS, reloadCard } from './gift-cards-support';
 
 /**
- * Issue 9 part 2: paying with gift cards. Apply and remove codes on the cart, the balance taken atomically
+ * Paying with gift cards. Apply and remove codes on the cart, the balance taken atomically
  * at place-order (never more than a card holds, whatever the concurrency), and given back on cancel.
  */
 describe(`gift-card redemption (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {

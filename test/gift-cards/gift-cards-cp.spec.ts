@@ -11,7 +11,7 @@ import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
 import { attachedPdf, CODE, grouped, issueCard, pdfText } from './gift-cards-support';
 
-/** Issue 9 part 2: gift cards for staff — the CP list, issuing by hand, designs, and the CLI. */
+/** Gift cards for staff — the CP list, issuing by hand, designs, and the CLI. */
 describe(`gift cards in the CP and the CLI (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;

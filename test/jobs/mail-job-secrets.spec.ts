@@ -31,7 +31,7 @@ async function cpJobPages(shop: TestApp): Promise<string> {
   return pages.map((page) => page.text).join('\n');
 }
 
-/** Issue 16 (9): a mail job's message holds links and codes; none stays in the jobs table once it is sent. */
+/** A mail job's message holds links and codes; none stays in the jobs table once it is sent. */
 describe(`mail jobs keep no secret (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   describe('sent', () => {
     let shop: TestApp;

@@ -18,7 +18,7 @@ import { cartWithEmail, idleFor, RECOVER } from './abandoned-carts-support';
 const EUR = { code: 'EUR', decimals: 2 };
 const CP_PAGE = '/admin/marketing/abandoned-carts';
 
-/** Issue 9 part 1: the recovery link restores a cart into a new session; staff see carts and recovered revenue. */
+/** The recovery link restores a cart into a new session; staff see carts and recovered revenue. */
 describe(`abandoned-cart recovery (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;

@@ -12,7 +12,7 @@ import { cartWithEmail, idleFor, MINUTE, RECOVER } from './abandoned-carts-suppo
 
 const SCAN_JOB = 'abandoned-carts.scan';
 
-/** Issue 9 part 1: abandoned carts are found by a scheduled scan and reminded by e-mail, each reminder once. */
+/** Abandoned carts are found by a scheduled scan and reminded by e-mail, each reminder once. */
 describe(`abandoned-cart reminders (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;

@@ -3,7 +3,7 @@ import { findChromium, missingChromiumMessage } from '../../scripts/ensure-brows
 import { ADDRESS } from './checkout';
 
 /**
- * One headless Chromium for a test file: a system one (DESIGN.md §1), which `npm test` installs first where it
+ * One headless Chromium for a test file: a system one, which `npm test` installs first where it
  * may (scripts/ensure-browser.js). A missing browser fails the run with what to do; it never skips it.
  */
 export async function launchBrowser(): Promise<Browser> {
@@ -16,7 +16,7 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * Watches a page for what a shopper would meet as a broken page (DESIGN.md §6): console errors (CSP refusals
+ * Watches a page for what a shopper would meet as a broken page: console errors (CSP refusals
  * land there too), uncaught exceptions, requests that fail and answers of 400 or more. `expectClean()` fails
  * with the list of them.
  */

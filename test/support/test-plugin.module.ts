@@ -17,7 +17,7 @@ import { CpPermissionCatalogue } from '../../src/common/cp-permissions';
 import { CpPermission } from '../../src/common/decorators/cp-permission.decorator';
 import { RequiresFeature } from '../../src/common/decorators/requires-feature.decorator';
 
-/** A route behind a real flag, standing in for the coupon endpoint the cart issue adds. */
+/** A route behind a real flag, standing in for a feature-flagged endpoint such as the coupons'. */
 @Controller('test/gated')
 class GatedController {
   @Get()

@@ -22,7 +22,7 @@ const ELSEWHERE = [
 ];
 
 /**
- * Issue 16, finding 10: a browser form post answers with a 303 "back" to its Referer, and only ever to a page of
+ * A browser form post answers with a 303 "back" to its Referer, and only ever to a page of
  * this site (BASE_URL's origin); any other Referer falls back to a sensible page.
  */
 describe('redirects back to the Referer', () => {

@@ -3,7 +3,7 @@ import { productBySku } from '../support/catalog';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
-/** DESIGN.md §4: the JSON error shape, CSRF, validation, unknown routes and the basic endpoints. */
+/** The JSON error shape, CSRF, validation, unknown routes and the basic endpoints. */
 describe('HTTP contract', () => {
   let shop: TestApp;
   beforeAll(async () => (shop = await startTestApp({ env: { API_DOCS: 'on' } })));

@@ -69,7 +69,7 @@ function refusedStart(script: string[], env: Record<string, string>): Promise<{ 
   });
 }
 
-/** DESIGN.md §7 and issue 16's "Done when": the production path never runs a sandbox, the demo path runs all. */
+/** The production path never runs a sandbox, the demo path runs all. */
 describe(`starting the service (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   it('npm run start:prod with NODE_ENV unset: no sandbox, no demo password, gateway out of sandbox mode, no warning', async () => {
     const place = await createTestPlace();

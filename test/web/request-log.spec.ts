@@ -16,7 +16,7 @@ const HTML = { Accept: 'text/html' };
 /** Path parameters that are credentials by name: a route with one must be in SECRET_ROUTES. */
 const CREDENTIAL_PARAMS = /^(secret|token|code|uid|signature|orderNumber)$/;
 
-/** Issue 16 (9): request logs keep no bearer secret, whatever carries it (path, query, header, redirect). */
+/** Request logs keep no bearer secret, whatever carries it (path, query, header, redirect). */
 describe(`request logs (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;
