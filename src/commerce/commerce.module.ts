@@ -3,6 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { CartPricingService } from './carts/cart-pricing.service';
 import { CartService } from './carts/cart.service';
 import { SessionCarts } from './carts/session-carts.service';
+import { CheckoutRules } from './checkout/checkout-rules';
 import { PlaceOrderService } from './checkout/place-order.service';
 import { QuoteService } from './checkout/quote.service';
 import { CouponService } from './coupons/coupon.service';
@@ -12,6 +13,7 @@ import { WishlistService } from './customers/wishlist.service';
 import { DeliverySlotsService } from './delivery/delivery-slots.service';
 import { PLUGINS_AFTER_LOAD } from './events';
 import { GiftCardPaymentGateway } from './gift-cards/gift-card-payment.gateway';
+import { GiftCardLedger } from './gift-cards/gift-card-ledger.service';
 import { GiftCardRedemption } from './gift-cards/gift-card-redemption.service';
 import { OrderCancellation } from './orders/order-cancellation.service';
 import { OrderConfirmationMail } from './orders/order-confirmation.mail';
@@ -25,6 +27,7 @@ import { PaymentStatusPoller } from './payments/payment-status-poller';
 import { PaymentService } from './payments/payment.service';
 import { ProductImportService } from './products/product-import.service';
 import { ProductsService } from './products/products.service';
+import { SellableProducts } from './products/sellable-products';
 import { StockService } from './products/stock.service';
 import { CoreShippingProvider } from './shipping/core-shipping.provider';
 import { ShippingMethodRegistry } from './shipping/shipping-method.registry';
@@ -42,17 +45,20 @@ const COMMERCE_SERVICES = [
   OrdersService,
   ProductImportService,
   ProductsService,
+  SellableProducts,
   StockService,
   CurrencyService,
   StoreService,
   DefaultStoreService,
   CouponService,
+  GiftCardLedger,
   GiftCardRedemption,
   CartService,
   SessionCarts,
   CartPricingService,
   DeliverySlotsService,
   QuoteService,
+  CheckoutRules,
   PlaceOrderService,
   PaymentService,
   PaymentStatusPoller,

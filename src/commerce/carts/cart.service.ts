@@ -7,6 +7,7 @@ import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { ProductVariant } from '../products/product-variant.entity';
 import { Product } from '../products/product.entity';
+import { SellableProducts } from '../products/sellable-products';
 import { CartLine } from './cart-line.entity';
 import { Cart, MAX_GIFT_CARDS_PER_CART } from './cart.entity';
 import { lineKey } from './line-key';
@@ -62,6 +63,7 @@ export class CartService {
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
     private readonly events: EventEmitter2,
+    private readonly sellable: SellableProducts,
   ) {}
 
   /** The cart if it exists and has not been ordered yet. */
@@ -267,36 +269,13 @@ export class CartService {
     return line;
   }
 
-  /** Product and variant for an add: enabled, visible, and fully configured when configurable. */
+  /** Product and variant for an add: on sale, listed, and fully configured when configurable. */
   private async resolveSellable(
     input: AddToCart,
   ): Promise<Sellable & { configuration: Record<string, string> | null }> {
-    const product = await this.dataSource
-      .getRepository(Product)
-      .findOneBy({ id: input.productId, enabled: true, visible: true });
-    if (!product) throw new AppError('product_unavailable', 'This product is not available.', 404);
+    const product = await this.sellable.product(input.productId);
     if (product.type !== 'configurable') return { product, variant: null, configuration: null };
-
-    const given = input.configuration ?? {};
-    const fields: Record<string, string[]> = {};
-    for (const option of product.options) {
-      const value = given[option.code];
-      if (value === undefined || value === '') fields[`configuration[${option.code}]`] = [`Choose a ${option.label}`];
-      else if (!option.values.includes(value)) {
-        fields[`configuration[${option.code}]`] = [`must be one of ${option.values.join(', ')}`];
-      }
-    }
-    if (Object.keys(fields).length > 0) {
-      const missing = Object.keys(fields).map((field) => field.slice('configuration['.length, -1));
-      throw AppError.invalid(fields, `Choose ${missing.join(' and ')} before adding ${product.name}.`);
-    }
-    const configuration = Object.fromEntries(product.options.map((option) => [option.code, given[option.code]]));
-    const variants = await this.dataSource.getRepository(ProductVariant).findBy({ productId: product.id });
-    const variant = variants.find((candidate) =>
-      product.options.every((option) => candidate.options[option.code] === configuration[option.code]),
-    );
-    if (!variant) throw new AppError('product_unavailable', 'This combination is not available.', 404);
-    return { product, variant, configuration };
+    return { product, ...(await this.sellable.variant(product, input.configuration ?? {})) };
   }
 
   private async sellableOf(tx: Tx, line: CartLine): Promise<Sellable> {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource, IsNull } from 'typeorm';
-import { countryName } from '../../common/countries';
-import { AppError, FieldErrors } from '../../common/errors/app-error';
+import { AppError } from '../../common/errors/app-error';
 import { randomCode, randomHex32 } from '../../common/ids';
 import { toMajor, toMinor } from '../../common/money';
 import { isUniqueViolation } from '../../database/errors';
@@ -22,6 +21,7 @@ import { OrderLine } from '../orders/order-line.entity';
 import { amountDue, Order } from '../orders/order.entity';
 import { PaymentTransaction } from '../payments/payment-transaction.entity';
 import { StockService } from '../products/stock.service';
+import { cartEmpty, CheckoutRules } from './checkout-rules';
 import { Quote, QuoteService } from './quote.service';
 
 export interface PlaceOrderInput {
@@ -60,6 +60,7 @@ export class PlaceOrderService {
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
     private readonly quotes: QuoteService,
+    private readonly rules: CheckoutRules,
     private readonly stock: StockService,
     private readonly coupons: CouponService,
     private readonly slots: DeliverySlotsService,
@@ -72,7 +73,7 @@ export class PlaceOrderService {
     const earlier = await this.existing(input);
     if (earlier) return { order: earlier, created: false };
     const cart = input.cartId ? await this.dataSource.getRepository(Cart).findOneBy({ id: input.cartId }) : null;
-    if (!cart) throw emptyCart();
+    if (!cart) throw cartEmpty();
     const quote = await this.quotes.quote(cart);
     const slot = await this.validate(quote, input.expectedTotal);
     try {
@@ -101,44 +102,9 @@ export class PlaceOrderService {
 
   /** Everything a shopper can still fix, checked before the transaction; answers with what to fix. */
   private async validate(quote: Quote, expectedTotal: number | undefined): Promise<DeliverySlot | null> {
-    const { cart, priced, shipping, payment, country, paidByGiftCards } = quote;
-    if (priced.lines.length === 0) throw emptyCart();
-    const missing: FieldErrors = {};
-    if (!cart.email) missing.email = ['is required'];
-    if (!cart.billingAddress) missing.billingAddress = ['is required'];
-    if (!cart.shippingMethod) missing.shippingMethod = ['choose a shipping method'];
-    if (!cart.paymentMethod && !paidByGiftCards) missing.paymentMethod = ['choose a payment method'];
-    if (Object.keys(missing).length > 0) {
-      throw new AppError(
-        'checkout_incomplete',
-        'Fill in your details and choose shipping and payment first.',
-        409,
-        missing,
-      );
-    }
-    if (!country || !this.quotes.sellsTo(country)) {
-      throw AppError.conflict(
-        'country_not_served',
-        `We do not deliver to ${countryName(country ?? '')}. Choose another address.`,
-      );
-    }
-    if (!shipping) {
-      throw unavailable(
-        'shipping_method_unavailable',
-        'shippingMethod',
-        'The shipping method you chose cannot deliver this order. Choose another one.',
-      );
-    }
-    if (shipping.pickupPoints && !cart.pickupPoint) {
-      throw unavailable('pickup_point_required', 'pickupPoint', `Choose a pickup point for ${shipping.method.name}.`);
-    }
-    if (!payment && !paidByGiftCards) {
-      throw unavailable(
-        'payment_method_unavailable',
-        'paymentMethod',
-        'The payment method you chose is not available for this order. Choose another one.',
-      );
-    }
+    const { cart, priced } = quote;
+    if (priced.lines.length === 0) throw cartEmpty();
+    this.rules.checkOrderable(quote);
     if (cart.couponCode && priced.couponError) {
       throw AppError.conflict(priced.couponErrorCode ?? 'coupon_invalid', priced.couponError);
     }
@@ -273,12 +239,4 @@ export class PlaceOrderService {
       if (!(await tx.manager.existsBy(Order, { reference }))) return reference;
     }
   }
-}
-
-function emptyCart(): AppError {
-  return AppError.conflict('cart_empty', 'Your cart is empty. Add something before checking out.');
-}
-
-function unavailable(code: string, field: string, message: string): AppError {
-  return new AppError(code, message, 409, { [field]: [message] });
 }

@@ -4,11 +4,11 @@ import { isEmailAddress } from '../../common/email-address';
 import { AppError, FieldErrors } from '../../common/errors/app-error';
 import { roundHalfUp } from '../../common/money';
 import { SettingsService } from '../../config/settings.service';
-import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { CurrencyService } from '../stores/currency.service';
 import { newGiftCardCode } from './gift-card-code';
 import { GiftCardDesign } from './gift-card-design.entity';
+import { GiftCardLedger } from './gift-card-ledger.service';
 import { GiftCardVouchers } from './gift-card-vouchers.service';
 import { GiftCard } from './gift-card.entity';
 
@@ -44,7 +44,7 @@ export interface StaffGiftCard {
 /** The integer columns are 32-bit signed on MySQL. */
 const MAX_INT = 2_147_483_647;
 
-/** Issues gift cards (for a paid order's gift-card lines, or by hand from the CP and the CLI); staff switch them off. */
+/** Issues gift cards: for a paid order's gift-card lines, or by hand from the CP and the CLI. */
 @Injectable()
 export class GiftCardIssuer {
   constructor(
@@ -53,6 +53,7 @@ export class GiftCardIssuer {
     private readonly currencies: CurrencyService,
     private readonly settings: SettingsService,
     private readonly vouchers: GiftCardVouchers,
+    private readonly ledger: GiftCardLedger,
   ) {}
 
   /** Writes a card with a fresh code in the caller's transaction. */
@@ -60,10 +61,7 @@ export class GiftCardIssuer {
     for (;;) {
       const code = newGiftCardCode();
       if (await tx.manager.existsBy(GiftCard, { code })) continue; // one in 10^23: draw again
-      const { amount, ...rest } = card;
-      return tx.manager.save(
-        tx.manager.create(GiftCard, { ...rest, code, initialAmount: amount, balance: amount, status: 'active' }),
-      );
+      return this.ledger.open(tx, { ...card, code });
     }
   }
 
@@ -74,17 +72,6 @@ export class GiftCardIssuer {
       const issued = await this.issue(tx, card);
       if (issued.recipientEmail) await this.vouchers.queue(tx, issued);
       return issued;
-    });
-  }
-
-  /** Staff switch a card off (lost, stolen) and on again; its balance stays as it is. */
-  async setDisabled(id: number, disabled: boolean): Promise<GiftCard> {
-    return this.runner.run(async ({ manager }) => {
-      const card = await manager.findOne(GiftCard, { where: { id }, ...writeLock(manager) });
-      if (!card) throw AppError.notFound('This gift card does not exist.');
-      card.status = disabled ? 'disabled' : card.balance > 0 ? 'active' : 'used';
-      await manager.update(GiftCard, { id }, { status: card.status });
-      return card;
     });
   }
 

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { EntityManager, In, Not } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { JobQueue } from '../../jobs/job-queue.service';
@@ -7,6 +7,7 @@ import { OrderLine } from '../orders/order-line.entity';
 import { OrderStatusService } from '../orders/order-status.service';
 import { Order } from '../orders/order.entity';
 import { GiftCardIssuer } from './gift-card-issuer.service';
+import { GiftCardLedger } from './gift-card-ledger.service';
 import { GiftCardProduct } from './gift-card-product.entity';
 import { GiftCardVouchers } from './gift-card-vouchers.service';
 import { GiftCard } from './gift-card.entity';
@@ -31,12 +32,13 @@ export class GiftCardOrderIssuance implements OnModuleInit {
     private readonly statuses: OrderStatusService,
     private readonly issuer: GiftCardIssuer,
     private readonly vouchers: GiftCardVouchers,
+    private readonly ledger: GiftCardLedger,
   ) {}
 
   onModuleInit(): void {
     this.statuses.subscribe(async (tx, change) => {
       if (change.to === 'canceled') {
-        await tx.manager.update(GiftCard, { orderId: change.orderId, status: Not('disabled') }, { status: 'disabled' });
+        await this.ledger.disableBoughtWith(tx, change.orderId);
         return;
       }
       if (change.to !== 'paid' || (await giftCardLines(tx.manager, change.orderId)).length === 0) return;

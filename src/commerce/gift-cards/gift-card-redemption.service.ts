@@ -3,12 +3,11 @@ import { DataSource, In } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { SettingsService } from '../../config/settings.service';
 import { Tx } from '../../database/transaction-runner';
-import { insertRows } from '../../database/upsert';
 import { OrderStatusService } from '../orders/order-status.service';
 import { Order } from '../orders/order.entity';
 import { formatGiftCardCode, normalizeGiftCardCode } from './gift-card-code';
 import { GiftCardBalance, GiftCardCover } from './gift-card-cover';
-import { GiftCardMovement } from './gift-card-movement.entity';
+import { GiftCardLedger } from './gift-card-ledger.service';
 import { GiftCard, giftCardState } from './gift-card.entity';
 
 /** The cards applied to a cart as pricing sees them. */
@@ -21,7 +20,7 @@ export interface AppliedGiftCards {
 
 /**
  * Paying with gift cards: which codes can pay for a cart, taking the amounts at place-order, and giving them
- * back when the order is canceled. Every balance change is a guarded update plus a ledger row.
+ * back when the order is canceled; the balances change in GiftCardLedger.
  */
 @Injectable()
 export class GiftCardRedemption implements OnModuleInit {
@@ -29,11 +28,12 @@ export class GiftCardRedemption implements OnModuleInit {
     private readonly dataSource: DataSource,
     private readonly settings: SettingsService,
     private readonly statuses: OrderStatusService,
+    private readonly ledger: GiftCardLedger,
   ) {}
 
   onModuleInit(): void {
     this.statuses.subscribe(async (tx, change) => {
-      if (change.to === 'canceled') await this.refund(tx, change.orderId);
+      if (change.to === 'canceled') await this.ledger.refundOrder(tx, change.orderId);
     });
   }
 
@@ -82,51 +82,14 @@ export class GiftCardRedemption implements OnModuleInit {
     const now = Date.now();
     const paying = covers.filter((cover) => cover.amount > 0).sort((a, b) => a.id - b.id);
     for (const { id, code, amount } of paying) {
-      const taken = await tx.manager
-        .createQueryBuilder()
-        .update(GiftCard)
-        .set({ balance: () => 'balance - :amount' })
-        .where('id = :id AND balance >= :amount AND status = :active AND currency = :currency')
-        .andWhere('(expiresAt IS NULL OR expiresAt > :now)')
-        .setParameters({ id, amount, active: 'active', currency: order.currency, now })
-        .execute();
-      if (!taken.affected) {
+      const debit = { giftCardId: id, orderId: order.id, amount, currency: order.currency };
+      if (!(await this.ledger.debit(tx, debit, now))) {
         throw AppError.conflict(
           'gift_card_balance_changed',
           `Gift card ${formatGiftCardCode(code)} no longer holds what your order needs: it was used meanwhile. ` +
             'Review your cart and place the order again.',
         );
       }
-      await tx.manager.update(GiftCard, { id, balance: 0, status: 'active' }, { status: 'used' });
-      await insertRows(tx.manager, GiftCardMovement, {
-        giftCardId: id,
-        orderId: order.id,
-        kind: 'spend',
-        amount: -amount,
-      });
-    }
-  }
-
-  /**
-   * A canceled order's cards get back what it took, in the cancellation's transaction. Canceled is final,
-   * so this runs once per order; the unique refund row would refuse a second one before any balance moved.
-   */
-  private async refund(tx: Tx, orderId: number): Promise<void> {
-    const spends = await tx.manager.findBy(GiftCardMovement, { orderId, kind: 'spend' });
-    for (const spend of spends) {
-      const giftCardId = spend.giftCardId;
-      if (await tx.manager.existsBy(GiftCardMovement, { giftCardId, orderId, kind: 'refund' })) continue;
-      await insertRows(tx.manager, GiftCardMovement, { giftCardId, orderId, kind: 'refund', amount: -spend.amount });
-      await tx.manager
-        .createQueryBuilder()
-        .update(GiftCard)
-        .set({
-          balance: () => 'balance + :amount',
-          status: () => 'CASE WHEN status = :used THEN :active ELSE status END',
-        })
-        .where('id = :id')
-        .setParameters({ id: giftCardId, amount: -spend.amount, used: 'used', active: 'active' })
-        .execute();
     }
   }
 }

@@ -6,8 +6,9 @@ import { GiftCardDesign } from './gift-card-design.entity';
 export type GiftCardStatus = 'active' | 'used' | 'disabled';
 
 /**
- * A code that pays for orders up to its balance (DESIGN.md §3). The balance changes only through a guarded
- * update together with a row in gift_card_movements, so spending and refunds each happen once per order.
+ * A code that pays for orders up to its balance (DESIGN.md §3). Status and balance are written only by
+ * GiftCardLedger: each balance change is a guarded update together with a row in gift_card_movements, so
+ * spending and refunds each happen once per order.
  */
 @Entity('gift_cards')
 @Index(['orderLineId', 'unitIndex'], { unique: true })

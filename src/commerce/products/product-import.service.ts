@@ -6,7 +6,7 @@ import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { ProductRelation } from './product-relation.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product, ProductOption } from './product.entity';
-import { StockService } from './stock.service';
+import { StockLevel, StockService } from './stock.service';
 
 /** One product of an import file (DESIGN.md §4); prices in major units of the store's base currency. */
 export interface ProductImportRow {
@@ -59,6 +59,9 @@ interface Known {
   slugOwners: Map<string, string>;
 }
 
+/** The stock levels a batch sets, by product id; each level's variants are filled in as they are written. */
+type StockLevels = Map<number, StockLevel & { variants: Map<number, number> }>;
+
 /**
  * Creates or updates products by SKU, so importing the same file twice changes nothing the second time.
  * A batch is one transaction and works in set-sized statements (one lookup per kind, multi-row inserts),
@@ -80,13 +83,12 @@ export class ProductImportService {
     if (rows.length === 0) return { created: 0, updated: 0, rejected: [] };
     return this.runner.run(async (tx) => {
       const known = await this.loadKnown(tx, rows);
-      const soldOut = await this.stock.soldOut(
-        tx,
-        [...known.products.values()].map((product) => product.id),
-      );
       const summary: ImportSummary = { created: 0, updated: 0, rejected: [] };
       const inserts: Array<Partial<Product>> = [];
       const accepted: ProductImportRow[] = [];
+      // Products already there get their stock through StockService, which announces restocks; new ones are
+      // written with theirs.
+      const levels: StockLevels = new Map();
       for (const [index, row] of rows.entries()) {
         const existing = known.products.get(row.sku);
         const clash = this.clash(row, storeId, known);
@@ -96,12 +98,13 @@ export class ProductImportService {
         }
         const slug = row.slug ?? existing?.slug ?? this.freeSlug(row, known);
         known.slugOwners.set(slug, row.sku);
-        const fields = productFields(row, storeId, slug, decimals);
+        const { stock, ...fields } = productFields(row, storeId, slug, decimals);
         if (existing) {
           await tx.manager.update(Product, { id: existing.id }, fields);
+          levels.set(existing.id, { productId: existing.id, stock, variants: new Map() });
           summary.updated++;
         } else {
-          inserts.push(fields);
+          inserts.push({ ...fields, stock });
           summary.created++;
         }
         accepted.push(row);
@@ -111,9 +114,9 @@ export class ProductImportService {
         tx,
         accepted.map((row) => row.sku),
       );
-      await this.upsertVariants(tx, accepted, ids, known, decimals);
+      await this.upsertVariants(tx, accepted, ids, known, decimals, levels);
+      await this.stock.set(tx, [...levels.values()]);
       if (options.relations ?? true) await this.replaceRelations(tx, accepted, ids);
-      await this.stock.announceRestocked(tx, soldOut);
       return summary;
     });
   }
@@ -194,6 +197,7 @@ export class ProductImportService {
     ids: Map<string, number>,
     known: Known,
     decimals: number,
+    levels: StockLevels,
   ): Promise<void> {
     const inserts: Array<Partial<ProductVariant>> = [];
     for (const row of rows) {
@@ -203,11 +207,13 @@ export class ProductImportService {
           sku: variant.sku,
           options: variant.options,
           price: variant.price === undefined ? null : toMinor(variant.price, decimals),
-          stock: variant.stock,
         };
         const existing = known.variants.get(variant.sku);
-        if (existing) await tx.manager.update(ProductVariant, { id: existing.id }, values);
-        else inserts.push(values);
+        if (existing) {
+          await tx.manager.update(ProductVariant, { id: existing.id }, values);
+          // A variant already there belongs to a product already there (`clash` refuses any other).
+          levels.get(existing.productId)!.variants.set(existing.id, variant.stock);
+        } else inserts.push({ ...values, stock: variant.stock });
       }
     }
     await insertChunked(tx, ProductVariant, inserts);
@@ -236,7 +242,12 @@ export class ProductImportService {
   }
 }
 
-function productFields(row: ProductImportRow, storeId: number, slug: string, decimals: number): Partial<Product> {
+function productFields(
+  row: ProductImportRow,
+  storeId: number,
+  slug: string,
+  decimals: number,
+): Partial<Product> & Pick<Product, 'stock'> {
   const variants = row.variants ?? [];
   return {
     storeId,

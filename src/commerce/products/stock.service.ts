@@ -15,6 +15,16 @@ export interface StockMove {
   name: string;
 }
 
+/**
+ * An absolute stock level of one product. A configurable product's `stock` is the sum of its variants'
+ * (Product.stock follows them); `variants` gives each variant's own, by id.
+ */
+export interface StockLevel {
+  productId: number;
+  stock: number;
+  variants?: ReadonlyMap<number, number>;
+}
+
 /** Runs inside the transaction that restocked these products: the place to enqueue follow-up jobs (outbox). */
 export type RestockSubscriber = (tx: Tx, productIds: number[]) => Promise<void>;
 
@@ -22,9 +32,10 @@ export type RestockSubscriber = (tx: Tx, productIds: number[]) => Promise<void>;
 const ID_CHUNK = 500;
 
 /**
- * Stock changes inside an order's transaction. Every decrement is a guarded update (`stock >= qty`), so no
- * number of concurrent orders can sell more than there is. Rows are touched in one global order (product
- * by product, its variants before itself) so two orders never wait on each other's locks.
+ * Every stock change: levels set by staff or an import, goods taken and given back by orders. Every decrement
+ * is a guarded update (`stock >= qty`), so no number of concurrent orders can sell more than there is. Rows
+ * are touched in one global order (product by product, its variants before itself) so two orders never wait
+ * on each other's locks.
  */
 @Injectable()
 export class StockService {
@@ -37,22 +48,22 @@ export class StockService {
     this.restockSubscribers.push(subscriber);
   }
 
-  /** Which of these products are sold out now: pass the answer to `announceRestocked` once stock was raised. */
-  soldOut(tx: Tx, productIds: number[]): Promise<number[]> {
-    return idsWithStock(tx, productIds, LessThanOrEqual(0));
-  }
-
   /**
-   * Announces the products of `soldOut` that have stock again: to the subscribers in this transaction and as
-   * `PRODUCT_BACK_IN_STOCK` after commit. Every place that sets or raises stock calls this.
+   * Sets stock to absolute levels (the CP product edit, the catalog import), and announces the products that
+   * were sold out and have stock again. Nothing else sets stock, so no restock goes unannounced.
    */
-  async announceRestocked(tx: Tx, soldOut: number[]): Promise<void> {
-    const restocked = await idsWithStock(tx, soldOut, MoreThan(0));
-    if (restocked.length === 0) return;
-    for (const subscriber of this.restockSubscribers) await subscriber(tx, restocked);
-    tx.afterCommit(() => {
-      for (const productId of restocked) this.events.emit(PRODUCT_BACK_IN_STOCK, { productId });
-    });
+  async set(tx: Tx, levels: StockLevel[]): Promise<void> {
+    const soldOut = await this.soldOut(
+      tx,
+      levels.map((level) => level.productId),
+    );
+    for (const level of levels) {
+      for (const [variantId, stock] of level.variants ?? []) {
+        await tx.manager.update(ProductVariant, { id: variantId }, { stock });
+      }
+      await tx.manager.update(Product, { id: level.productId }, { stock: level.stock });
+    }
+    await this.announceRestocked(tx, soldOut);
   }
 
   /** Takes the goods of an order out of stock; a 409 naming the product when there is not enough. */
@@ -107,6 +118,24 @@ export class StockService {
       await tx.manager.increment(Product, { id: product.productId }, 'stock', qty);
     }
     await this.announceRestocked(tx, soldOut);
+  }
+
+  /** Which of these products are sold out now: pass the answer to `announceRestocked` once stock was raised. */
+  private soldOut(tx: Tx, productIds: number[]): Promise<number[]> {
+    return idsWithStock(tx, productIds, LessThanOrEqual(0));
+  }
+
+  /**
+   * Announces the products of `soldOut` that have stock again: to the subscribers in this transaction and as
+   * `PRODUCT_BACK_IN_STOCK` after commit.
+   */
+  private async announceRestocked(tx: Tx, soldOut: number[]): Promise<void> {
+    const restocked = await idsWithStock(tx, soldOut, MoreThan(0));
+    if (restocked.length === 0) return;
+    for (const subscriber of this.restockSubscribers) await subscriber(tx, restocked);
+    tx.afterCommit(() => {
+      for (const productId of restocked) this.events.emit(PRODUCT_BACK_IN_STOCK, { productId });
+    });
   }
 }
 

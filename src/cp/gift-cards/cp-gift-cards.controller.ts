@@ -5,6 +5,7 @@ import { parseIsoMoment } from '../../commerce/coupons/coupon-input';
 import { formatGiftCardCode, maskGiftCardCode } from '../../commerce/gift-cards/gift-card-code';
 import { GiftCardDesigns } from '../../commerce/gift-cards/gift-card-designs.service';
 import { GiftCardIssuer } from '../../commerce/gift-cards/gift-card-issuer.service';
+import { GiftCardLedger } from '../../commerce/gift-cards/gift-card-ledger.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { answerCpPost } from '../../common/cp-form-post';
 import { CpListQuery } from '../../common/cp-list.query';
@@ -27,6 +28,7 @@ export class CpGiftCardsController {
   constructor(
     private readonly list: CpGiftCardsService,
     private readonly issuer: GiftCardIssuer,
+    private readonly ledger: GiftCardLedger,
     private readonly designs: GiftCardDesigns,
     private readonly currencies: CurrencyService,
     private readonly settings: SettingsService,
@@ -97,7 +99,7 @@ export class CpGiftCardsController {
     return answerCpPost(req, res, {
       page: `/${this.config.cpTrigger}/gift-cards`,
       action: async () => {
-        const card = await this.issuer.setDisabled(id, body.status === 'disabled');
+        const card = await this.ledger.setDisabled(id, body.status === 'disabled');
         return { message: `Gift card ${maskGiftCardCode(card.code)} is now ${card.status}.`, status: card.status };
       },
     });

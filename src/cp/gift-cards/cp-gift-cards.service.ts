@@ -30,7 +30,7 @@ export interface GiftCardRow {
   dateCreated: Date;
 }
 
-/** What the CP gift-card list reads; writes go through GiftCardIssuer. */
+/** What the CP gift-card list reads; writes go through GiftCardIssuer and GiftCardLedger. */
 @Injectable()
 export class CpGiftCardsService {
   constructor(

@@ -75,12 +75,9 @@ export class CpProductsService {
       if (!product) throw AppError.notFound('Product not found');
       const variants = await manager.find(ProductVariant, { where: { productId: id } });
       const edit = parseProductForm(form, product, variants, base.decimals);
-      const soldOut = await this.stock.soldOut(tx, [id]);
-      for (const [variantId, stock] of edit.variantStocks) {
-        await manager.update(ProductVariant, { id: variantId }, { stock });
-      }
-      await manager.update(Product, { id }, edit.changes);
-      await this.stock.announceRestocked(tx, soldOut);
+      const { stock, ...changes } = edit.changes;
+      await manager.update(Product, { id }, changes);
+      await this.stock.set(tx, [{ productId: id, stock, variants: edit.variantStocks }]);
       return Object.assign(product, edit.changes);
     });
   }

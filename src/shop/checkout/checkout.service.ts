@@ -4,13 +4,13 @@ import { CartPricingService, CartSummary } from '../../commerce/carts/cart-prici
 import { Address, Cart } from '../../commerce/carts/cart.entity';
 import { CartService } from '../../commerce/carts/cart.service';
 import { SessionCarts } from '../../commerce/carts/session-carts.service';
-import { destination, QuoteService } from '../../commerce/checkout/quote.service';
+import { cartEmpty, CheckoutRules } from '../../commerce/checkout/checkout-rules';
+import { QuoteService } from '../../commerce/checkout/quote.service';
 import { AddressBookService, addressNotFound, asAddress } from '../../commerce/customers/address-book.service';
 import { CustomerAddress } from '../../commerce/customers/customer-address.entity';
 import { Customer } from '../../commerce/customers/customer.entity';
 import { SessionCustomers } from '../../commerce/customers/session-customers.service';
 import { DeliverySlotsService } from '../../commerce/delivery/delivery-slots.service';
-import { PaymentMethodRegistry } from '../../commerce/payments/payment-method.registry';
 import { parseShippingMethodId } from '../../commerce/shipping/shipping-quote';
 import { Currency } from '../../commerce/stores/currency.entity';
 import { CurrencyService } from '../../commerce/stores/currency.service';
@@ -19,9 +19,6 @@ import { COUNTRY_CODES, CountryOption, countryName, countryOptions } from '../..
 import { AppError } from '../../common/errors/app-error';
 import { SettingsService } from '../../config/settings.service';
 import { SaveCheckoutDto, SavePaymentMethodDto, SaveShippingMethodDto } from './dto/checkout.dto';
-
-/** Pickup-point data from a carrier widget is kept on the order: small, by design. */
-const MAX_PICKUP_POINT_JSON = 4000;
 
 /** Address-book entries chosen in the checkout page's picker, by id. */
 export interface PickedAddresses {
@@ -50,7 +47,7 @@ export class CheckoutService {
     private readonly quotes: QuoteService,
     private readonly pricing: CartPricingService,
     private readonly currencies: CurrencyService,
-    private readonly payments: PaymentMethodRegistry,
+    private readonly rules: CheckoutRules,
     private readonly slots: DeliverySlotsService,
     private readonly settings: SettingsService,
     private readonly vat: VatValidationService,
@@ -65,7 +62,7 @@ export class CheckoutService {
 
   async requireCart(req: Request): Promise<Cart> {
     const cart = await this.cart(req);
-    if (!cart) throw AppError.conflict('cart_empty', 'Your cart is empty. Add something before checking out.');
+    if (!cart) throw cartEmpty();
     return cart;
   }
 
@@ -121,14 +118,10 @@ export class CheckoutService {
 
   async save(cart: Cart, body: SaveCheckoutDto): Promise<void> {
     const shippingAddress = body.sameAsBilling || !body.shippingAddress ? null : { ...body.shippingAddress };
-    const country = (shippingAddress ?? body.billingAddress).country;
-    if (!this.quotes.sellsTo(country)) {
-      const field = shippingAddress ? 'shippingAddress.country' : 'billingAddress.country';
-      throw AppError.invalid(
-        { [field]: ['is a country we do not deliver to'] },
-        `We do not deliver to ${countryName(country)}.`,
-      );
-    }
+    this.rules.checkAddressCountry(
+      (shippingAddress ?? body.billingAddress).country,
+      shippingAddress ? 'shippingAddress.country' : 'billingAddress.country',
+    );
     await this.carts.saveQuote(cart.id, {
       email: body.email,
       billingAddress: { ...body.billingAddress },
@@ -143,40 +136,13 @@ export class CheckoutService {
     if (!parseShippingMethodId(body.shippingMethod)) {
       throw AppError.invalid({ shippingMethod: ['must be a shipping method identifier type:handle:id'] });
     }
-    const country = destination(cart);
-    if (!country)
-      throw AppError.conflict('address_required', 'Enter your address first, so we can offer shipping methods.');
-    const quote = (await this.quotes.shippingQuotes(country, cart)).find(
-      (offer) => offer.value === body.shippingMethod,
-    );
-    if (!quote) {
-      throw new AppError(
-        'shipping_method_unavailable',
-        `This shipping method does not deliver this order to ${countryName(country)}.`,
-        409,
-        {
-          shippingMethod: ['is not available for this order'],
-        },
-      );
-    }
-    const pickupPoint = quote.pickupPoints ? this.pickupPoint(body.pickupPoint, quote.method.name) : null;
+    const { offer, pickupPoint } = await this.rules.shippingChoice(cart, body.shippingMethod, body.pickupPoint);
     const slot = await this.deliverySlot(body);
-    await this.carts.saveQuote(cart.id, { shippingMethod: quote.value, pickupPoint, ...slot });
+    await this.carts.saveQuote(cart.id, { shippingMethod: offer.value, pickupPoint, ...slot });
   }
 
   async savePaymentMethod(cart: Cart, body: SavePaymentMethodDto): Promise<void> {
-    const method = this.payments.methods().find((candidate) => candidate.code === body.paymentMethod);
-    if (!method) throw AppError.invalid({ paymentMethod: ['is not a payment method of this shop'] });
-    const { country, shipping, priced } = await this.quotes.quote(cart);
-    const available = this.payments.available({ country, shipping, subtotalBase: priced.subtotalBase });
-    if (!available.some((candidate) => candidate.code === method.code)) {
-      throw new AppError(
-        'payment_method_unavailable',
-        `${method.name} is not available${shipping ? ` with ${shipping.method.name}` : ''}. Choose another payment method.`,
-        409,
-        { paymentMethod: ['is not available for this order'] },
-      );
-    }
+    const method = await this.rules.paymentChoice(cart, body.paymentMethod);
     await this.carts.saveQuote(cart.id, { paymentMethod: method.code });
   }
 
@@ -203,16 +169,6 @@ export class CheckoutService {
       );
     }
     return checked.vatId;
-  }
-
-  private pickupPoint(point: Record<string, unknown> | undefined, methodName: string): Record<string, unknown> {
-    if (!point || Object.keys(point).length === 0) {
-      throw AppError.invalid({ pickupPoint: ['is required'] }, `Choose a pickup point for ${methodName}.`);
-    }
-    if (JSON.stringify(point).length > MAX_PICKUP_POINT_JSON) {
-      throw AppError.invalid({ pickupPoint: [`must be at most ${MAX_PICKUP_POINT_JSON} characters as JSON`] });
-    }
-    return point;
   }
 
   private async deliverySlot(

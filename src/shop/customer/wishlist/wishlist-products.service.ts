@@ -4,9 +4,9 @@ import { DataSource, In } from 'typeorm';
 import { absoluteUrl, productUrl } from '../../../commerce/products/catalog-product';
 import { ProductVariant } from '../../../commerce/products/product-variant.entity';
 import { Product } from '../../../commerce/products/product.entity';
+import { SellableProducts } from '../../../commerce/products/sellable-products';
 import { Currency } from '../../../commerce/stores/currency.entity';
 import { CurrencyService } from '../../../commerce/stores/currency.service';
-import { AppError } from '../../../common/errors/app-error';
 import { formatMoney } from '../../../common/money-format';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
@@ -46,6 +46,7 @@ export class WishlistProducts {
   constructor(
     private readonly dataSource: DataSource,
     private readonly currencies: CurrencyService,
+    private readonly sellable: SellableProducts,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -58,28 +59,13 @@ export class WishlistProducts {
     qty: number,
     configuration?: Record<string, string>,
   ): Promise<WishlistEntry & { name: string }> {
-    const product = await this.dataSource
-      .getRepository(Product)
-      .findOneBy({ id: productId, enabled: true, visible: true });
-    if (!product) throw new AppError('product_unavailable', 'This product is not available.', 404);
+    const product = await this.sellable.product(productId);
     const base = { productId, qty, name: product.name };
     if (product.type !== 'configurable' || !configuration || Object.keys(configuration).length === 0) {
       return { ...base, variantId: 0, configuration: null };
     }
-    const fields: Record<string, string[]> = {};
-    for (const option of product.options) {
-      if (!option.values.includes(configuration[option.code])) {
-        fields[`configuration[${option.code}]`] = [`must be one of ${option.values.join(', ')}`];
-      }
-    }
-    if (Object.keys(fields).length > 0) throw AppError.invalid(fields, `Choose the options of ${product.name}.`);
-    const chosen = Object.fromEntries(product.options.map((option) => [option.code, configuration[option.code]]));
-    const variants = await this.dataSource.getRepository(ProductVariant).findBy({ productId });
-    const variant = variants.find((candidate) =>
-      product.options.every((option) => candidate.options[option.code] === chosen[option.code]),
-    );
-    if (!variant) throw new AppError('product_unavailable', 'This combination is not available.', 404);
-    return { ...base, variantId: variant.id, configuration: chosen };
+    const chosen = await this.sellable.variant(product, configuration);
+    return { ...base, variantId: chosen.variant.id, configuration: chosen.configuration };
   }
 
   /** Lists as shown, prices in `currencyCode` (the base currency when unknown); products that are gone are left out. */

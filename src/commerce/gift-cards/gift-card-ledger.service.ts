@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { Not } from 'typeorm';
+import { AppError } from '../../common/errors/app-error';
+import { writeLock } from '../../database/locking';
+import { TransactionRunner, Tx } from '../../database/transaction-runner';
+import { insertRows } from '../../database/upsert';
+import { GiftCardMovement } from './gift-card-movement.entity';
+import { GiftCard } from './gift-card.entity';
+
+/** A new card's row: `amount` in minor units of `currency` is both its value and its balance. */
+export type OpenedGiftCard = Pick<GiftCard, 'code' | 'currency' | 'expiresAt' | 'designId' | 'issuedBy'> &
+  Partial<Pick<GiftCard, 'recipientEmail' | 'recipientName' | 'message' | 'orderId' | 'orderLineId' | 'unitIndex'>> & {
+    amount: number;
+  };
+
+/** One order taking an amount off one card. */
+export interface GiftCardDebit {
+  giftCardId: number;
+  orderId: number;
+  /** Minor units of `currency`, more than 0. */
+  amount: number;
+  /** The order's currency: a card pays only in its own. */
+  currency: string;
+}
+
+/**
+ * The one place a gift card's status and balance are written (DESIGN.md §3). Balance changes are guarded
+ * updates, each with a row in gift_card_movements, so concurrent orders never take more than a card holds
+ * and an order's amounts go back once.
+ */
+@Injectable()
+export class GiftCardLedger {
+  constructor(private readonly runner: TransactionRunner) {}
+
+  /** Writes a new, active card holding its whole value. */
+  open(tx: Tx, card: OpenedGiftCard): Promise<GiftCard> {
+    const { amount, ...rest } = card;
+    return tx.manager.save(
+      tx.manager.create(GiftCard, { ...rest, initialAmount: amount, balance: amount, status: 'active' }),
+    );
+  }
+
+  /**
+   * Takes `amount` off the card while it still holds it and is active, unexpired and in the order's currency;
+   * a card emptied this way becomes `used`. False (nothing written) when the card could not pay it.
+   */
+  async debit(tx: Tx, { giftCardId, orderId, amount, currency }: GiftCardDebit, now: number): Promise<boolean> {
+    const taken = await tx.manager
+      .createQueryBuilder()
+      .update(GiftCard)
+      .set({ balance: () => 'balance - :amount' })
+      .where('id = :id AND balance >= :amount AND status = :active AND currency = :currency')
+      .andWhere('(expiresAt IS NULL OR expiresAt > :now)')
+      .setParameters({ id: giftCardId, amount, active: 'active', currency, now })
+      .execute();
+    if (!taken.affected) return false;
+    await tx.manager.update(GiftCard, { id: giftCardId, balance: 0, status: 'active' }, { status: 'used' });
+    await insertRows(tx.manager, GiftCardMovement, { giftCardId, orderId, kind: 'spend', amount: -amount });
+    return true;
+  }
+
+  /**
+   * Gives a canceled order's cards back what it took, in the cancellation's transaction; a card it had used up
+   * is active again, a disabled one stays disabled. A card already refunded for the order is skipped, and the
+   * unique refund row refuses a second refund before any balance moves.
+   */
+  async refundOrder(tx: Tx, orderId: number): Promise<void> {
+    const spends = await tx.manager.findBy(GiftCardMovement, { orderId, kind: 'spend' });
+    for (const spend of spends) {
+      const giftCardId = spend.giftCardId;
+      if (await tx.manager.existsBy(GiftCardMovement, { giftCardId, orderId, kind: 'refund' })) continue;
+      await insertRows(tx.manager, GiftCardMovement, { giftCardId, orderId, kind: 'refund', amount: -spend.amount });
+      await tx.manager
+        .createQueryBuilder()
+        .update(GiftCard)
+        .set({
+          balance: () => 'balance + :amount',
+          status: () => 'CASE WHEN status = :used THEN :active ELSE status END',
+        })
+        .where('id = :id')
+        .setParameters({ id: giftCardId, amount: -spend.amount, used: 'used', active: 'active' })
+        .execute();
+    }
+  }
+
+  /** Disables the cards an order bought (it was canceled): what they already paid for stays paid. */
+  async disableBoughtWith(tx: Tx, orderId: number): Promise<void> {
+    await tx.manager.update(GiftCard, { orderId, status: Not('disabled') }, { status: 'disabled' });
+  }
+
+  /** Staff switch a card off (lost, stolen) and on again; its balance stays as it is. */
+  async setDisabled(id: number, disabled: boolean): Promise<GiftCard> {
+    return this.runner.run(async ({ manager }) => {
+      const card = await manager.findOne(GiftCard, { where: { id }, ...writeLock(manager) });
+      if (!card) throw AppError.notFound('This gift card does not exist.');
+      card.status = disabled ? 'disabled' : card.balance > 0 ? 'active' : 'used';
+      await manager.update(GiftCard, { id }, { status: card.status });
+      return card;
+    });
+  }
+}
