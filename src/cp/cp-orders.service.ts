@@ -5,7 +5,7 @@ import { CpStaff, cpUserHolds } from '../common/session-data';
 import { OrderHistory } from '../commerce/orders/order-history.entity';
 import { OrderLine } from '../commerce/orders/order-line.entity';
 import { OrderPageSections } from '../commerce/orders/order-page-sections';
-import { nextStatuses, OrderStatus } from '../commerce/orders/order-status.machine';
+import { orderLifecycle, OrderStatus } from '../commerce/orders/order-status.machine';
 import { Order } from '../commerce/orders/order.entity';
 import { PaymentStatusPoller } from '../commerce/payments/payment-status-poller';
 import { PaymentTransaction } from '../commerce/payments/payment-transaction.entity';
@@ -64,7 +64,7 @@ export class CpOrdersService {
       lines,
       history,
       transactions,
-      nextStatuses: nextStatuses(order.status),
+      nextStatuses: orderLifecycle.next(order.status),
       canCheckPayment: this.poller.canCheck(order),
       sections: await this.sections.for(order, (permission) => cpUserHolds(staff, permission)),
     };

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Not } from 'typeorm';
+import { In } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { insertRows } from '../../database/upsert';
+import { giftCardLifecycle, GiftCardStatus } from './gift-card-lifecycle';
 import { GiftCardMovement } from './gift-card-movement.entity';
 import { GiftCard } from './gift-card.entity';
 
@@ -54,7 +55,11 @@ export class GiftCardLedger {
       .setParameters({ id: giftCardId, amount, active: 'active', currency, now })
       .execute();
     if (!taken.affected) return false;
-    await tx.manager.update(GiftCard, { id: giftCardId, balance: 0, status: 'active' }, { status: 'used' });
+    await tx.manager.update(
+      GiftCard,
+      { id: giftCardId, balance: 0, status: In(giftCardLifecycle.guard('used')) },
+      { status: 'used' },
+    );
     await insertRows(tx.manager, GiftCardMovement, { giftCardId, orderId, kind: 'spend', amount: -amount });
     return true;
   }
@@ -85,7 +90,11 @@ export class GiftCardLedger {
 
   /** Disables the cards an order bought (it was canceled): what they already paid for stays paid. */
   async disableBoughtWith(tx: Tx, orderId: number): Promise<void> {
-    await tx.manager.update(GiftCard, { orderId, status: Not('disabled') }, { status: 'disabled' });
+    await tx.manager.update(
+      GiftCard,
+      { orderId, status: In(giftCardLifecycle.guard('disabled')) },
+      { status: 'disabled' },
+    );
   }
 
   /** Staff switch a card off (lost, stolen) and on again; its balance stays as it is. */
@@ -93,8 +102,10 @@ export class GiftCardLedger {
     return this.runner.run(async ({ manager }) => {
       const card = await manager.findOne(GiftCard, { where: { id }, ...writeLock(manager) });
       if (!card) throw AppError.notFound('This gift card does not exist.');
-      card.status = disabled ? 'disabled' : card.balance > 0 ? 'active' : 'used';
-      await manager.update(GiftCard, { id }, { status: card.status });
+      const status: GiftCardStatus = disabled ? 'disabled' : card.balance > 0 ? 'active' : 'used';
+      giftCardLifecycle.assertCan(card.status, status);
+      card.status = status;
+      await manager.update(GiftCard, { id }, { status });
       return card;
     });
   }

@@ -1,9 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { BaseRow, EpochMsColumn } from '../../database/base.entity';
 import { GiftCardDesign } from './gift-card-design.entity';
-
-/** What is stored. `expired` is not: a card counts as expired once `expiresAt` has passed. */
-export type GiftCardStatus = 'active' | 'used' | 'disabled';
+import { GiftCardStatus } from './gift-card-lifecycle';
 
 /**
  * A code that pays for orders up to its balance (DESIGN.md §3). Status and balance are written only by

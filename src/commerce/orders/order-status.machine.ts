@@ -1,35 +1,25 @@
+import { defineStates, StateOf } from '../lifecycle/state-table';
+
 /** Order statuses (DESIGN.md §4) and the one table of allowed moves between them. */
-export const ORDER_STATUSES = [
-  'pending_payment',
-  'payment_review',
-  'paid',
-  'processing',
-  'shipped',
-  'completed',
-  'canceled',
-] as const;
-
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
+export const orderLifecycle = defineStates('an order', {
+  // Placed; the money is not in yet (an online payment under way, a bank transfer awaited).
   pending_payment: ['payment_review', 'paid', 'processing', 'canceled'],
+  // The gateway reported a payment it has not settled yet (a transfer on its way, a loan being approved).
   payment_review: ['paid', 'pending_payment', 'canceled'],
+  // The money is in.
   paid: ['processing', 'shipped', 'completed', 'canceled'],
+  // Being prepared; cash on delivery comes here straight from pending_payment, to be paid at the door.
   processing: ['shipped', 'completed', 'canceled'],
+  // Handed to the carrier: it can no longer be canceled.
   shipped: ['completed'],
+  // Delivered and done.
   completed: [],
+  // Called off (by the shopper, staff or the payment deadline); gift cards it took are given back.
   canceled: [],
-};
+});
 
-export function isOrderStatus(value: unknown): value is OrderStatus {
-  return typeof value === 'string' && (ORDER_STATUSES as readonly string[]).includes(value);
-}
+export type OrderStatus = StateOf<typeof orderLifecycle>;
 
-/** A same-state move is allowed and means "nothing to do" (a replayed webhook must not fail). */
-export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
-  return from === to || TRANSITIONS[from].includes(to);
-}
+export const ORDER_STATUSES = orderLifecycle.states;
 
-export function nextStatuses(from: OrderStatus): readonly OrderStatus[] {
-  return TRANSITIONS[from];
-}
+export const isOrderStatus = orderLifecycle.is;

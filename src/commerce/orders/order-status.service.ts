@@ -6,7 +6,7 @@ import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { insertRows } from '../../database/upsert';
 import { ORDER_STATUS_CHANGE } from '../events';
 import { OrderHistory } from './order-history.entity';
-import { canTransition, OrderStatus } from './order-status.machine';
+import { orderLifecycle, OrderStatus } from './order-status.machine';
 import { Order } from './order.entity';
 
 export interface OrderStatusChange {
@@ -67,9 +67,7 @@ export class OrderStatusService {
       const order = await tx.manager.findOne(Order, { where: { id: orderId }, ...writeLock(tx.manager) });
       if (!order) throw AppError.notFound('Order not found');
       if (order.status === to || (from !== undefined && order.status !== from)) return null;
-      if (!canTransition(order.status, to)) {
-        throw AppError.conflict('illegal_transition', `An order in status ${order.status} cannot become ${to}.`);
-      }
+      orderLifecycle.assertCan(order.status, to);
       await tx.manager.update(Order, { id: order.id }, { status: to });
       await insertRows(tx.manager, OrderHistory, {
         orderId: order.id,

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { JobQueue } from '../../jobs/job-queue.service';
 import { Order } from '../orders/order.entity';
+import { paymentAttemptLifecycle } from './payment-attempt-lifecycle';
 import { PaymentOutcome } from './payment-gateway';
 import { PaymentMethodRegistry } from './payment-method.registry';
 import { GIVE_UP_AFTER_MS, PAYMENT_POLL_JOB, PaymentPollPayload, schedulePaymentPoll } from './payment-poll.job';
@@ -98,6 +99,6 @@ export class PaymentStatusPoller implements OnModuleInit {
   }
 
   private attemptIsOpen(transaction: PaymentTransaction): boolean {
-    return transaction.status === 'pending' || transaction.status === 'review';
+    return !paymentAttemptLifecycle.isFinal(transaction.status);
   }
 }

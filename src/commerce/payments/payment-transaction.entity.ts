@@ -1,7 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
 import { BaseRow } from '../../database/base.entity';
-
-export type PaymentTransactionStatus = 'pending' | 'review' | 'success' | 'failed' | 'canceled';
+import { PaymentTransactionStatus } from './payment-attempt-lifecycle';
 
 /** A payment attempt for an order with a gateway. `(gateway, reference)` is unique so a return settles once. */
 @Entity('payment_transactions')

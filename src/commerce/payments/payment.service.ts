@@ -9,13 +9,14 @@ import { insertRows } from '../../database/upsert';
 import { JobQueue } from '../../jobs/job-queue.service';
 import { OrderConfirmationMail } from '../orders/order-confirmation.mail';
 import { OrderLine } from '../orders/order-line.entity';
-import { canTransition } from '../orders/order-status.machine';
+import { orderLifecycle } from '../orders/order-status.machine';
 import { OrderStatusService } from '../orders/order-status.service';
 import { amountDue, Order } from '../orders/order.entity';
+import { paymentAttemptLifecycle, PaymentTransactionStatus } from './payment-attempt-lifecycle';
 import { PaymentGateway, PaymentOutcome, PaymentStart } from './payment-gateway';
 import { PaymentMethodRegistry } from './payment-method.registry';
 import { schedulePaymentPoll } from './payment-poll.job';
-import { PaymentTransaction, PaymentTransactionStatus } from './payment-transaction.entity';
+import { PaymentTransaction } from './payment-transaction.entity';
 
 /**
  * Where the shopper goes next: to the gateway, or to our success or failed page; `unconfirmed` is the failed page
@@ -26,9 +27,6 @@ export type PaymentStep =
 
 /** Who reports an outcome: the attempt's start (offline methods), the shopper's return, or a status poll. */
 export type OutcomeOrigin = 'start' | 'return' | 'poll';
-
-/** A transaction in one of these states is settled: nothing changes it again. */
-const SETTLED = new Set<PaymentTransactionStatus>(['success', 'failed', 'canceled']);
 
 /** A pending attempt's gateway page is offered again for this long before a retry starts a new one. */
 const REUSE_REDIRECT_MS = 15 * 60 * 1000;
@@ -113,7 +111,7 @@ export class PaymentService implements OnModuleInit {
     let unconfirmed = false;
     if (transaction?.status === 'success' && gateway?.postValidate) {
       await this.recordSecondPayment(order, transaction, await gateway.postValidate({ order, transaction, params }));
-    } else if (transaction && gateway?.postValidate && !SETTLED.has(transaction.status)) {
+    } else if (transaction && gateway?.postValidate && !paymentAttemptLifecycle.isFinal(transaction.status)) {
       let outcome: PaymentOutcome;
       try {
         outcome = await gateway.postValidate({ order, transaction, params });
@@ -147,9 +145,10 @@ export class PaymentService implements OnModuleInit {
         where: { id: transactionId },
         ...writeLock(manager),
       });
-      if (!transaction || SETTLED.has(transaction.status)) return false;
+      if (!transaction || paymentAttemptLifecycle.isFinal(transaction.status)) return false;
       const status = transactionStatus(outcome);
       if (status === transaction.status && origin !== 'start') return false;
+      paymentAttemptLifecycle.assertCan(transaction.status, status);
       const order = await manager.findOne(Order, { where: { id: transaction.orderId }, ...writeLock(manager) });
       // Money for an order that no longer takes it: paid after the deadline canceled it, or paid by another
       // attempt already. Never dropped: the attempt keeps the payment and is marked for staff to give back.
@@ -171,7 +170,7 @@ export class PaymentService implements OnModuleInit {
         return true;
       }
       const target = outcome.failed ? order!.status : outcome.status;
-      if (target !== order!.status && canTransition(order!.status, target)) {
+      if (target !== order!.status && orderLifecycle.can(order!.status, target)) {
         await this.statuses.change(order!.id, target, actor, outcome.note);
         if (target === 'paid' || target === 'payment_review')
           await this.withdrawOpen(
@@ -228,7 +227,8 @@ export class PaymentService implements OnModuleInit {
   async withdrawOpen(tx: Tx, orderId: number, note: string, exceptId?: number): Promise<void> {
     const open = await tx.manager.findBy(PaymentTransaction, {
       orderId,
-      status: In(['pending', 'review']),
+      // The attempts a withdrawal can fail: those not settled yet.
+      status: In(paymentAttemptLifecycle.guard('failed')),
       ...(exceptId === undefined ? {} : { id: Not(exceptId) }),
     });
     for (const { id } of open) {
