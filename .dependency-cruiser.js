@@ -1,7 +1,8 @@
 /**
  * Architecture boundaries from STYLE.md, checked in CI:
- * plugins depend on commerce (and shared infrastructure) only; commerce never reaches into an area;
- * areas do not reach into each other; sandbox/ is imported only by the bootstrap and tests.
+ * plugins depend on the plugin API only (it re-exports the commerce ports and shared infrastructure they may
+ * use); commerce never reaches into an area; areas do not reach into each other; sandbox/ is imported only by
+ * the bootstrap and tests.
  */
 const INFRA = '^src/(cache|common|config|database|jobs|mail|redis|web)/';
 
@@ -15,11 +16,25 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: 'plugins-depend-on-commerce-only',
-      comment: 'A plugin may use commerce/ and shared infrastructure, nothing else of the app.',
+      name: 'plugins-use-the-plugin-api-only',
+      comment: 'A plugin imports src/plugin-api/ and its own folder, nothing else of the app.',
       severity: 'error',
       from: { path: '^src/plugins/([^/]+)/' },
-      to: { path: '^src/', pathNot: ['^src/plugins/$1/', '^src/commerce/', INFRA] },
+      to: { path: '^src/', pathNot: ['^src/plugins/$1/', '^src/plugin-api/'] },
+    },
+    {
+      name: 'plugin-api-offers-commerce-and-infrastructure',
+      comment: 'The plugin API re-exports commerce/ ports and shared infrastructure; it knows no area or plugin.',
+      severity: 'error',
+      from: { path: '^src/plugin-api/' },
+      to: { path: '^src/', pathNot: ['^src/plugin-api/', '^src/commerce/', INFRA] },
+    },
+    {
+      name: 'commerce-uses-only-the-plugin-declaration',
+      comment: 'commerce/ declares its built-in methods like a plugin; the rest of the API sits above it.',
+      severity: 'error',
+      from: { path: '^src/commerce/' },
+      to: { path: '^src/plugin-api/', pathNot: '^src/plugin-api/storefront-plugin\\.ts$' },
     },
     {
       name: 'commerce-depends-on-no-area',
@@ -39,7 +54,7 @@ module.exports = {
       name: 'areas-not-into-plugins',
       severity: 'error',
       from: {
-        path: '^src/(shop|flow|commerce|cache|common|config|database|jobs|mail|web)/',
+        path: '^src/(shop|flow|commerce|plugin-api|cache|common|config|database|jobs|mail|web)/',
         pathNot: '^src/database/entities\\.ts$',
       },
       to: { path: '^src/plugins/' },

@@ -26,6 +26,7 @@ import { FlowModule } from './flow/flow.module';
 import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
 import { MailModule } from './mail/mail.module';
+import { PluginApiModule } from './plugin-api/plugin-api.module';
 import { BankpayPluginModule } from './plugins/bankpay/bankpay.module';
 import { BankpayCpModule } from './plugins/bankpay/cp/bankpay-cp.module';
 import { CarrierAPluginModule } from './plugins/carrier-a/carrier-a.module';
@@ -89,6 +90,7 @@ export class AppModule {
         MarketingModule,
         PluginEndpointsModule,
         FlowModule,
+        PluginApiModule,
         BankpayPluginModule,
         CarrierAPluginModule,
         CarrierBPluginModule,

@@ -4,6 +4,7 @@ import { CartPricingService } from './carts/cart-pricing.service';
 import { CartService } from './carts/cart.service';
 import { SessionCarts } from './carts/session-carts.service';
 import { CheckoutRules } from './checkout/checkout-rules';
+import { CorePlugin } from './core.plugin';
 import { PlaceOrderService } from './checkout/place-order.service';
 import { QuoteService } from './checkout/quote.service';
 import { CouponService } from './coupons/coupon.service';
@@ -82,6 +83,7 @@ const COMMERCE_SERVICES = [
     CoreShippingProvider,
     CorePaymentGateway,
     GiftCardPaymentGateway,
+    CorePlugin,
     OrderCancellation,
   ],
   exports: COMMERCE_SERVICES,

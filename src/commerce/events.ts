@@ -1,6 +1,5 @@
 /** Internal events of the spec ("Events"). Plugins listen for these; commerce never imports a plugin. */
 export const PLUGINS_AFTER_LOAD = 'plugins-after-load';
-export const REGISTER_PAYMENT_GATEWAYS = 'register-payment-gateways';
 export const ORDER_STATUS_CHANGE = 'order-status-change';
 /** After a place-order transaction committed, with `{ orderId, orderNumber }`. */
 export const ORDER_PLACED = 'order-placed';

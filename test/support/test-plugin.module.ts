@@ -1,21 +1,22 @@
-import { Controller, Get, Module, OnModuleInit } from '@nestjs/common';
+import { Controller, Get, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PLUGINS_AFTER_LOAD } from '../../src/commerce/events';
+import { RequiresFeature } from '../../src/common/decorators/requires-feature.decorator';
 import {
+  CpPermission,
   PaymentGateway,
   PaymentMethodDescriptor,
   PaymentOutcome,
   PaymentRequest,
   PaymentReturn,
   PaymentStart,
-} from '../../src/commerce/payments/payment-gateway';
-import { PaymentMethodRegistry } from '../../src/commerce/payments/payment-method.registry';
-import { ShippingMethod } from '../../src/commerce/shipping/shipping-method.entity';
-import { ShippingMethodRegistry, ShippingProvider } from '../../src/commerce/shipping/shipping-method.registry';
-import { ShippingContext, tableRate } from '../../src/commerce/shipping/shipping-quote';
-import { CpPermissionCatalogue } from '../../src/common/cp-permissions';
-import { CpPermission } from '../../src/common/decorators/cp-permission.decorator';
-import { RequiresFeature } from '../../src/common/decorators/requires-feature.decorator';
+  PluginDeclaration,
+  ShippingContext,
+  ShippingMethod,
+  ShippingProvider,
+  StorefrontPlugin,
+  tableRate,
+} from '../../src/plugin-api';
 
 /** A route behind a real flag, standing in for a feature-flagged endpoint such as the coupons'. */
 @Controller('test/gated')
@@ -97,22 +98,23 @@ const testCarrier: ShippingProvider = {
     methods.flatMap((method) => tableRate(method, context, { pickupPoints: true }) ?? []),
 };
 
-/** Registers like a real plugin: subscribes in onModuleInit, registers when plugins-after-load fires. */
-@Module({ controllers: [GatedController, TestPluginCpController] })
+/** Declared like a real plugin; its CP page has no header link. */
+@Injectable()
+@PluginDeclaration()
+class TestPlugin implements StorefrontPlugin {
+  readonly handle = 'test-plugin';
+  readonly name = 'Test plugin';
+  readonly paymentGateways = [testPayGateway];
+  readonly shippingProviders = [testCarrier];
+  readonly cp = {};
+}
+
+/** Also counts `plugins-after-load`, which the registrar registers every declared plugin on. */
+@Module({ controllers: [GatedController, TestPluginCpController], providers: [TestPlugin] })
 export class TestPluginModule implements OnModuleInit {
-  constructor(
-    private readonly events: EventEmitter2,
-    private readonly payments: PaymentMethodRegistry,
-    private readonly shipping: ShippingMethodRegistry,
-    private readonly cpPermissions: CpPermissionCatalogue,
-  ) {}
+  constructor(private readonly events: EventEmitter2) {}
 
   onModuleInit(): void {
-    this.cpPermissions.add('accessPlugin-test-plugin');
-    this.events.on(PLUGINS_AFTER_LOAD, () => {
-      loadEvents.push(PLUGINS_AFTER_LOAD);
-      this.payments.register(testPayGateway);
-      this.shipping.register(testCarrier);
-    });
+    this.events.on(PLUGINS_AFTER_LOAD, () => loadEvents.push(PLUGINS_AFTER_LOAD));
   }
 }

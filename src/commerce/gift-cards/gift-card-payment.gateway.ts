@@ -1,6 +1,5 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PaymentGateway, PaymentMethodDescriptor, PaymentStart } from '../payments/payment-gateway';
-import { PaymentMethodRegistry } from '../payments/payment-method.registry';
 
 /** The payment method of an order that gift cards pay in full. */
 export const GIFT_CARD_PAYMENT = { code: 'gift-card', name: 'Gift card', gateway: 'gift-card' } as const;
@@ -11,14 +10,8 @@ export const GIFT_CARD_PAYMENT = { code: 'gift-card', name: 'Gift card', gateway
  * it by itself when nothing is left to pay.
  */
 @Injectable()
-export class GiftCardPaymentGateway implements PaymentGateway, OnModuleInit {
+export class GiftCardPaymentGateway implements PaymentGateway {
   readonly handle = GIFT_CARD_PAYMENT.gateway;
-
-  constructor(private readonly registry: PaymentMethodRegistry) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   getDetails(): PaymentMethodDescriptor[] {
     return [

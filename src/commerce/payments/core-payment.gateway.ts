@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { formatMoney } from '../../common/money-format';
 import { SettingsService } from '../../config/settings.service';
 import { amountDue, Order } from '../orders/order.entity';
@@ -10,7 +10,6 @@ import {
   PaymentMethodDescriptor,
   PaymentStart,
 } from './payment-gateway';
-import { PaymentMethodRegistry } from './payment-method.registry';
 
 export const CASH_ON_DELIVERY = 'cod';
 export const BANK_TRANSFER_MANUAL = 'bank-transfer-manual';
@@ -21,18 +20,13 @@ export const BANK_TRANSFER_MANUAL = 'bank-transfer-manual';
  * advance (the order waits in pending_payment until staff see the money).
  */
 @Injectable()
-export class CorePaymentGateway implements PaymentGateway, OnModuleInit {
+export class CorePaymentGateway implements PaymentGateway {
   readonly handle = 'core';
 
   constructor(
-    private readonly registry: PaymentMethodRegistry,
     private readonly settings: SettingsService,
     private readonly currencies: CurrencyService,
   ) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   getDetails(): PaymentMethodDescriptor[] {
     return [

@@ -1,20 +1,12 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
-import { REGISTER_PAYMENT_GATEWAYS } from '../events';
+import { Injectable } from '@nestjs/common';
 import { PaymentContext, PaymentGateway, PaymentMethodDescriptor } from './payment-gateway';
 
 export type RegisteredPaymentMethod = PaymentMethodDescriptor & { id: number; gateway: string };
 
+/** Checkout reads payment methods only through here; gateways register on `plugins-after-load`. */
 @Injectable()
-export class PaymentMethodRegistry implements OnModuleInit {
+export class PaymentMethodRegistry {
   private readonly gateways = new Map<string, PaymentGateway>();
-
-  constructor(private readonly events: EventEmitter2) {}
-
-  /** Gateway plugins announce themselves with `register-payment-gateways` (spec "Events"). */
-  onModuleInit(): void {
-    this.events.on(REGISTER_PAYMENT_GATEWAYS, (gateway: PaymentGateway) => this.register(gateway));
-  }
 
   register(gateway: PaymentGateway): void {
     this.gateways.set(gateway.handle, gateway);

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
-import { InjectConfig } from '../../config/config.module';
-import { SettingsService } from '../../config/settings.service';
+import { AppConfig, InjectConfig, SettingsService } from '../../plugin-api';
 
 /**
  * Where the bank lives: the configured URLs, else the local sandbox bank (DESIGN.md §7); null when neither

@@ -1,4 +1,4 @@
-import { PaymentMethodDescriptor } from '../../commerce/payments/payment-gateway';
+import { PaymentMethodDescriptor } from '../../plugin-api';
 
 export const BANKPAY_HANDLE = 'bankpay';
 

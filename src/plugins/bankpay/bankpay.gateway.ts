@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Order } from '../../commerce/orders/order.entity';
 import {
+  CurrencyService,
+  Order,
   PaymentContext,
   PaymentGateway,
   PaymentMethodDescriptor,
@@ -9,10 +10,9 @@ import {
   PaymentReturn,
   PaymentStart,
   PaymentStatusQuery,
-} from '../../commerce/payments/payment-gateway';
-import { PaymentTransaction } from '../../commerce/payments/payment-transaction.entity';
-import { CurrencyService } from '../../commerce/stores/currency.service';
-import { SettingsService } from '../../config/settings.service';
+  PaymentTransaction,
+  SettingsService,
+} from '../../plugin-api';
 import {
   BANKPAY_HANDLE,
   bankpayDescriptors,

@@ -1,4 +1,4 @@
-import { SettingDefinition } from '../../config/setting-definition';
+import { SettingDefinition } from '../../plugin-api';
 import { SECRET_KEY_PATTERN } from './card-pay/card-pay-signature';
 
 const MERCHANT_MID = /^[a-z0-9]{3,4}$/;

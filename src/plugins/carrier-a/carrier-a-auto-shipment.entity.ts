@@ -1,15 +1,6 @@
 import { Column, Entity } from 'typeorm';
-import { BaseRow } from '../../database/base.entity';
-
-/**
- * - `pending`: queued, or waiting for a retry after the carrier refused or was unreachable;
- * - `calling`: the parcel request is on its way (a crash here leaves it, and the next attempt checks);
- * - `created`: the parcel exists (`shipmentId`);
- * - `skipped`: the monthly label limit was reached;
- * - `unconfirmed`: the carrier may or may not have created a parcel, so automation stops (staff decide);
- * - `failed`: the carrier kept refusing until the job's attempts ran out.
- */
-export type AutoShipmentState = 'pending' | 'calling' | 'created' | 'skipped' | 'unconfirmed' | 'failed';
+import { BaseRow } from '../../plugin-api/entity';
+import { AutoShipmentState } from './carrier-a-auto-shipment-lifecycle';
 
 /** The automatic parcel of one order: its unique order id is what makes automation create at most one. */
 @Entity('carrier_a_auto_shipments')

@@ -1,14 +1,20 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Order } from '../../commerce/orders/order.entity';
-import { OrderStatusChange, OrderStatusService } from '../../commerce/orders/order-status.service';
-import { parseShippingMethodId } from '../../commerce/shipping/shipping-quote';
-import { SettingsService } from '../../config/settings.service';
-import { writeLock } from '../../database/locking';
-import { TransactionRunner, Tx } from '../../database/transaction-runner';
-import { JobGaveUp, JobQueue } from '../../jobs/job-queue.service';
-import { Job } from '../../jobs/job.entity';
+import {
+  Job,
+  JobGaveUp,
+  JobQueue,
+  Order,
+  OrderStatusChange,
+  OrderStatusService,
+  parseShippingMethodId,
+  SettingsService,
+  TransactionRunner,
+  Tx,
+  writeLock,
+} from '../../plugin-api';
 import { CarrierAConfigurationError } from './carrier-a.errors';
-import { AutoShipmentState, CarrierAAutoShipment } from './carrier-a-auto-shipment.entity';
+import { CarrierAAutoShipment } from './carrier-a-auto-shipment.entity';
+import { AutoShipmentState, autoShipmentLifecycle } from './carrier-a-auto-shipment-lifecycle';
 import { CarrierAShipment } from './carrier-a-shipment.entity';
 import { CarrierAShipments, LabelLimitReached } from './carrier-a-shipments.service';
 
@@ -85,7 +91,7 @@ export class CarrierAAutoShipments implements OnModuleInit {
   private async claim(orderId: number): Promise<{ call: boolean; stop?: string }> {
     return this.runner.run(async (tx) => {
       const row = await this.lockRow(tx, orderId);
-      if (row.state === 'created' || row.state === 'skipped') return { call: false };
+      if (autoShipmentLifecycle.isFinal(row.state)) return { call: false };
       if (row.state === 'unconfirmed') return { call: false, stop: row.lastError ?? 'the parcel is unconfirmed' };
       const made = await tx.manager.findOne(CarrierAShipment, { where: { orderId }, order: { id: 'ASC' } });
       if (made) {
@@ -105,7 +111,7 @@ export class CarrierAAutoShipments implements OnModuleInit {
 
   private async markCalling(tx: Tx, orderId: number): Promise<void> {
     const row = await this.lockRow(tx, orderId);
-    if (row.state !== 'pending' && row.state !== 'failed') throw new AlreadyTaken();
+    if (!autoShipmentLifecycle.guard('calling').includes(row.state)) throw new AlreadyTaken();
     await tx.manager.update(CarrierAAutoShipment, row.id, { state: 'calling' });
   }
 

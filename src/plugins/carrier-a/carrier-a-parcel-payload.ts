@@ -1,6 +1,4 @@
-import { Address } from '../../commerce/carts/cart.entity';
-import { amountDue, Order } from '../../commerce/orders/order.entity';
-import { parseShippingMethodId } from '../../commerce/shipping/shipping-quote';
+import { Address, amountDue, Order, parseShippingMethodId } from '../../plugin-api';
 import { CarrierAParcelRequest, CarrierAParty } from './carrier-a.client';
 import { CarrierAConfigurationError } from './carrier-a.errors';
 import { PARCELSHOP_HANDLE } from './carrier-a-shipping.provider';

@@ -2,7 +2,7 @@ import { CACHE_MANAGER } from '@nestjs/cache-manager';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Cache } from 'cache-manager';
 import { DataSource } from 'typeorm';
-import { Store } from '../../commerce/stores/store.entity';
+import { Store } from '../../plugin-api';
 import { CarrierAClient, CarrierAParcelShop } from './carrier-a.client';
 
 /** A pickup point in the spec's shape ("Pickup point (carrier A)"). */

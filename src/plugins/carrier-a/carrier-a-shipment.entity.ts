@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { BaseRow } from '../../database/base.entity';
+import { BaseRow } from '../../plugin-api/entity';
 
 /** A parcel registered with carrier A for an order (spec "Shipment record (carrier A)"). */
 @Entity('carrier_a_shipments')

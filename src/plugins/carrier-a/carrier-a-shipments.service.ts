@@ -1,13 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { amountDue, Order } from '../../commerce/orders/order.entity';
-import { OrderStatusService } from '../../commerce/orders/order-status.service';
-import { PaymentTransaction } from '../../commerce/payments/payment-transaction.entity';
-import { Store } from '../../commerce/stores/store.entity';
-import { AppConfig } from '../../config/app-config';
-import { InjectConfig } from '../../config/config.module';
-import { SettingsService } from '../../config/settings.service';
-import { TransactionRunner, Tx } from '../../database/transaction-runner';
+import {
+  amountDue,
+  AppConfig,
+  InjectConfig,
+  Order,
+  OrderStatusService,
+  PaymentTransaction,
+  SettingsService,
+  Store,
+  TransactionRunner,
+  Tx,
+} from '../../plugin-api';
 import { CarrierAClient } from './carrier-a.client';
 import { CarrierAConfigurationError } from './carrier-a.errors';
 import { CarrierALabelFiles } from './carrier-a-label-files';

@@ -1,8 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { ShippingMethod } from '../../commerce/shipping/shipping-method.entity';
-import { ShippingProvider } from '../../commerce/shipping/shipping-method.registry';
-import { ShippingContext, ShippingQuote, ShippingWidget, tableRate } from '../../commerce/shipping/shipping-quote';
-import { SettingsService } from '../../config/settings.service';
+import {
+  SettingsService,
+  ShippingContext,
+  ShippingMethod,
+  ShippingProvider,
+  ShippingQuote,
+  ShippingWidget,
+  tableRate,
+} from '../../plugin-api';
 
 /** The handle of the ParcelShop method; every other carrier A method delivers to the door. */
 export const PARCELSHOP_HANDLE = 'parcelshop';

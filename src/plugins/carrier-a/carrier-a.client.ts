@@ -1,9 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AddressGuard } from '../../common/outbound-address';
-import { exchange, OutboundError, OutboundRequest, requestJson } from '../../common/outbound-http';
-import { AppConfig } from '../../config/app-config';
-import { InjectConfig } from '../../config/config.module';
-import { SettingsService } from '../../config/settings.service';
+import {
+  AddressGuard,
+  AppConfig,
+  exchange,
+  InjectConfig,
+  OutboundError,
+  OutboundRequest,
+  requestJson,
+  SettingsService,
+} from '../../plugin-api';
 import { carrierMessage, CarrierAConfigurationError, isRecord } from './carrier-a.errors';
 
 export interface CarrierAParty {

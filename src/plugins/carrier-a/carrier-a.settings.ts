@@ -1,6 +1,4 @@
-import { ORDER_STATUSES } from '../../commerce/orders/order-status.machine';
-import { DashboardLayout } from '../../config/dashboard-layout';
-import { SettingDefinition } from '../../config/setting-definition';
+import { DashboardLayout, ORDER_STATUSES, SettingDefinition } from '../../plugin-api';
 
 /** The widgets of the carrier A CP dashboard, in their natural order, and where their layout is kept. */
 export const CARRIER_A_DASHBOARD = new DashboardLayout('carrier-a.dashboardLayout', [

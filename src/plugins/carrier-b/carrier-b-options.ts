@@ -1,9 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CurrencyService } from '../../commerce/stores/currency.service';
-import { toMajor } from '../../common/money';
-import { AppConfig } from '../../config/app-config';
-import { InjectConfig } from '../../config/config.module';
-import { SettingsService } from '../../config/settings.service';
+import { AppConfig, CurrencyService, InjectConfig, SettingsService, toMajor } from '../../plugin-api';
 import { CarrierBRatesReader, CountryAmounts } from './carrier-b-rates';
 
 /** Who is calling the widget (spec "Versioning" 3). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SettingsService } from '../../config/settings.service';
+import { SettingsService } from '../../plugin-api';
 
 export type CountryAmounts = Record<string, number>;
 

@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { ShippingMethod } from '../../commerce/shipping/shipping-method.entity';
-import { ShippingProvider } from '../../commerce/shipping/shipping-method.registry';
 import {
+  AppConfig,
+  convertMinor,
+  CurrencyService,
+  InjectConfig,
+  SettingsService,
   ShippingContext,
+  ShippingMethod,
+  shippingMethodId,
+  ShippingProvider,
   ShippingQuote,
   ShippingWidget,
-  shippingMethodId,
-} from '../../commerce/shipping/shipping-quote';
-import { CurrencyService } from '../../commerce/stores/currency.service';
-import { convertMinor } from '../../common/money';
-import { AppConfig } from '../../config/app-config';
-import { InjectConfig } from '../../config/config.module';
-import { SettingsService } from '../../config/settings.service';
+} from '../../plugin-api';
 import { carrierBPrice, CarrierBRatesReader } from './carrier-b-rates';
 
 /**

@@ -1,5 +1,4 @@
-import { DashboardLayout } from '../../config/dashboard-layout';
-import { SettingDefinition } from '../../config/setting-definition';
+import { DashboardLayout, SettingDefinition } from '../../plugin-api';
 
 /** The widgets of the carrier B CP dashboard, in their natural order, and where their layout is kept. */
 export const CARRIER_B_DASHBOARD = new DashboardLayout('carrier-b.dashboardLayout', [

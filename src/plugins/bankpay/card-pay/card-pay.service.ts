@@ -1,13 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
+  CurrencyService,
   PaymentOutcome,
   PaymentRequest,
   PaymentReturn,
   PaymentStart,
-} from '../../../commerce/payments/payment-gateway';
-import { CurrencyService } from '../../../commerce/stores/currency.service';
-import { toMajor, toMinor } from '../../../common/money';
-import { SettingsService } from '../../../config/settings.service';
+  SettingsService,
+  toMajor,
+  toMinor,
+} from '../../../plugin-api';
 import { BankpayEndpoints } from '../bankpay-endpoints';
 import {
   cardPayHmac,

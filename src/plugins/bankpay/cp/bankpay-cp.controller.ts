@@ -1,10 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { answerCpPost } from '../../../common/cp-form-post';
-import { CpPermission } from '../../../common/decorators/cp-permission.decorator';
-import { AppConfig } from '../../../config/app-config';
-import { InjectConfig } from '../../../config/config.module';
+import { answerCpPost, AppConfig, CpPermission, InjectConfig } from '../../../plugin-api';
 import { PayPlusClient } from '../pay-plus/pay-plus.client';
 import { BankpayCpService } from './bankpay-cp.service';
 

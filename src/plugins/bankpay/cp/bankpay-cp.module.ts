@@ -1,6 +1,4 @@
-import { Module, OnModuleInit } from '@nestjs/common';
-import { CpPermissionCatalogue } from '../../../common/cp-permissions';
-import { CpNavigation } from '../../../web/cp-navigation';
+import { Module } from '@nestjs/common';
 import { BankpayPluginModule } from '../bankpay.module';
 import { BankpayCpController } from './bankpay-cp.controller';
 import { BankpayCpService } from './bankpay-cp.service';
@@ -11,14 +9,4 @@ import { BankpayCpService } from './bankpay-cp.service';
   controllers: [BankpayCpController],
   providers: [BankpayCpService],
 })
-export class BankpayCpModule implements OnModuleInit {
-  constructor(
-    private readonly permissions: CpPermissionCatalogue,
-    private readonly navigation: CpNavigation,
-  ) {}
-
-  onModuleInit(): void {
-    this.permissions.add('accessPlugin-bankpay');
-    this.navigation.add({ label: 'Bank payments', path: 'bankpay/dashboard', permission: 'accessPlugin-bankpay' });
-  }
-}
+export class BankpayCpModule {}

@@ -1,10 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
-import { Order } from '../../../commerce/orders/order.entity';
-import { PaymentTransaction } from '../../../commerce/payments/payment-transaction.entity';
-import { AppError } from '../../../common/errors/app-error';
-import { fieldName } from '../../../config/settings-form';
-import { SettingsService } from '../../../config/settings.service';
+import { AppError, fieldName, Order, PaymentTransaction, SettingsService } from '../../../plugin-api';
 import { BANKPAY_HANDLE, PaymentType } from '../bankpay-methods';
 import { PayPlusClient } from '../pay-plus/pay-plus.client';
 import { SETTINGS_SECTIONS, SettingsSection } from './bankpay-settings-form';

@@ -1,4 +1,4 @@
-import { SettingsForm } from '../../../config/settings-form';
+import { SettingsForm } from '../../../plugin-api';
 import { BANKPAY_SETTINGS } from '../bankpay.settings';
 
 /** A section of the gateway's CP settings (spec "Control-panel routes": bankpay/settings/*). */

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Order } from '../../../commerce/orders/order.entity';
-import { OrderLine } from '../../../commerce/orders/order-line.entity';
-import { toMajor } from '../../../common/money';
+import { Order, OrderLine, toMajor } from '../../../plugin-api';
 import { cardholderName } from '../card-pay/card-pay.service';
 
 /** What the payload builders need besides the order: the currency's decimals and the variable symbol. */

@@ -3,11 +3,16 @@ import { CACHE_MANAGER } from '@nestjs/cache-manager';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import type { Cache } from 'cache-manager';
-import { AddressGuard } from '../../../common/outbound-address';
-import { OutboundRequest, requestJson } from '../../../common/outbound-http';
-import { AppConfig } from '../../../config/app-config';
-import { InjectConfig } from '../../../config/config.module';
-import { SETTINGS_SAVED, SettingsSavedEvent, SettingsService } from '../../../config/settings.service';
+import {
+  AddressGuard,
+  AppConfig,
+  InjectConfig,
+  OutboundRequest,
+  requestJson,
+  SETTINGS_SAVED,
+  SettingsSavedEvent,
+  SettingsService,
+} from '../../../plugin-api';
 import { BankpayEndpoints } from '../bankpay-endpoints';
 import {
   isRecord,

@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { CpPermission } from '../../../common/decorators/cp-permission.decorator';
-import { LicenseCpController } from '../../../config/licenses/license-cp.controller';
+import { CpPermission, LicenseCpController } from '../../../plugin-api';
 
 /** Carrier A's license panel (spec "Control-panel routes": carrier-a/license). */
 @ApiExcludeController()

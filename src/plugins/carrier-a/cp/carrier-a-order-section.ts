@@ -1,5 +1,4 @@
-import { OrderPageSection } from '../../../commerce/orders/order-page-sections';
-import { Order } from '../../../commerce/orders/order.entity';
+import { Order, OrderPageSection } from '../../../plugin-api';
 
 /** Carrier A on the CP order page: the order's parcels, and a button to create one. */
 export function carrierAOrderSection(order: Order): OrderPageSection {

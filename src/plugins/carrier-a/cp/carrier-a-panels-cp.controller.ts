@@ -1,11 +1,7 @@
 import { Controller, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { answerCpPost } from '../../../common/cp-form-post';
-import { CpPermission } from '../../../common/decorators/cp-permission.decorator';
-import { AppConfig } from '../../../config/app-config';
-import { InjectConfig } from '../../../config/config.module';
-import { PluginPanelsCpController } from '../../../config/plugin-panels/plugin-panels-cp.controller';
+import { answerCpPost, AppConfig, CpPermission, InjectConfig, PluginPanelsCpController } from '../../../plugin-api';
 import { CarrierAPanelsCpService } from './carrier-a-panels-cp.service';
 
 /** Carrier A's dashboard, settings and connection test (spec "Control-panel routes"). */

@@ -1,10 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ArrangedWidget } from '../../../config/dashboard-layout';
-import { PluginPanelsService } from '../../../config/plugin-panels/plugin-panels.service';
-import { SettingsForm } from '../../../config/settings-form';
-import { SettingsService } from '../../../config/settings.service';
-import { Job } from '../../../jobs/job.entity';
+import { ArrangedWidget, Job, PluginPanelsService, SettingsForm, SettingsService } from '../../../plugin-api';
 import { AUTO_SHIPMENT_JOB } from '../carrier-a-auto-shipments.service';
 import { labelMonth, labelsIn } from '../carrier-a-label-months';
 import { CarrierAShipment } from '../carrier-a-shipment.entity';

@@ -1,12 +1,7 @@
 import { Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { backUrl } from '../../../common/back-url';
-import { CpPermission } from '../../../common/decorators/cp-permission.decorator';
-import { AppError } from '../../../common/errors/app-error';
-import { addFlash, wantsHtml } from '../../../common/session-data';
-import { AppConfig } from '../../../config/app-config';
-import { InjectConfig } from '../../../config/config.module';
+import { addFlash, AppConfig, AppError, backUrl, CpPermission, InjectConfig, wantsHtml } from '../../../plugin-api';
 import { CarrierAShipments } from '../carrier-a-shipments.service';
 import { CarrierAConfigurationError } from '../carrier-a.errors';
 import { CarrierAShipmentsCpService } from './carrier-a-shipments-cp.service';

@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, SelectQueryBuilder } from 'typeorm';
-import { Address } from '../../../commerce/carts/cart.entity';
-import { Order } from '../../../commerce/orders/order.entity';
-import { Currency } from '../../../commerce/stores/currency.entity';
-import { AppError } from '../../../common/errors/app-error';
-import { toMajor } from '../../../common/money';
-import { isSqlite } from '../../../database/data-source-options';
+import { Address, AppError, Currency, isSqlite, Order, toMajor } from '../../../plugin-api';
 import { CarrierAShipment } from '../carrier-a-shipment.entity';
 import { csvFile, csvLine } from './carrier-a-shipments-csv';
 import { ShipmentFilter } from './carrier-a-shipments-filter';

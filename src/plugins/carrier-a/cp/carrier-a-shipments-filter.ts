@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional } from 'class-validator';
-import { CpListQuery } from '../../../common/cp-list.query';
+import { CpListQuery } from '../../../plugin-api';
 
 /** The statuses carrier A reports for a parcel (external-apis.md §3). */
 export const CARRIER_A_STATUSES = [

@@ -1,9 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { CpPermission } from '../../../common/decorators/cp-permission.decorator';
-import { AppConfig } from '../../../config/app-config';
-import { InjectConfig } from '../../../config/config.module';
-import { PluginPanelsCpController } from '../../../config/plugin-panels/plugin-panels-cp.controller';
+import { AppConfig, CpPermission, InjectConfig, PluginPanelsCpController } from '../../../plugin-api';
 import { CarrierBCpService } from './carrier-b-cp.service';
 
 /** Carrier B's dashboard and settings (spec "Control-panel routes"). */

@@ -1,7 +1,5 @@
-import { Module, OnModuleInit } from '@nestjs/common';
-import { CpPermissionCatalogue } from '../../../common/cp-permissions';
-import { LicensesModule } from '../../../config/licenses/licenses.module';
-import { CpNavigation } from '../../../web/cp-navigation';
+import { Module } from '@nestjs/common';
+import { LicensesModule } from '../../../plugin-api';
 import { CarrierBPluginModule } from '../carrier-b.module';
 import { CarrierBCpController } from './carrier-b-cp.controller';
 import { CarrierBCpService } from './carrier-b-cp.service';
@@ -13,14 +11,4 @@ import { CarrierBLicenseCpController } from './carrier-b-license-cp.controller';
   controllers: [CarrierBLicenseCpController, CarrierBCpController],
   providers: [CarrierBCpService],
 })
-export class CarrierBCpModule implements OnModuleInit {
-  constructor(
-    private readonly permissions: CpPermissionCatalogue,
-    private readonly navigation: CpNavigation,
-  ) {}
-
-  onModuleInit(): void {
-    this.permissions.add('accessPlugin-carrier-b');
-    this.navigation.add({ label: 'Carrier B', path: 'carrier-b/dashboard', permission: 'accessPlugin-carrier-b' });
-  }
-}
+export class CarrierBCpModule {}

@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, Like, MoreThanOrEqual } from 'typeorm';
-import { Order } from '../../../commerce/orders/order.entity';
-import { CurrencyService } from '../../../commerce/stores/currency.service';
-import { toMajor } from '../../../common/money';
-import { ArrangedWidget } from '../../../config/dashboard-layout';
-import { PluginPanelsService } from '../../../config/plugin-panels/plugin-panels.service';
-import { maskSecret, SettingsForm } from '../../../config/settings-form';
-import { SettingsService } from '../../../config/settings.service';
+import {
+  ArrangedWidget,
+  CurrencyService,
+  maskSecret,
+  Order,
+  PluginPanelsService,
+  SettingsForm,
+  SettingsService,
+  toMajor,
+} from '../../../plugin-api';
 import { CarrierBRatesReader } from '../carrier-b-rates';
 import { CARRIER_B_DASHBOARD, CARRIER_B_SETTINGS } from '../carrier-b.settings';
 

@@ -1,0 +1,76 @@
+/**
+ * The plugin API: everything a plugin may import from the app (dependency-cruiser enforces it). A plugin
+ * declares what it adds in a `StorefrontPlugin`; the rest are the ports it builds those additions from.
+ * Entity base classes are in `./entity`. How to write a plugin: README.md.
+ */
+
+// What a plugin declares, and its settings
+export { PluginDeclaration } from './storefront-plugin';
+export type { PluginCp, SiteEndpoint, StorefrontPlugin } from './storefront-plugin';
+export { PluginSettingsModule } from '../config/settings.module';
+export type { SettingDefinition } from '../config/setting-definition';
+export { SETTINGS_SAVED, SettingsService } from '../config/settings.service';
+export type { SettingsSavedEvent } from '../config/settings.service';
+export { InjectConfig } from '../config/config.module';
+export type { AppConfig } from '../config/app-config';
+
+// Payments
+export type {
+  PaymentContext,
+  PaymentGateway,
+  PaymentInstruction,
+  PaymentMethodDescriptor,
+  PaymentOutcome,
+  PaymentRequest,
+  PaymentReturn,
+  PaymentStart,
+  PaymentStatusQuery,
+} from '../commerce/payments/payment-gateway';
+export { PaymentTransaction } from '../commerce/payments/payment-transaction.entity';
+
+// Shipping
+export type { ShippingProvider } from '../commerce/shipping/shipping-method.registry';
+export { ShippingMethod } from '../commerce/shipping/shipping-method.entity';
+export { parseShippingMethodId, shippingMethodId, tableRate } from '../commerce/shipping/shipping-quote';
+export type { ShippingContext, ShippingQuote, ShippingWidget } from '../commerce/shipping/shipping-quote';
+
+// Orders, carts and the store
+export { amountDue, Order } from '../commerce/orders/order.entity';
+export { OrderLine } from '../commerce/orders/order-line.entity';
+export { ORDER_STATUSES } from '../commerce/orders/order-status.machine';
+export { OrderStatusService } from '../commerce/orders/order-status.service';
+export type { OrderStatusChange } from '../commerce/orders/order-status.service';
+export type { OrderPageSection } from '../commerce/orders/order-page-sections';
+export type { Address } from '../commerce/carts/cart.entity';
+export { Currency } from '../commerce/stores/currency.entity';
+export { CurrencyService } from '../commerce/stores/currency.service';
+export { Store } from '../commerce/stores/store.entity';
+export { convertMinor, toMajor, toMinor } from '../common/money';
+
+// Writes and jobs
+export { TransactionRunner } from '../database/transaction-runner';
+export type { Tx } from '../database/transaction-runner';
+export { writeLock } from '../database/locking';
+export { isSqlite } from '../database/data-source-options';
+export { JobGaveUp, JobQueue } from '../jobs/job-queue.service';
+export { Job } from '../jobs/job.entity';
+
+// Calls to outside services
+export { AddressGuard } from '../common/outbound-address';
+export { exchange, OutboundError, requestJson } from '../common/outbound-http';
+export type { OutboundRequest } from '../common/outbound-http';
+export { AppError } from '../common/errors/app-error';
+
+// CP pages: permission, forms, dashboards and settings panels, license panel
+export { CpPermission } from '../common/decorators/cp-permission.decorator';
+export { answerCpPost } from '../common/cp-form-post';
+export { CpListQuery } from '../common/cp-list.query';
+export { backUrl } from '../common/back-url';
+export { addFlash, wantsHtml } from '../common/session-data';
+export { DashboardLayout } from '../config/dashboard-layout';
+export type { ArrangedWidget } from '../config/dashboard-layout';
+export { fieldName, maskSecret, SettingsForm } from '../config/settings-form';
+export { PluginPanelsCpController } from '../config/plugin-panels/plugin-panels-cp.controller';
+export { PluginPanelsService } from '../config/plugin-panels/plugin-panels.service';
+export { LicenseCpController } from '../config/licenses/license-cp.controller';
+export { LicensesModule } from '../config/licenses/licenses.module';
