@@ -46,7 +46,7 @@ export class FlowsCreateCommand extends CommandRunner {
     return value;
   }
 
-  @Option({ flags: '--actions <file>', description: 'a JSON file with the list of actions (DESIGN.md §4)' })
+  @Option({ flags: '--actions <file>', description: 'a JSON file with the list of actions (docs/http-contract.md)' })
   parseActions(value: string): string {
     return value;
   }

@@ -91,7 +91,7 @@ const COMMERCE_SERVICES = [
 export class CommerceModule implements OnApplicationBootstrap {
   constructor(private readonly events: EventEmitter2) {}
 
-  /** Every module's onModuleInit has run by now, so every plugin is listening (DESIGN.md §2). */
+  /** Every module's onModuleInit has run by now, so every plugin is listening (docs/architecture.md). */
   onApplicationBootstrap(): void {
     this.events.emit(PLUGINS_AFTER_LOAD);
   }

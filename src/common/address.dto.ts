@@ -10,7 +10,7 @@ export const countryCode = () =>
 
 export const COUNTRY_MESSAGE = { message: 'must be an ISO 3166-1 alpha-2 country code, e.g. SK' };
 
-/** DESIGN.md §4 Address: checkout's billing and shipping addresses and the address book's. */
+/** docs/http-contract.md Address: checkout's billing and shipping addresses and the address book's. */
 export class AddressDto {
   @trimmed()
   @IsString({ message: 'is required' })

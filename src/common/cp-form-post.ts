@@ -14,7 +14,7 @@ export interface CpPost {
 }
 
 /**
- * Runs a CP post and answers it (DESIGN.md §4): scripts get `{ success, message, … }` or the JSON error;
+ * Runs a CP post and answers it (docs/http-contract.md): scripts get `{ success, message, … }` or the JSON error;
  * a browser gets a flash and a 303 to the post's own page — not "back", since helmet's `no-referrer`
  * policy keeps browsers from sending the Referer the exception filter would follow.
  */

@@ -89,7 +89,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!LOG_LEVELS.includes(logLevel)) fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   const jobWorker = env.JOB_WORKER || 'inline';
   if (jobWorker !== 'inline' && jobWorker !== 'off') fail('JOB_WORKER', 'must be inline or off');
-  // Everything that loosens security is off unless switched on, and production refuses it (DESIGN.md §7).
+  // Everything that loosens security is off unless switched on, and production refuses it (docs/architecture.md).
   const sandboxes = boolean(env, 'SANDBOXES', false);
   const demoSeed = boolean(env, 'DEMO_SEED', false);
   if (production && sandboxes) fail('SANDBOXES', 'must be off when NODE_ENV=production');

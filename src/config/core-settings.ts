@@ -42,7 +42,7 @@ function giftCardValidity(value: unknown): string | undefined {
   if ((value as number) < 0 || (value as number) > 120) return 'must be from 0 (never expires) to 120 months';
 }
 
-/** Shop-wide settings and feature flags (spec "Feature flags and settings", DESIGN.md §4). */
+/** Shop-wide settings and feature flags (docs/configuration.md). */
 export const CORE_SETTINGS: readonly SettingDefinition[] = [
   {
     key: 'customerAccountsEnabled',

@@ -11,7 +11,7 @@ export interface LoosenedSwitch {
 
 /**
  * Everything that loosens security (sandboxes, demo data, gateway test modes, loopback calls) is off unless
- * switched on (DESIGN.md §7). Start-up names every such switch that is on, in one warning line, and the CP
+ * switched on (docs/architecture.md). Start-up names every such switch that is on, in one warning line, and the CP
  * shows them on every page, so none stays on unnoticed in a shop taking real money.
  */
 @Injectable()

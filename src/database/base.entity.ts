@@ -7,7 +7,7 @@ import {
   ValueTransformer,
 } from 'typeorm';
 
-/** Every table has an integer id and creation/update times (DESIGN.md §3). */
+/** Every table has an integer id and creation/update times (docs/architecture.md). */
 export abstract class BaseRow {
   @PrimaryGeneratedColumn()
   id: number;

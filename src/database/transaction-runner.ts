@@ -17,7 +17,7 @@ const MYSQL_RETRYABLE = new Set([1213 /* ER_LOCK_DEADLOCK */, 1205 /* ER_LOCK_WA
 const MAX_ATTEMPTS = 4;
 
 /**
- * Every write in the service goes through here (DESIGN.md §5).
+ * Every write in the service goes through here (docs/architecture.md).
  *
  * TypeORM's better-sqlite3 driver has a single connection, so two overlapping transactions would share it:
  * one's rollback would take the other's writes with it, and the second BEGIN fails outright. On SQLite the

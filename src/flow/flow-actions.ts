@@ -10,7 +10,7 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 export type JsonTemplate = string | number | boolean | null | JsonTemplate[] | { [key: string]: JsonTemplate };
 
 /**
- * A flow's actions (DESIGN.md §4): every string field is a handlebars template over the run's variables.
+ * A flow's actions (docs/http-contract.md): every string field is a handlebars template over the run's variables.
  * `method` is a plain value; an `httpRequest` body is a template string sent as it renders, or a JSON
  * value whose strings are templates, sent as JSON.
  */

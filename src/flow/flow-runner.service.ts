@@ -11,7 +11,7 @@ import { Flow } from './flow.entity';
 const RUN_JOB = 'flow.run';
 
 /**
- * Runs flows through the job queue (DESIGN.md §5): a run is queued in the same transaction as its row and
+ * Runs flows through the job queue (docs/architecture.md): a run is queued in the same transaction as its row and
  * performed by a job, action after action. A failing action fails the run with its reason; when the failure
  * may pass (an outside service down) the job is retried by the queue's policy, and the retry starts at the
  * failed action, since the ones before it already succeeded.

@@ -4,7 +4,7 @@ import type { FlowAction } from './flow-actions';
 
 export type FlowTriggerType = 'webhook';
 
-/** An automation: a trigger and the actions it runs, in order (DESIGN.md §4). */
+/** An automation: a trigger and the actions it runs, in order (docs/http-contract.md). */
 @Entity('flows')
 export class Flow extends BaseRow {
   @Column({ type: 'varchar', length: 200 })

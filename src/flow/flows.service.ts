@@ -7,7 +7,7 @@ import { FlowRun } from './flow-run.entity';
 import { Flow } from './flow.entity';
 import { newWebhookSecret, webhookSecretDigest, webhookSecretHint } from './webhook-secret';
 
-/** A flow as staff write it: the actions are the JSON text of DESIGN.md §4. */
+/** A flow as staff write it: the actions are the JSON text of docs/http-contract.md. */
 export interface FlowInput {
   name: string;
   actions: string;

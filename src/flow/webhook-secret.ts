@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** A new webhook secret: 32 random bytes as base64url, 43 characters (DESIGN.md §3: 32+ random). */
+/** A new webhook secret: 32 random bytes as base64url, 43 characters (docs/architecture.md: 32+ random). */
 export function newWebhookSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
 /**
  * What is stored and looked up instead of the secret. Finding a flow by this digest is the constant-time
- * comparison DESIGN.md §3 asks for: how long the index lookup takes depends on the digest, and the digest
+ * comparison docs/architecture.md asks for: how long the index lookup takes depends on the digest, and the digest
  * of a guess tells nothing about how close the guess came to a real secret.
  */
 export function webhookSecretDigest(secret: string): string {

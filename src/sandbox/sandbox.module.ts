@@ -21,7 +21,7 @@ export interface SandboxOptions {
 }
 
 /**
- * Local stand-ins for the outside services (DESIGN.md §7), mounted under /_sandbox only while SANDBOXES is on.
+ * Local stand-ins for the outside services (docs/architecture.md), mounted under /_sandbox only while SANDBOXES is on.
  * Only the bootstrap and tests import this folder.
  */
 @Module({

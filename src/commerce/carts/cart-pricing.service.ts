@@ -66,7 +66,7 @@ export interface PricedCart extends PricedLines {
   amountDue: number;
 }
 
-/** The cart as JSON (DESIGN.md §4 CartSummary): decimals in the cart currency. */
+/** The cart as JSON (docs/http-contract.md CartSummary): decimals in the cart currency. */
 export interface CartSummary {
   items: Array<{
     id: number;
@@ -92,7 +92,7 @@ export interface CartSummary {
   currency: string;
   couponCode: string | null;
   couponError: string | null;
-  /** DESIGN.md §4: the gift cards applied and what each pays; `amountDue` is `total` less them. */
+  /** docs/http-contract.md: the gift cards applied and what each pays; `amountDue` is `total` less them. */
   giftCards: Array<{ code: string; amount: number }>;
   giftCardTotal: number;
   amountDue: number;

@@ -49,7 +49,7 @@ export interface PlacedOrder {
 class CartMovedOn extends Error {}
 
 /**
- * Turns a cart into an order (DESIGN.md §5). The cart is priced outside the transaction; the transaction
+ * Turns a cart into an order (docs/architecture.md). The cart is priced outside the transaction; the transaction
  * then only writes, each write guarded so that the invariants hold under any concurrency: the cart converts
  * once and only in the version that was priced, stock and slot capacity never go below zero, coupon limits
  * hold. Placing the same cart (or key) again returns the first order.

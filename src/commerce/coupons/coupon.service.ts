@@ -106,7 +106,7 @@ export class CouponService {
 
   /**
    * Counts one order's use of a coupon, inside the place-order transaction. Limits hold under concurrency
-   * (DESIGN.md §5): the total through a guarded update, the per-customer count under the coupon's row lock.
+   * (docs/architecture.md): the total through a guarded update, the per-customer count under the coupon's row lock.
    * Recording the same order again changes nothing, so a retried place-order cannot count twice.
    */
   async recordUse(tx: Tx, couponId: number, orderId: number, email: string): Promise<void> {

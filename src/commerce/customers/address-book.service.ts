@@ -126,7 +126,7 @@ export class AddressBookService {
   }
 }
 
-/** An address-book entry as JSON shows it: the Address fields (DESIGN.md §4), its id and which default it is. */
+/** An address-book entry as JSON shows it: the Address fields (docs/http-contract.md), its id and which default it is. */
 export function addressJson(address: CustomerAddress) {
   return {
     id: address.id,

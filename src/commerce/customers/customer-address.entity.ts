@@ -1,7 +1,7 @@
 import { Column, Entity, Index } from 'typeorm';
 import { BaseRow } from '../../database/base.entity';
 
-/** An address in a customer's address book (fields as checkout's Address, DESIGN.md §4). */
+/** An address in a customer's address book (fields as checkout's Address, docs/http-contract.md). */
 @Entity('customer_addresses')
 @Index(['customerId'])
 export class CustomerAddress extends BaseRow {

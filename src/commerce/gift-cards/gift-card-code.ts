@@ -4,7 +4,7 @@ const LENGTH = 16;
 /** The alphabet of `randomCode` (no 0/O, 1/I/L), 16 of them. */
 const STORED = /^[ABCDEFGHJKMNPQRSTUVWXYZ2-9]{16}$/;
 
-/** A new random code (DESIGN.md §3): 31^16 ≈ 7·10^23 possibilities, too many to guess. */
+/** A new random code (docs/architecture.md): 31^16 ≈ 7·10^23 possibilities, too many to guess. */
 export function newGiftCardCode(): string {
   return randomCode(LENGTH);
 }

@@ -25,7 +25,7 @@ export interface GiftCardDebit {
 }
 
 /**
- * The one place a gift card's status and balance are written (DESIGN.md §3). Balance changes are guarded
+ * The one place a gift card's status and balance are written (docs/architecture.md). Balance changes are guarded
  * updates, each with a row in gift_card_movements, so concurrent orders never take more than a card holds
  * and an order's amounts go back once.
  */

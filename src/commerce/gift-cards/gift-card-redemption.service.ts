@@ -73,7 +73,7 @@ export class GiftCardRedemption implements OnModuleInit {
   }
 
   /**
-   * Takes what each card pays, inside the place-order transaction (DESIGN.md §5). The update takes the amount
+   * Takes what each card pays, inside the place-order transaction (docs/architecture.md). The update takes the amount
    * only while the card still holds it and is active, unexpired and in the order's currency, so concurrent
    * checkouts never take more than a card holds: the one that comes too late gets a 409 and its whole order
    * rolls back. Cards are taken in id order, so two orders sharing cards cannot deadlock on them.

@@ -4,7 +4,7 @@ import { GiftCardDesign } from './gift-card-design.entity';
 import { GiftCardStatus } from './gift-card-lifecycle';
 
 /**
- * A code that pays for orders up to its balance (DESIGN.md §3). Status and balance are written only by
+ * A code that pays for orders up to its balance (docs/architecture.md). Status and balance are written only by
  * GiftCardLedger: each balance change is a guarded update together with a row in gift_card_movements, so
  * spending and refunds each happen once per order.
  */

@@ -8,7 +8,7 @@ import { GiftCardVouchers } from './gift-card-vouchers.service';
 const EXPORTED = [GiftCardIssuer, GiftCardDesigns, GiftCardVouchers];
 
 /**
- * Gift cards (DESIGN.md §3, `salesGiftCardsEnabled`): designs, issuing cards (bought, or by staff), and the
+ * Gift cards (docs/architecture.md, `salesGiftCardsEnabled`): designs, issuing cards (bought, or by staff), and the
  * vouchers. Paying with them is commerce's own (GiftCardRedemption, the gift-card payment method), since
  * pricing and place-order need it. Imported by the storefront, the CP and the CLI.
  */

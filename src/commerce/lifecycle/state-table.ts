@@ -1,7 +1,7 @@
 import { AppError } from '../../common/errors/app-error';
 
 /**
- * A lifecycle as data (STYLE.md "Lifecycles as data"): each state with the states it may move to. The first
+ * A lifecycle as data (docs/architecture.md): each state with the states it may move to. The first
  * state listed is where a row starts; a state with no moves is final.
  */
 export type Transitions<S extends string> = Record<S, readonly NoInfer<S>[]>;

@@ -7,7 +7,7 @@ import { CartService } from '../carts/cart.service';
 import { CurrencyService } from '../stores/currency.service';
 import { AbandonedCartRecovery } from './abandoned-cart-recovery.entity';
 
-/** A cart uid as reminders carry it (DESIGN.md §3); anything else is not looked up at all. */
+/** A cart uid as reminders carry it (docs/architecture.md); anything else is not looked up at all. */
 const CART_UID = /^[0-9a-f]{32}$/;
 
 export type RecoveryResult =

@@ -1,6 +1,6 @@
 import { defineStates, StateOf } from '../lifecycle/state-table';
 
-/** Order statuses (DESIGN.md §4) and the one table of allowed moves between them. */
+/** Order statuses (docs/http-contract.md) and the one table of allowed moves between them. */
 export const orderLifecycle = defineStates('an order', {
   // Placed; the money is not in yet (an online payment under way, a bank transfer awaited).
   pending_payment: ['payment_review', 'paid', 'processing', 'canceled'],

@@ -7,7 +7,7 @@ import { OrderStatus } from './order-status.machine';
 @Index(['status', 'dateCreated'])
 @Index(['customerId', 'dateCreated'])
 export class Order extends BaseRow {
-  /** Public order number: 32 random hex chars, the only key a guest needs (DESIGN.md §3). */
+  /** Public order number: 32 random hex chars, the only key a guest needs (docs/architecture.md). */
   @Column({ type: 'varchar', length: 32, unique: true })
   number: string;
 

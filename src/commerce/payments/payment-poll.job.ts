@@ -10,7 +10,7 @@ export interface PaymentPollPayload {
 
 const MINUTE = 60 * 1000;
 
-/** external-apis.md §1: every 5 minutes in the first hour, then hourly until the attempt is a day old. */
+/** docs/integrations.md: every 5 minutes in the first hour, then hourly until the attempt is a day old. */
 export const POLL_SCHEDULE = { earlyEveryMs: 5 * MINUTE, earlyForMs: 60 * MINUTE, lateEveryMs: 60 * MINUTE };
 export const GIVE_UP_AFTER_MS = 24 * 60 * MINUTE;
 

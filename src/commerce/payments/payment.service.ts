@@ -43,7 +43,7 @@ interface WithdrawPayload {
 const AWAITING_PAYMENT = new Set(['pending_payment', 'payment_review']);
 
 /**
- * Payment attempts of orders and the one settlement path (STYLE.md "One settlement path"): the outcome of a
+ * Payment attempts of orders and the one settlement path (docs/architecture.md): the outcome of a
  * start, a gateway return or a status poll is applied under the transaction's row lock, once; whoever
  * comes second changes nothing.
  */

@@ -2,7 +2,7 @@ import { CurrencyService } from '../stores/currency.service';
 import { Currency } from '../stores/currency.entity';
 import { Product } from './product.entity';
 
-/** A product as the catalog JSON and the cart suggestions show it (DESIGN.md §4 "Catalog as JSON"). */
+/** A product as the catalog JSON and the cart suggestions show it (docs/http-contract.md "Catalog as JSON"). */
 export interface CatalogProduct {
   id: number;
   sku: string;

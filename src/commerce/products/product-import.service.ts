@@ -8,7 +8,7 @@ import { ProductVariant } from './product-variant.entity';
 import { Product, ProductOption } from './product.entity';
 import { StockLevel, StockService } from './stock.service';
 
-/** One product of an import file (DESIGN.md §4); prices in major units of the store's base currency. */
+/** One product of an import file (docs/http-contract.md); prices in major units of the store's base currency. */
 export interface ProductImportRow {
   sku: string;
   name: string;

@@ -1,6 +1,6 @@
 import { EU_COUNTRIES } from '../../common/countries';
 
-/** The number after each VIES prefix (external-apis.md §5); Northern Ireland (XI) uses the UK pattern. */
+/** The number after each VIES prefix (docs/shop.md); Northern Ireland (XI) uses the UK pattern. */
 const FORMATS = new Map<string, RegExp>(
   Object.entries({
     AT: 'U[A-Z\\d]{8}',

@@ -21,7 +21,7 @@ export type ViesAnswer =
   | { status: 'not_registered' }
   | { status: 'unavailable'; reason: string };
 
-/** The EU VAT service (VIES REST, external-apis.md §5): the sandbox, a configured URL, or the EU's own. */
+/** The EU VAT service (VIES REST, docs/shop.md): the sandbox, a configured URL, or the EU's own. */
 @Injectable()
 export class ViesClient {
   private readonly logger = new Logger(ViesClient.name);

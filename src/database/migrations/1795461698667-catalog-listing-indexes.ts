@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The storefront listing's sort orders read from an index instead of sorting the whole catalog per request
- * (DESIGN.md §8: listing pages under 50 ms at 10,000 products). Name order is case-insensitive: SQLite's
+ * (docs/testing.md: listing pages under 50 ms at 10,000 products). Name order is case-insensitive: SQLite's
  * NOCASE collation in the index and the query, MySQL/MariaDB's case-insensitive column collation. The price
  * index also covers the price-range and in-stock filters, so a filtered page's count reads the index alone.
  * Declared on the entity with `synchronize: false` (an index collation TypeORM cannot describe).

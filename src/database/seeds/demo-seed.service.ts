@@ -19,7 +19,7 @@ import { demoSettings, demoSocialLogins } from './demo-settings';
 
 /**
  * With DEMO_SEED on (only ever together with the sandboxes), fills an empty shop with the demo on first start
- * (DESIGN.md §6: every feature on, every integration pointed at its sandbox).
+ * (docs/demo-catalog.md: every feature on, every integration pointed at its sandbox).
  */
 @Injectable()
 export class DemoSeedService implements OnApplicationBootstrap {
@@ -99,7 +99,7 @@ export class DemoSeedService implements OnApplicationBootstrap {
           countries: [],
           sortOrder: 2,
         },
-        // The carriers run against their sandboxes in the demo (DESIGN.md §6).
+        // The carriers run against their sandboxes in the demo (docs/demo-catalog.md).
         {
           type: 'carrier-a',
           handle: 'classic',

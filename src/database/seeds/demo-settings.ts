@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { sandboxMerchantKey } from '../../common/sandbox-merchant-key';
 
 /**
- * A demo shop has every feature on and every integration pointed at its sandbox (DESIGN.md §6). The CardPay key
+ * A demo shop has every feature on and every integration pointed at its sandbox (docs/demo-catalog.md). The CardPay key
  * is the one the sandbox bank gives this install: no published key is ever stored.
  */
 export function demoSettings(sessionSecret: string): Record<string, unknown> {

@@ -12,7 +12,7 @@ import { FlowsService, FlowWithSecret } from '../flows.service';
 import { FlowFormDto, FlowToggleDto } from './flow-form.dto';
 import { actionsText, describeFlow, describeRun, WEBHOOK_PATH } from './flow-views';
 
-/** What a new flow's form starts with: one action of each kind shows the format (DESIGN.md §4). */
+/** What a new flow's form starts with: one action of each kind shows the format (docs/http-contract.md). */
 const EXAMPLE_ACTIONS = JSON.stringify(
   [
     { type: 'setOrderStatus', orderNumber: '{{webhook.orderNumber}}', status: 'processing' },

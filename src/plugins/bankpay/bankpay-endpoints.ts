@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig, InjectConfig, SettingsService } from '../../plugin-api';
 
 /**
- * Where the bank lives: the configured URLs, else the local sandbox bank (DESIGN.md §7); null when neither
+ * Where the bank lives: the configured URLs, else the local sandbox bank (docs/architecture.md); null when neither
  * is there (production without configuration), and the gateway then refuses to start payments.
  */
 @Injectable()

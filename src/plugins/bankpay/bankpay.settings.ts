@@ -22,7 +22,7 @@ const pemKeys = (value: unknown) =>
     ? undefined
     : 'must be a JSON object of key id to PEM public key';
 
-/** Settings of the bank payment gateway plugin (spec "Feature flags and settings", DESIGN.md §4). */
+/** Settings of the bank payment gateway plugin (docs/configuration.md). */
 export const BANKPAY_SETTINGS: readonly SettingDefinition[] = [
   {
     key: 'bankpay.paymentType',

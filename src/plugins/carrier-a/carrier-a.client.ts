@@ -21,7 +21,7 @@ export interface CarrierAParty {
   email?: string;
 }
 
-/** The body of `POST /v1/parcels` (external-apis.md §3). */
+/** The body of `POST /v1/parcels` (docs/integrations.md). */
 export interface CarrierAParcelRequest {
   reference: string;
   sender: CarrierAParty;

@@ -8,7 +8,7 @@ export const CARRIER_A_DASHBOARD = new DashboardLayout('carrier-a.dashboardLayou
   { id: 'failed-jobs', title: 'Failed automatic parcels' },
 ]);
 
-/** Settings of the carrier A plugin (spec "Feature flags and settings", DESIGN.md §4). */
+/** Settings of the carrier A plugin (docs/configuration.md). */
 export const CARRIER_A_SETTINGS: readonly SettingDefinition[] = [
   { key: 'carrier-a.sandbox', type: 'boolean', default: true, description: 'Use the carrier sandbox API' },
   {

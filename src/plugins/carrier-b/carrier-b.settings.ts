@@ -21,7 +21,7 @@ function checkNotNegative(value: unknown): string | undefined {
   return (value as number) < 0 ? 'must be 0 or more' : undefined;
 }
 
-/** Settings of the carrier B widget plugin (spec "Widget options (carrier B)", DESIGN.md §4). */
+/** Settings of the carrier B widget plugin (docs/configuration.md, docs/integrations.md). */
 export const CARRIER_B_SETTINGS: readonly SettingDefinition[] = [
   { key: 'carrier-b.apiKey', type: 'string', default: '', secret: true, description: 'Widget API key' },
   {

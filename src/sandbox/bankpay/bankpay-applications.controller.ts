@@ -9,7 +9,7 @@ import { BANKPAY_BASE } from './bankpay-sandbox.model';
 import { BankpaySandboxState } from './bankpay-sandbox.state';
 import { bankError, SandboxAnswerFilter } from '../shared/sandbox-answers';
 
-/** Pay-later loan applications (external-apis.md §1 "Loan application"), with a PAY_LATER token. */
+/** Pay-later loan applications (docs/integrations.md "Loan application"), with a PAY_LATER token. */
 @ApiExcludeController()
 @SkipCsrf()
 @BankScopes(['PAY_LATER'])

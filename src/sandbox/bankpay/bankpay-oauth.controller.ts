@@ -17,7 +17,7 @@ interface TokenRequest {
   scope?: unknown;
 }
 
-/** OAuth 2 client credentials (external-apis.md §1 "Token"); errors in RFC 6749 §5.2 shape. */
+/** OAuth 2 client credentials (docs/integrations.md "Token"); errors in RFC 6749 §5.2 shape. */
 @ApiExcludeController()
 @SkipCsrf()
 @UseGuards(BankTrafficGuard)

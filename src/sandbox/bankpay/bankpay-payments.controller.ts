@@ -16,7 +16,7 @@ import {
 import { BankpaySandboxState } from './bankpay-sandbox.state';
 import { bankError, SandboxAnswerFilter } from '../shared/sandbox-answers';
 
-/** The payments part of the bank's REST API (external-apis.md §1): create, status, cancel, methods, loan offers. */
+/** The payments part of the bank's REST API (docs/integrations.md): create, status, cancel, methods, loan offers. */
 @ApiExcludeController()
 @SkipCsrf()
 @BankScopes(['BANKPAYPLUS'])

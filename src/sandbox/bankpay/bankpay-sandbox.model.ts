@@ -1,4 +1,4 @@
-/** The sandbox bank's vocabulary: what it stores and the fixed facts it answers with (external-apis.md §1). */
+/** The sandbox bank's vocabulary: what it stores and the fixed facts it answers with (docs/integrations.md). */
 
 /** Where the sandbox bank is mounted; generated URLs and stats keys are relative to it. */
 export const BANKPAY_BASE = '/_sandbox/bankpay';

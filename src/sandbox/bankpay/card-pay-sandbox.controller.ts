@@ -13,7 +13,7 @@ import { allowFormRedirectTo, appendQuery, PageAnswer, postedChoice, sendPage } 
 export const CARD_PAY_MERCHANTS = Symbol('CARD_PAY_MERCHANTS');
 
 /**
- * CardPay, the bank's signed card redirect (external-apis.md §2): the shopper's browser arrives with a
+ * CardPay, the bank's signed card redirect (docs/integrations.md): the shopper's browser arrives with a
  * request the shop signed, chooses a result, and goes back to RURL with a return signed by HMAC and ECDSA.
  */
 @ApiExcludeController()

@@ -10,7 +10,7 @@ export type MerchantKeys = Readonly<Record<string, string>>;
 export function sandboxMerchants(demoKey: string): MerchantKeys {
   return {
     demo: demoKey,
-    // The key of the bank's published reference example (external-apis.md §2).
+    // The key of the bank's published reference example (docs/integrations.md).
     '9999': '78'.repeat(64),
   };
 }

@@ -11,7 +11,7 @@ import { MAX_PARCELSHOPS, parcelShopsNear } from './carrier-a-parcelshops';
 import { CARRIER_A_BASE, SandboxParcel } from './carrier-a-sandbox.model';
 import { CarrierASandboxState } from './carrier-a-sandbox.state';
 
-/** Carrier A's REST API (external-apis.md §3): parcels, labels, tracking and ParcelShops, behind HTTP Basic. */
+/** Carrier A's REST API (docs/integrations.md): parcels, labels, tracking and ParcelShops, behind HTTP Basic. */
 @ApiExcludeController()
 @SkipCsrf()
 @UseFilters(SandboxAnswerFilter)

@@ -1,4 +1,4 @@
-/** The sandbox carrier A's vocabulary: what it stores and answers with (external-apis.md §3). */
+/** The sandbox carrier A's vocabulary: what it stores and answers with (docs/integrations.md). */
 
 /** Where the sandbox carrier is mounted; its API lives under `/v1` below this. */
 export const CARRIER_A_BASE = '/_sandbox/carrier-a';

@@ -1,7 +1,7 @@
 /**
  * The browser script served as `{widget_url}/v6/www/js/library.js`: `Packeta.Widget.pick(apiKey, callback,
  * options)` opens an in-page list of the sandbox's points and calls `callback(point)`, or `callback(null)`
- * when the shopper closes it (external-apis.md §4). It runs under the shop's CSP: it is a script from
+ * when the shopper closes it (docs/integrations.md). It runs under the shop's CSP: it is a script from
  * 'self', builds its markup with DOM calls and styles it through the CSSOM (no inline style attributes).
  */
 export const CARRIER_B_LIBRARY_JS = String.raw`/* Carrier B widget v6 – local sandbox stand-in. */

@@ -1,4 +1,4 @@
-/** A pickup point as the widget hands it to its callback (external-apis.md §4). */
+/** A pickup point as the widget hands it to its callback (docs/integrations.md). */
 export interface WidgetPoint {
   id: string;
   name: string;

@@ -15,7 +15,7 @@ function list(value: unknown): string[] {
 }
 
 /**
- * Carrier B's pickup-point widget (external-apis.md §4) at `{widget_url}` = `/_sandbox/carrier-b`: the v6
+ * Carrier B's pickup-point widget (docs/integrations.md) at `{widget_url}` = `/_sandbox/carrier-b`: the v6
  * library script and the points it lists. Any non-empty API key is accepted, as a real widget would accept
  * the shop's key.
  */

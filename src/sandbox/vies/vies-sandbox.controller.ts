@@ -18,7 +18,7 @@ interface ViesRequest {
 }
 
 /**
- * The EU VAT service (VIES REST `check-vat-number`, external-apis.md §5). The number's last three digits
+ * The EU VAT service (VIES REST `check-vat-number`, docs/shop.md). The number's last three digits
  * pick the outcome, so tests and a shop owner trying the demo can provoke each one:
  * `000` not registered, `999` MS_UNAVAILABLE, `998` HTTP 503, `997` answers after 6 s, `996` an HTML page;
  * anything else is registered. A check naming a requester (the shop's own VAT id) gets a consultation number.

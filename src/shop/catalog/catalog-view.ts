@@ -8,7 +8,7 @@ import { CatalogPage, ProductPage } from './catalog.service';
 /** Stock at or below this is worth saying ("Only 3 left"); the exact count of a full shelf is not. */
 const LOW_STOCK = 5;
 
-/** The catalog pages answer JSON to `Accept: application/json` and HTML to browsers (DESIGN.md §4). */
+/** The catalog pages answer JSON to `Accept: application/json` and HTML to browsers (docs/http-contract.md). */
 export function wantsJson(req: Request): boolean {
   return req.accepts(['html', 'json']) === 'json';
 }

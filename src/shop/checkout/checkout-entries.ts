@@ -4,7 +4,7 @@ import { Currency } from '../../commerce/stores/currency.entity';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { convertMinor } from '../../common/money';
 
-/** DESIGN.md §4 shipping method entry; `price` in major units of the shopper's currency. */
+/** docs/http-contract.md shipping method entry; `price` in major units of the shopper's currency. */
 export interface ShippingMethodEntry {
   id: number;
   name: string;
@@ -18,7 +18,7 @@ export interface ShippingMethodEntry {
   widget?: ShippingWidget;
 }
 
-/** DESIGN.md §4 payment method entry; `code` is what save-payment-method takes. */
+/** docs/http-contract.md payment method entry; `code` is what save-payment-method takes. */
 export interface PaymentMethodEntry {
   id: number;
   name: string;

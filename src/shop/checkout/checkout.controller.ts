@@ -11,7 +11,7 @@ import { SettingsService } from '../../config/settings.service';
 import { CheckoutService } from './checkout.service';
 import { SaveCheckoutDto, SavePaymentMethodDto, SaveShippingMethodDto } from './dto/checkout.dto';
 
-/** The quote a checkout page builds up: its starting values and the three saves (DESIGN.md §4). */
+/** The quote a checkout page builds up: its starting values and the three saves (docs/http-contract.md). */
 @ApiTags('checkout')
 @Controller('shop/checkout')
 export class CheckoutController {

@@ -67,7 +67,7 @@ export class CheckoutService {
   }
 
   /**
-   * The details a checkout starts from (DESIGN.md §4 get-init-values): what the cart holds, else a logged-in
+   * The details a checkout starts from (docs/http-contract.md get-init-values): what the cart holds, else a logged-in
    * customer's e-mail and default addresses. `picked` entries of the customer's address book replace either
    * address; an id that is not in their book (a guest has none) is a 404, never another customer's address.
    */

@@ -48,7 +48,7 @@ function answer(result: VatCheckResult, country: string): { status: number; json
     case 'not_eu':
       return invalid('VAT IDs can only be checked for EU countries.');
     case 'unavailable':
-      // The spec's result body plus the error object every failed JSON answer carries (DESIGN.md §4).
+      // The spec's result body plus the error object every failed JSON answer carries (docs/http-contract.md).
       return {
         status: 502,
         json: {

@@ -3,7 +3,7 @@ import { addFlash, wantsHtml } from '../../common/session-data';
 import { apiText, flashText, UiMessage } from './ui-message';
 
 /**
- * Answers a request that did what it was asked (DESIGN.md §4): a browser form gets the message as a flash
+ * Answers a request that did what it was asked (docs/http-contract.md): a browser form gets the message as a flash
  * (in the page language) and a 303 to `next`; scripts get `{ success: true, message, ...extra }` (English).
  */
 export function answerDone(

@@ -1,6 +1,6 @@
 import { createHmac, createVerify, timingSafeEqual } from 'node:crypto';
 
-/** The fields a CardPay redirect signs, in signing order (external-apis.md §2). */
+/** The fields a CardPay redirect signs, in signing order (docs/integrations.md). */
 export const REQUEST_SIGNED_FIELDS = ['MID', 'AMT', 'CURR', 'VS', 'RURL', 'IPC', 'NAME', 'REM', 'TIMESTAMP'] as const;
 
 /** The fields the bank signs on its return, in signing order. */

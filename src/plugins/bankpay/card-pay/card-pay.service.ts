@@ -22,7 +22,7 @@ import {
 /** ISO 4217 numeric codes CardPay takes in `CURR`. */
 const NUMERIC_CURRENCY: Record<string, string> = { EUR: '978', CZK: '203', HUF: '348', USD: '840' };
 
-/** A return older than this is a replay, whatever its signature (external-apis.md §2). */
+/** A return older than this is a replay, whatever its signature (docs/integrations.md). */
 const RETURN_MAX_AGE_MS = 60 * 60 * 1000;
 
 /**

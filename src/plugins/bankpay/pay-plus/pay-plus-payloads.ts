@@ -10,7 +10,7 @@ export interface PayloadContext {
   variableSymbol: string;
 }
 
-/** `POST /v1/payments` body (external-apis.md §1); transfer and QR carry a remittance note. */
+/** `POST /v1/payments` body (docs/integrations.md); transfer and QR carry a remittance note. */
 export function paymentBody(context: PayloadContext, preferredMethod: string): Record<string, unknown> {
   const { order } = context;
   const body: Record<string, unknown> = {

@@ -18,7 +18,7 @@ export interface LoanApplicationStatus {
   status: string;
 }
 
-/** Raw authorization states and what they mean (external-apis.md §1, Normalisation). */
+/** Raw authorization states and what they mean (docs/integrations.md, Normalisation). */
 const AUTHORIZATION: Record<string, string> = {
   AUTH_DONE: 'OK',
   AUTH_FAILED: 'DECLINED',

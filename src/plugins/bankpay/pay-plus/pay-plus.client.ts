@@ -71,7 +71,7 @@ interface CachedToken {
 class BankCallError extends Error {}
 
 /**
- * The bank's REST API ("PayPlus", external-apis.md §1) and the spec's status-query service. Every call has
+ * The bank's REST API ("PayPlus", docs/integrations.md) and the spec's status-query service. Every call has
  * the configured timeout; every failure is logged (without credentials or tokens) and comes back as the
  * spec's empty result: null, [] or false. Tokens are kept per scope until shortly before they expire and
  * fetched one at a time per scope, however many payments start at once.

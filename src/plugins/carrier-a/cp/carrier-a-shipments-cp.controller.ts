@@ -148,7 +148,7 @@ export class CarrierAShipmentsCpController {
   /**
    * Runs a carrier call for a form post. When the carrier fails, the staff member goes back where they came
    * from (else `fallback`) with the carrier's message as an error flash, and null is returned; a script gets
-   * the 502 of DESIGN.md §4.
+   * the 502 of docs/http-contract.md.
    */
   private async carrierAction<T>(
     req: Request,

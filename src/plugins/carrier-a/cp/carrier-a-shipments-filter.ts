@@ -2,7 +2,7 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsOptional } from 'class-validator';
 import { CpListQuery } from '../../../plugin-api';
 
-/** The statuses carrier A reports for a parcel (external-apis.md §3). */
+/** The statuses carrier A reports for a parcel (docs/integrations.md). */
 export const CARRIER_A_STATUSES = [
   'CREATED',
   'PICKED_UP',

@@ -4,10 +4,10 @@ import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from
 export const CATALOG_SORTS = ['name', 'price_asc', 'price_desc', 'newest'] as const;
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
 
-/** Largest page size; larger requests are capped, not refused (DESIGN.md §4). */
+/** Largest page size; larger requests are capped, not refused (docs/http-contract.md). */
 export const MAX_PER_PAGE = 100;
 
-/** Paging of the listing and the search results (DESIGN.md §4 "Catalog as JSON"). */
+/** Paging of the listing and the search results (docs/http-contract.md "Catalog as JSON"). */
 export class CatalogPagingQuery {
   @IsOptional()
   @Type(() => Number)

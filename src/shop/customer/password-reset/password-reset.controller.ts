@@ -22,7 +22,7 @@ const verifyPage = (token: string) => `/shop/verify-otp?token=${token}`;
 const newPasswordPage = (token: string) => `/shop/create-new-password?token=${token}`;
 
 /**
- * Forgotten password (spec "Customer and authentication", DESIGN.md §4): request → e-mailed link and code →
+ * Forgotten password (docs/shop.md): request → e-mailed link and code →
  * `verify-otp` → `create-new-password`. Every POST answers JSON, or a flash and a redirect for a form.
  */
 @ApiTags('customer')

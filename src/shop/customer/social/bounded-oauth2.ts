@@ -7,7 +7,7 @@ type Execute = (library: Library, options: RequestOptions, body: unknown, callba
 
 /**
  * Bounds every call a strategy makes (token exchange with the client secret, profile): a deadline, since
- * passport-oauth2 talks through node-oauth, which has no timeout at all and DESIGN.md §5 wants one on every
+ * passport-oauth2 talks through node-oauth, which has no timeout at all and docs/architecture.md wants one on every
  * outside call; and the address guard, since the provider's base URL is a setting and the secret must not
  * go into the shop's own network. Both reach the strategy as an ordinary request error.
  */

@@ -101,7 +101,7 @@ export class SocialProviders {
 
   /**
    * A configured base URL (the real provider's origin selects the real endpoints, anything else is a server
-   * with the sandbox's layout); else the local sandbox (DESIGN.md §7); else the real provider.
+   * with the sandbox's layout); else the local sandbox (docs/architecture.md); else the real provider.
    */
   private endpoints(provider: SocialProvider): ProviderEndpoints {
     const configured = this.settings.get<string>(socialKey(provider, 'baseUrl')).trim().replace(/\/+$/, '');

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsInt, Min } from 'class-validator';
 
-/** `watchdog/toggle` and `watchdog/remove` (DESIGN.md §4): `{ product }`. */
+/** `watchdog/toggle` and `watchdog/remove` (docs/http-contract.md): `{ product }`. */
 export class WatchdogProductDto {
   @Type(() => Number)
   @IsInt()
