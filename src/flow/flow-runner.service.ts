@@ -2,13 +2,13 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { TransactionRunner, Tx } from '../database/transaction-runner';
-import { JobGaveUp, JobQueue } from '../jobs/job-queue.service';
+import { defineJob, JobGaveUp, JobQueue } from '../jobs/job-queue.service';
 import { Job } from '../jobs/job.entity';
 import { FlowActionError, FlowActionPerformer } from './flow-action-performer.service';
 import { FlowRun } from './flow-run.entity';
 import { Flow } from './flow.entity';
 
-const RUN_JOB = 'flow.run';
+const RUN_JOB = defineJob<{ runId: number }>('flow.run');
 
 /**
  * Runs flows through the job queue (docs/architecture.md): a run is queued in the same transaction as its row and
@@ -26,7 +26,7 @@ export class FlowRunner implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register<{ runId: number }>(RUN_JOB, (payload, job) => this.perform(payload.runId, job));
+    this.jobs.register(RUN_JOB, (payload, job) => this.perform(payload.runId, job));
   }
 
   /** Writes a queued run of `flow` with these variables, and its job, inside the caller's transaction. */

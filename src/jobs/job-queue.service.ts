@@ -5,8 +5,21 @@ import { InjectConfig } from '../config/config.module';
 import { TransactionRunner, Tx } from '../database/transaction-runner';
 import { Job, JobStatus } from './job.entity';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler names its own payload type
-export type JobHandler<P = any> = (payload: P, job: Job) => Promise<void>;
+export type JobHandler<P> = (payload: P, job: Job) => Promise<void>;
+
+/**
+ * A kind of job and the payload it carries. Handlers register and producers enqueue with the same definition,
+ * so the compiler holds both to one payload type.
+ */
+export interface JobType<P extends object> {
+  readonly name: string;
+  /** Carries the payload type only; never set. */
+  readonly payload?: P;
+}
+
+export function defineJob<P extends object = Record<string, never>>(name: string): JobType<P> {
+  return { name };
+}
 
 /** Thrown by a handler when trying again cannot help: the job fails at once, for staff to look at. */
 export class JobGaveUp extends Error {}
@@ -33,7 +46,7 @@ export interface EnqueueOptions {
  */
 @Injectable()
 export class JobQueue {
-  private readonly registrations = new Map<string, { handler: JobHandler } & JobRegistration<never>>();
+  private readonly registrations = new Map<string, { handler: JobHandler<never> } & JobRegistration<never>>();
   private readonly wakeListeners: Array<() => void> = [];
 
   constructor(
@@ -43,12 +56,15 @@ export class JobQueue {
   ) {}
 
   /** Modules register their handlers at start-up; a handler must tolerate running twice for one job. */
-  register<P>(name: string, handler: JobHandler<P>, options: JobRegistration<P> = {}): void {
-    this.registrations.set(name, { handler, ...options });
+  register<P extends object>(type: JobType<P>, handler: JobHandler<P>, options: JobRegistration<P> = {}): void {
+    this.registrations.set(type.name, { handler, ...options } as {
+      handler: JobHandler<never>;
+    } & JobRegistration<never>);
   }
 
-  handlerFor(name: string): JobHandler | undefined {
-    return this.registrations.get(name)?.handler;
+  /** The handler of a job row's name: the payload comes from the database, as the handler's type was stored. */
+  handlerFor(name: string): JobHandler<unknown> | undefined {
+    return this.registrations.get(name)?.handler as JobHandler<unknown> | undefined;
   }
 
   /** The payload a job that just succeeded keeps, when its registration reduces it; undefined keeps it whole. */
@@ -56,13 +72,13 @@ export class JobQueue {
     return this.registrations.get(job.name)?.keepWhenDone?.(job.payload as never);
   }
 
-  async enqueue(tx: Tx, name: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
+  async enqueue<P extends object>(tx: Tx, type: JobType<P>, payload: P, options: EnqueueOptions = {}): Promise<void> {
     await tx.manager
       .createQueryBuilder()
       .insert()
       .into(Job)
       .values({
-        name,
+        name: type.name,
         // The query builder's deep-partial type cannot follow an open record; the column is simple-json.
         payload: payload as never,
         jobKey: options.key ?? null,

@@ -5,7 +5,7 @@ import { createTransport, Transporter } from 'nodemailer';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { Tx } from '../database/transaction-runner';
-import { JobQueue } from '../jobs/job-queue.service';
+import { defineJob, JobQueue } from '../jobs/job-queue.service';
 
 export interface MailMessage {
   to: string;
@@ -23,7 +23,7 @@ export interface MailWithAttachments extends MailMessage {
   attachments: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
-const SEND_JOB = 'mail.send';
+const SEND_JOB = defineJob<MailMessage>('mail.send');
 
 /**
  * Outgoing e-mail. `send` only records a job in the caller's transaction; the job delivers it over SMTP
@@ -43,7 +43,7 @@ export class MailService implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.jobs.register<MailMessage>(SEND_JOB, (message, job) => this.deliver(message, job.id), {
+    this.jobs.register(SEND_JOB, (message, job) => this.deliver(message, job.id), {
       // A sent message's text holds reset links and codes, share and order links: only who and what stay on record.
       keepWhenDone: ({ to, subject }) => ({ to, subject }),
     });

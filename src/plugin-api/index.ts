@@ -52,7 +52,7 @@ export { TransactionRunner } from '../database/transaction-runner';
 export type { Tx } from '../database/transaction-runner';
 export { writeLock } from '../database/locking';
 export { isSqlite } from '../database/data-source-options';
-export { JobGaveUp, JobQueue } from '../jobs/job-queue.service';
+export { defineJob, JobGaveUp, JobQueue } from '../jobs/job-queue.service';
 export { Job } from '../jobs/job.entity';
 
 // Calls to outside services

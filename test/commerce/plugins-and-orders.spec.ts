@@ -6,10 +6,12 @@ import { Order } from '../../src/commerce/orders/order.entity';
 import { PaymentMethodRegistry } from '../../src/commerce/payments/payment-method.registry';
 import { ShippingMethodRegistry } from '../../src/commerce/shipping/shipping-method.registry';
 import { Job } from '../../src/jobs/job.entity';
-import { JobQueue } from '../../src/jobs/job-queue.service';
+import { defineJob, JobQueue } from '../../src/jobs/job-queue.service';
 import { insertOrder } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 import { loadEvents, TestPluginModule } from '../support/test-plugin.module';
+
+const NOTIFY_SHIPPED = defineJob<{ orderId: number }>('test.notify-shipped');
 
 describe('plugins and the order status machine', () => {
   let shop: TestApp;
@@ -56,18 +58,13 @@ describe('plugins and the order status machine', () => {
     const queue = shop.app.get(JobQueue);
     statuses.subscribe(async (tx, change) => {
       if (change.to === 'shipped') {
-        await queue.enqueue(
-          tx,
-          'test.notify-shipped',
-          { orderId: change.orderId },
-          { key: `shipped:${change.orderId}` },
-        );
+        await queue.enqueue(tx, NOTIFY_SHIPPED, { orderId: change.orderId }, { key: `shipped:${change.orderId}` });
       }
     });
     const order = await insertOrder(shop.dataSource, 'paid');
     await statuses.change(order.id, 'shipped', 'cp:admin');
     await statuses.change(order.id, 'shipped', 'cp:admin');
-    const jobs = await shop.dataSource.getRepository(Job).findBy({ name: 'test.notify-shipped' });
+    const jobs = await shop.dataSource.getRepository(Job).findBy({ name: NOTIFY_SHIPPED.name });
     expect(jobs.map((job) => job.payload)).toEqual([{ orderId: order.id }]);
     expect((await shop.dataSource.getRepository(Order).findOneByOrFail({ id: order.id })).status).toBe('shipped');
   });

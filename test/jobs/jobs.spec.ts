@@ -1,13 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TransactionRunner } from '../../src/database/transaction-runner';
-import { JobQueue } from '../../src/jobs/job-queue.service';
+import { JobQueue, JobType } from '../../src/jobs/job-queue.service';
 import { Job } from '../../src/jobs/job.entity';
 import { MailService } from '../../src/mail/mail.service';
 import { ShopClient } from '../support/shop-client';
 import { startSmtpCapture } from '../support/smtp-capture';
 import { createTestPlace, eventually, startTestApp, TestApp, usingRedis } from '../support/test-app';
-import { jobCalls, TestJobsModule } from '../support/test-jobs.module';
+import { ALWAYS_FAILS_JOB, jobCalls, RECORD_JOB, TestJobsModule } from '../support/test-jobs.module';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -16,12 +16,12 @@ describe(`durable jobs (${usingRedis ? 'BullMQ' : 'database polling'})`, () => {
   beforeAll(async () => (shop = await startTestApp({ extraModules: [TestJobsModule] })));
   afterAll(() => shop.close());
 
-  const enqueue = (name: string, payload: Record<string, unknown>, options = {}) =>
-    shop.app.get(TransactionRunner).run((tx) => shop.app.get(JobQueue).enqueue(tx, name, payload, options));
+  const enqueue = <P extends object>(type: JobType<P>, payload: P, options = {}) =>
+    shop.app.get(TransactionRunner).run((tx) => shop.app.get(JobQueue).enqueue(tx, type, payload, options));
   const jobs = () => shop.dataSource.getRepository(Job);
 
   it('runs a committed job once', async () => {
-    await enqueue('test.record', { n: 1 });
+    await enqueue(RECORD_JOB, { n: 1 });
     await eventually(() => jobCalls.some((call) => (call.payload as { n: number }).n === 1));
     const job = await eventually(() => jobs().findOneBy({ name: 'test.record', status: 'done' }));
     expect(job).toMatchObject({ attempts: 1, lastError: null });
@@ -32,7 +32,7 @@ describe(`durable jobs (${usingRedis ? 'BullMQ' : 'database polling'})`, () => {
   it('never runs a job enqueued in a transaction that rolled back', async () => {
     await expect(
       shop.app.get(TransactionRunner).run(async (tx) => {
-        await shop.app.get(JobQueue).enqueue(tx, 'test.record', { n: 'rolled-back' });
+        await shop.app.get(JobQueue).enqueue(tx, RECORD_JOB, { n: 'rolled-back' });
         throw new Error('order failed');
       }),
     ).rejects.toThrow('order failed');
@@ -42,14 +42,14 @@ describe(`durable jobs (${usingRedis ? 'BullMQ' : 'database polling'})`, () => {
   });
 
   it('creates one job per idempotency key', async () => {
-    await enqueue('test.record', { n: 'keyed' }, { key: 'once-only' });
-    await enqueue('test.record', { n: 'keyed' }, { key: 'once-only' });
+    await enqueue(RECORD_JOB, { n: 'keyed' }, { key: 'once-only' });
+    await enqueue(RECORD_JOB, { n: 'keyed' }, { key: 'once-only' });
     await eventually(() => jobs().findOneBy({ jobKey: 'once-only', status: 'done' }));
     expect(await jobs().countBy({ jobKey: 'once-only' })).toBe(1);
   });
 
   it('retries a failing job with exponential backoff, then marks it failed', async () => {
-    await enqueue('test.always-fails', { n: 'doomed' }, { maxAttempts: 3 });
+    await enqueue(ALWAYS_FAILS_JOB, { n: 'doomed' }, { maxAttempts: 3 });
     const failed = await eventually(() => jobs().findOneBy({ name: 'test.always-fails', status: 'failed' }));
     expect(failed).toMatchObject({ attempts: 3, lastError: 'carrier is down' });
     const times = jobCalls.filter((call) => call.name === 'test.always-fails').map((call) => call.at);
@@ -80,7 +80,7 @@ describe('a job outlives the process that queued it', () => {
     const first = await startTestApp({ place, env: { JOB_WORKER: 'off' }, extraModules: [TestJobsModule] });
     await first.app
       .get(TransactionRunner)
-      .run((tx) => first.app.get(JobQueue).enqueue(tx, 'test.record', { n: 'survivor' }));
+      .run((tx) => first.app.get(JobQueue).enqueue(tx, RECORD_JOB, { n: 'survivor' }));
     await sleep(200);
     expect(jobCalls.some((call) => (call.payload as { n: string }).n === 'survivor')).toBe(false);
     await first.app.close();

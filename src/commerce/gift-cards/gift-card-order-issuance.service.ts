@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner } from '../../database/transaction-runner';
-import { JobQueue } from '../../jobs/job-queue.service';
+import { defineJob, JobQueue } from '../../jobs/job-queue.service';
 import { OrderLine } from '../orders/order-line.entity';
 import { OrderStatusService } from '../orders/order-status.service';
 import { Order } from '../orders/order.entity';
@@ -12,7 +12,7 @@ import { GiftCardProduct } from './gift-card-product.entity';
 import { GiftCardVouchers } from './gift-card-vouchers.service';
 import { GiftCard } from './gift-card.entity';
 
-const ISSUE_JOB = 'gift-cards.issue-for-order';
+const ISSUE_JOB = defineJob<IssuePayload>('gift-cards.issue-for-order');
 
 interface IssuePayload {
   orderId: number;
@@ -46,7 +46,7 @@ export class GiftCardOrderIssuance implements OnModuleInit {
         key: `gift-cards-issue:${change.orderId}`,
       });
     });
-    this.jobs.register<IssuePayload>(ISSUE_JOB, ({ orderId }) => this.issueFor(orderId));
+    this.jobs.register(ISSUE_JOB, ({ orderId }) => this.issueFor(orderId));
   }
 
   /**

@@ -5,7 +5,7 @@ import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { Tx } from '../../database/transaction-runner';
 import { Job } from '../../jobs/job.entity';
-import { JobQueue } from '../../jobs/job-queue.service';
+import { defineJob, JobQueue } from '../../jobs/job-queue.service';
 import { MailService } from '../../mail/mail.service';
 import { Order } from '../orders/order.entity';
 import { CurrencyService } from '../stores/currency.service';
@@ -15,7 +15,7 @@ import { GiftCardDesign } from './gift-card-design.entity';
 import { GiftCardVoucherPdf, VoucherFile } from './gift-card-voucher.pdf';
 import { GiftCard } from './gift-card.entity';
 
-const VOUCHER_JOB = 'gift-cards.mail-voucher';
+const VOUCHER_JOB = defineJob<VoucherPayload>('gift-cards.mail-voucher');
 
 interface VoucherPayload {
   giftCardId: number;
@@ -39,7 +39,7 @@ export class GiftCardVouchers implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register<VoucherPayload>(VOUCHER_JOB, (payload, job) => this.send(payload, job));
+    this.jobs.register(VOUCHER_JOB, (payload, job) => this.send(payload, job));
   }
 
   /** Queues the card's voucher e-mail in the caller's transaction; once per card. */

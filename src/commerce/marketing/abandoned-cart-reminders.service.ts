@@ -6,7 +6,7 @@ import { SettingsService } from '../../config/settings.service';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { insertRows } from '../../database/upsert';
-import { JobQueue } from '../../jobs/job-queue.service';
+import { defineJob, JobQueue } from '../../jobs/job-queue.service';
 import { MailService } from '../../mail/mail.service';
 import { CartPricingService } from '../carts/cart-pricing.service';
 import { Cart } from '../carts/cart.entity';
@@ -17,7 +17,7 @@ import { abandonedCartPolicy, reminderDueAt } from './abandoned-cart-policy';
 import { AbandonedCartReminder } from './abandoned-cart-reminder.entity';
 import { reminderMessage } from './abandoned-cart-reminder.mail';
 
-const REMIND_JOB = 'abandoned-carts.remind';
+const REMIND_JOB = defineJob<RemindPayload>('abandoned-carts.remind');
 
 interface RemindPayload {
   cartId: number;
@@ -49,7 +49,7 @@ export class AbandonedCartReminders implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register<RemindPayload>(REMIND_JOB, (payload) => this.send(payload));
+    this.jobs.register(REMIND_JOB, (payload) => this.send(payload));
   }
 
   /** Queues a reminder for the cart's current idle spell: the same scan repeated adds nothing. */

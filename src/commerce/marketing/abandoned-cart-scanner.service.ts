@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnMo
 import { DataSource, LessThan, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { SettingsService } from '../../config/settings.service';
 import { TransactionRunner } from '../../database/transaction-runner';
-import { JobQueue } from '../../jobs/job-queue.service';
+import { defineJob, JobQueue } from '../../jobs/job-queue.service';
 import { Job } from '../../jobs/job.entity';
 import { AbandonedCartPolicy, abandonedCartPolicy, reminderDueAt } from './abandoned-cart-policy';
 import { AbandonedCartRecovery } from './abandoned-cart-recovery.entity';
@@ -10,7 +10,7 @@ import { AbandonedCartReminder } from './abandoned-cart-reminder.entity';
 import { AbandonedCartReminders } from './abandoned-cart-reminders.service';
 import { abandonedCarts } from './abandoned-carts.query';
 
-const SCAN_JOB = 'abandoned-carts.scan';
+const SCAN_JOB = defineJob<{ slot: number }>('abandoned-carts.scan');
 const MINUTE = 60_000;
 const SCAN_EVERY_MS = 5 * MINUTE;
 /** A reminder this late is skipped: switching the feature on must not mail the owners of last year's carts. */
@@ -65,7 +65,7 @@ export class AbandonedCartScanner implements OnModuleInit, OnApplicationBootstra
   async tick(): Promise<void> {
     if (!this.settings.isOn('salesAbandonedCartsEnabled')) return;
     const slot = Math.floor(Date.now() / SCAN_EVERY_MS);
-    await this.runner.run((tx) => this.jobs.enqueue(tx, SCAN_JOB, { slot }, { key: `${SCAN_JOB}:${slot}` }));
+    await this.runner.run((tx) => this.jobs.enqueue(tx, SCAN_JOB, { slot }, { key: `${SCAN_JOB.name}:${slot}` }));
   }
 
   /** Queues every reminder due now, a page of carts per transaction; returns how many carts got one. */
@@ -103,7 +103,7 @@ export class AbandonedCartScanner implements OnModuleInit, OnApplicationBootstra
   private async runScan(): Promise<void> {
     await this.scan();
     await this.runner.run(({ manager }) =>
-      manager.delete(Job, { name: SCAN_JOB, status: 'done', finishedAt: LessThan(Date.now() - KEEP_FINISHED_MS) }),
+      manager.delete(Job, { name: SCAN_JOB.name, status: 'done', finishedAt: LessThan(Date.now() - KEEP_FINISHED_MS) }),
     );
   }
 

@@ -4,7 +4,7 @@ import { formatMoney } from '../../common/money-format';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
-import { JobQueue } from '../../jobs/job-queue.service';
+import { defineJob, JobQueue } from '../../jobs/job-queue.service';
 import { MailService } from '../../mail/mail.service';
 import { PaymentMethodRegistry } from '../payments/payment-method.registry';
 import { CurrencyService } from '../stores/currency.service';
@@ -12,7 +12,7 @@ import { StoreService } from '../stores/store.service';
 import { OrderLine } from './order-line.entity';
 import { amountDue, Order } from './order.entity';
 
-const CONFIRMATION_JOB = 'order.confirmation';
+const CONFIRMATION_JOB = defineJob<{ orderId: number }>('order.confirmation');
 
 /**
  * The order confirmation e-mail: what was bought, what it costs, how to pay, where to follow it. The
@@ -32,7 +32,7 @@ export class OrderConfirmationMail implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register<{ orderId: number }>(CONFIRMATION_JOB, ({ orderId }) => this.send(orderId));
+    this.jobs.register(CONFIRMATION_JOB, ({ orderId }) => this.send(orderId));
   }
 
   /** Queues the confirmation in the caller's transaction; an order is confirmed once, whatever calls it. */

@@ -6,7 +6,7 @@ import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
-import { JobQueue } from '../../jobs/job-queue.service';
+import { defineJob, JobQueue } from '../../jobs/job-queue.service';
 import { Job } from '../../jobs/job.entity';
 import { MailService } from '../../mail/mail.service';
 import { shopDateTime } from '../delivery/shop-calendar';
@@ -19,7 +19,7 @@ import { PaymentMethodRegistry } from './payment-method.registry';
 import { PaymentTransaction } from './payment-transaction.entity';
 import { PaymentService } from './payment.service';
 
-const SWEEP_JOB = 'payments.deadline-sweep';
+const SWEEP_JOB = defineJob<{ slot: number }>('payments.deadline-sweep');
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const SWEEP_EVERY_MS = MINUTE;
@@ -62,7 +62,11 @@ export class PaymentDeadlines implements OnModuleInit, OnApplicationBootstrap, O
     this.jobs.register(SWEEP_JOB, async () => {
       await this.sweep();
       await this.runner.run(({ manager }) =>
-        manager.delete(Job, { name: SWEEP_JOB, status: 'done', finishedAt: LessThan(Date.now() - KEEP_FINISHED_MS) }),
+        manager.delete(Job, {
+          name: SWEEP_JOB.name,
+          status: 'done',
+          finishedAt: LessThan(Date.now() - KEEP_FINISHED_MS),
+        }),
       );
     });
   }
@@ -158,7 +162,7 @@ export class PaymentDeadlines implements OnModuleInit, OnApplicationBootstrap, O
   private async tick(): Promise<void> {
     if (!(await this.dataSource.getRepository(Order).existsBy({ status: 'pending_payment' }))) return;
     const slot = Math.floor(Date.now() / SWEEP_EVERY_MS);
-    await this.runner.run((tx) => this.jobs.enqueue(tx, SWEEP_JOB, { slot }, { key: `${SWEEP_JOB}:${slot}` }));
+    await this.runner.run((tx) => this.jobs.enqueue(tx, SWEEP_JOB, { slot }, { key: `${SWEEP_JOB.name}:${slot}` }));
   }
 
   private scheduleTick(): void {

@@ -1,12 +1,12 @@
-import { JobQueue } from '../../jobs/job-queue.service';
+import { defineJob, JobQueue } from '../../jobs/job-queue.service';
 import { Tx } from '../../database/transaction-runner';
-
-export const PAYMENT_POLL_JOB = 'payment.poll';
 
 export interface PaymentPollPayload {
   transactionId: number;
   round: number;
 }
+
+export const PAYMENT_POLL_JOB = defineJob<PaymentPollPayload>('payment.poll');
 
 const MINUTE = 60 * 1000;
 

@@ -34,7 +34,7 @@ export class PaymentStatusPoller implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register<PaymentPollPayload>(PAYMENT_POLL_JOB, (payload) => this.poll(payload));
+    this.jobs.register(PAYMENT_POLL_JOB, (payload) => this.poll(payload));
   }
 
   /** Whether staff may ask the gateway about this order now (the CP Check Payment Status button). */

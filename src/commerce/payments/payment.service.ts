@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../database/errors';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { insertRows } from '../../database/upsert';
-import { JobQueue } from '../../jobs/job-queue.service';
+import { defineJob, JobQueue } from '../../jobs/job-queue.service';
 import { OrderConfirmationMail } from '../orders/order-confirmation.mail';
 import { OrderLine } from '../orders/order-line.entity';
 import { orderLifecycle } from '../orders/order-status.machine';
@@ -32,7 +32,7 @@ export type OutcomeOrigin = 'start' | 'return' | 'poll';
 const REUSE_REDIRECT_MS = 15 * 60 * 1000;
 
 /** Withdraws an open attempt at its gateway, later and durably (outbox), e.g. once another attempt paid. */
-export const PAYMENT_WITHDRAW_JOB = 'payment.withdraw';
+export const PAYMENT_WITHDRAW_JOB = defineJob<WithdrawPayload>('payment.withdraw');
 
 interface WithdrawPayload {
   transactionId: number;
@@ -62,7 +62,7 @@ export class PaymentService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register<WithdrawPayload>(PAYMENT_WITHDRAW_JOB, async ({ transactionId, note }) => {
+    this.jobs.register(PAYMENT_WITHDRAW_JOB, async ({ transactionId, note }) => {
       const transaction = await this.dataSource.getRepository(PaymentTransaction).findOneBy({ id: transactionId });
       if (transaction?.status === 'pending') await this.withdraw(transaction, note);
     });

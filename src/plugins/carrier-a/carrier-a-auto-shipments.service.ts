@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import {
+  defineJob,
   Job,
   JobGaveUp,
   JobQueue,
@@ -18,7 +19,7 @@ import { AutoShipmentState, autoShipmentLifecycle } from './carrier-a-auto-shipm
 import { CarrierAShipment } from './carrier-a-shipment.entity';
 import { CarrierAShipments, LabelLimitReached } from './carrier-a-shipments.service';
 
-export const AUTO_SHIPMENT_JOB = 'carrier-a.auto-shipment';
+export const AUTO_SHIPMENT_JOB = defineJob<AutoShipmentPayload>('carrier-a.auto-shipment');
 
 interface AutoShipmentPayload {
   orderId: number;
@@ -47,7 +48,7 @@ export class CarrierAAutoShipments implements OnModuleInit {
 
   onModuleInit(): void {
     this.orderStatus.subscribe((tx, change) => this.queueFor(tx, change));
-    this.queue.register<AutoShipmentPayload>(AUTO_SHIPMENT_JOB, (payload, job) => this.run(payload.orderId, job));
+    this.queue.register(AUTO_SHIPMENT_JOB, (payload, job) => this.run(payload.orderId, job));
   }
 
   private async queueFor(tx: Tx, change: OrderStatusChange): Promise<void> {
@@ -62,7 +63,7 @@ export class CarrierAAutoShipments implements OnModuleInit {
       tx,
       AUTO_SHIPMENT_JOB,
       { orderId: change.orderId },
-      { key: `${AUTO_SHIPMENT_JOB}:${change.orderId}` },
+      { key: `${AUTO_SHIPMENT_JOB.name}:${change.orderId}` },
     );
   }
 

@@ -59,7 +59,7 @@ export class CarrierAPanelsCpService extends PluginPanelsService {
       this.countsByDay(since),
       // The count the limit is enforced on, so the page and the automation agree.
       labelsIn(this.dataSource.manager, labelMonth(now)),
-      this.dataSource.getRepository(Job).countBy({ name: AUTO_SHIPMENT_JOB, status: 'failed' }),
+      this.dataSource.getRepository(Job).countBy({ name: AUTO_SHIPMENT_JOB.name, status: 'failed' }),
     ]);
     const byDay = Array.from({ length: STATISTICS_DAYS }, (_, back) => {
       const day = new Date(today - back * DAY_MS).toISOString().slice(0, 10);

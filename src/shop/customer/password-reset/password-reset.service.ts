@@ -10,7 +10,7 @@ import { InjectConfig } from '../../../config/config.module';
 import { writeLock } from '../../../database/locking';
 import { TransactionRunner, Tx } from '../../../database/transaction-runner';
 import { insertRows } from '../../../database/upsert';
-import { JobQueue } from '../../../jobs/job-queue.service';
+import { defineJob, JobQueue } from '../../../jobs/job-queue.service';
 import { Job } from '../../../jobs/job.entity';
 import { MailService } from '../../../mail/mail.service';
 import { claimedByAddressOwner } from '../auth/address-owner-claim';
@@ -31,7 +31,7 @@ export const OTP_SENDS_PER_HOUR = 6;
 /** Reset e-mails one account receives an hour, however many addresses ask: a cap on mail bombing. */
 export const RESETS_PER_ACCOUNT_HOUR = 5;
 
-const START_JOB = 'customer.password-reset';
+const START_JOB = defineJob<{ email: string }>('customer.password-reset');
 
 type VerifyOutcome = 'verified' | 'expired' | 'invalidated' | { attemptsLeft: number };
 
@@ -53,7 +53,7 @@ export class PasswordResetService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register<{ email: string }>(START_JOB, ({ email }, job) => this.start(email, job));
+    this.jobs.register(START_JOB, ({ email }, job) => this.start(email, job));
   }
 
   /**

@@ -9,10 +9,10 @@ import { StoreService } from '../../../commerce/stores/store.service';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
 import { TransactionRunner, Tx } from '../../../database/transaction-runner';
-import { JobQueue } from '../../../jobs/job-queue.service';
+import { defineJob, JobQueue } from '../../../jobs/job-queue.service';
 import { MailService } from '../../../mail/mail.service';
 
-const NOTIFY_JOB = 'watchdog.back-in-stock';
+const NOTIFY_JOB = defineJob<{ productId: number }>('watchdog.back-in-stock');
 
 interface PendingAlert {
   id: number;
@@ -38,7 +38,7 @@ export class BackInStockNotifier implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register<{ productId: number }>(NOTIFY_JOB, ({ productId }) => this.notify(productId));
+    this.jobs.register(NOTIFY_JOB, ({ productId }) => this.notify(productId));
     this.stock.onRestock((tx, productIds) => this.queue(tx, productIds));
   }
 
