@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, RouterModule } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { LoggerModule } from 'nestjs-pino';
 import { AppCacheModule } from './cache/app-cache.module';
+import { DependencyOutagesModule } from './common/dependency-outages';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { sandboxMerchantKey } from './common/sandbox-merchant-key';
 import { ThrottlingModule } from './common/throttling/throttling.module';
@@ -72,6 +73,7 @@ export class AppModule {
         ConfigModule.register(config),
         LoggerModule.forRoot(loggerOptions(config)),
         EventEmitterModule.forRoot(),
+        DependencyOutagesModule,
         RedisModule,
         AppCacheModule,
         ThrottlingModule,

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { RedisClientType } from 'redis';
 import { DataSource } from 'typeorm';
+import { DependencyOutages } from '../common/dependency-outages';
 import { AddressGuard } from '../common/outbound-address';
 import { TransactionRunner } from '../database/transaction-runner';
 import { upsertRow } from '../database/upsert';
@@ -42,6 +43,7 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
     private readonly events: EventEmitter2,
     @InjectRedis() private readonly redis: RedisClient,
     @InjectConfig() private readonly config: AppConfig,
+    private readonly outages: DependencyOutages,
   ) {
     this.urlGuard = AddressGuard.forSandboxes(config.sandboxes);
     this.define(CORE_SETTINGS);
@@ -52,6 +54,9 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
     this.reloadTimer = setInterval(() => void this.reload(), RELOAD_MS).unref();
     if (this.redis) {
       this.subscriber = this.redis.duplicate();
+      // Its own connection: without a listener, its 'error' event (Redis going away) would end the process. It
+      // subscribes again when it reconnects; what was saved meanwhile arrives with the periodic reload.
+      this.subscriber.on('error', (error: Error) => this.outages.report('redis', error));
       await this.subscriber.connect();
       await this.subscriber.subscribe(this.channel, () => void this.reload());
     }
@@ -119,7 +124,12 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
       }
     });
     for (const [key, value] of typed) this.values.set(key, value);
-    if (this.redis) await this.redis.publish(this.channel, 'reload');
+    // Saved is saved: without the broadcast, other instances see the change at their next reload (≤ 2 s).
+    if (this.redis) {
+      await this.redis.publish(this.channel, 'reload').catch((error: unknown) => {
+        if (!this.outages.absorb(error)) throw error;
+      });
+    }
     this.events.emit(SETTINGS_SAVED, { keys: typed.map(([key]) => key) } satisfies SettingsSavedEvent);
   }
 
@@ -144,7 +154,7 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
     } catch (error) {
       if (this.loaded && !this.reloadTimer) return; // shutting down
       // Keep serving the last known values; a database hiccup must not flip feature flags.
-      this.logger.warn(`settings reload failed: ${(error as Error).message}`);
+      if (!this.outages.absorb(error)) this.logger.warn(`settings reload failed: ${(error as Error).message}`);
     }
   }
 

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Queue, Worker } from 'bullmq';
 import type IORedis from 'ioredis';
+import { DependencyOutages } from '../common/dependency-outages';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { JobExecutor } from './job-executor.service';
@@ -11,7 +12,8 @@ const QUEUE_NAME = 'jobs';
 /**
  * Works the job table. Without Redis it polls the table (and wakes at once after an enqueue). With Redis,
  * BullMQ carries due jobs to whichever instance is free, while the table stays the outbox and the record:
- * every sweep hands BullMQ what is due, so nothing committed is lost if a hand-over to Redis failed.
+ * every sweep hands BullMQ what is due, so nothing committed is lost if a hand-over to Redis failed. While Redis or
+ * the database is away the sweeps fail (the outage is logged once) and the jobs wait in the table until it is back.
  */
 @Injectable()
 export class JobWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -20,12 +22,13 @@ export class JobWorker implements OnApplicationBootstrap, OnApplicationShutdown 
   private sweeping = false;
   private sweepAgain = false;
   private stopped = true;
-  private bull?: { connection: IORedis; queue: Queue; worker: Worker };
+  private bull?: { connections: IORedis[]; queue: Queue; worker: Worker };
 
   constructor(
     private readonly executor: JobExecutor,
     private readonly queue: JobQueue,
     @InjectConfig() private readonly config: AppConfig,
+    private readonly outages: DependencyOutages,
   ) {
     this.queue.onEnqueued(() => this.wake());
   }
@@ -52,7 +55,7 @@ export class JobWorker implements OnApplicationBootstrap, OnApplicationShutdown 
     if (this.bull) {
       await this.bull.worker.close();
       await this.bull.queue.close();
-      this.bull.connection.disconnect();
+      for (const connection of this.bull.connections) connection.disconnect();
       this.bull = undefined;
     }
   }
@@ -90,7 +93,7 @@ export class JobWorker implements OnApplicationBootstrap, OnApplicationShutdown 
         }
       } while (this.sweepAgain && !this.stopped);
     } catch (error) {
-      this.logger.error(`job sweep failed: ${(error as Error).message}`);
+      if (!this.outages.absorb(error)) this.logger.error(`job sweep failed: ${(error as Error).message}`);
     } finally {
       this.sweeping = false;
       if (!this.stopped) this.timer = setTimeout(() => void this.sweep(), this.config.jobPollMs).unref();
@@ -100,21 +103,29 @@ export class JobWorker implements OnApplicationBootstrap, OnApplicationShutdown 
   /** BullMQ and ioredis load only here: an install without Redis never needs them. */
   private async startBull(redisUrl: string): Promise<void> {
     const [{ Queue, Worker }, { default: IORedis }] = await Promise.all([import('bullmq'), import('ioredis')]);
-    const connection = new IORedis(redisUrl, { maxRetriesPerRequest: null });
+    // The sweep's hand-over fails at once while Redis is away (the jobs stay due in the table) instead of waiting in
+    // ioredis's offline queue; the worker's connection waits for Redis to return, as BullMQ requires.
+    const queueConnection = new IORedis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    const workerConnection = new IORedis(redisUrl, { maxRetriesPerRequest: null });
     const prefix = `${this.config.redisPrefix}bull`;
     const queue = new Queue(QUEUE_NAME, {
-      connection,
+      connection: queueConnection,
       prefix,
-      defaultJobOptions: { removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 } },
+      // A BullMQ job fails only when the table could not be reached (a job's own failure is recorded there), and a
+      // failed one left in Redis would keep its id: the sweep could not hand the still-due job over again.
+      defaultJobOptions: { removeOnComplete: { age: 3600 }, removeOnFail: true },
     });
     const worker = new Worker<{ id: number }>(QUEUE_NAME, (job) => this.executor.execute(job.data.id), {
-      connection,
+      connection: workerConnection,
       prefix,
       concurrency: 4,
     });
-    // Without a listener an 'error' event throws: a connection dropping as the app shuts down would crash it.
-    queue.on('error', (error) => this.logger.error(`bullmq queue: ${error.message}`));
-    worker.on('error', (error) => this.logger.error(`bullmq worker: ${error.message}`));
-    this.bull = { connection, queue, worker };
+    // Without a listener an 'error' event throws and ends the process (Redis going away, or dropping at shutdown).
+    // BullMQ passes on its connections' errors here, the worker's blocking connection included.
+    const onError = (what: string) => (error: Error) =>
+      this.outages.absorb(error) || this.logger.error(`bullmq ${what}: ${error.message}`);
+    queue.on('error', onError('queue'));
+    worker.on('error', onError('worker'));
+    this.bull = { connections: [queueConnection, workerConnection], queue, worker };
   }
 }

@@ -1,5 +1,6 @@
-import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import type { RedisClientType } from 'redis';
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import type { RedisClientOptions, RedisClientType } from 'redis';
+import { DependencyOutages } from '../common/dependency-outages';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 
@@ -11,6 +12,23 @@ export const InjectRedis = () => Inject(REDIS);
 
 /** How long a shutdown waits for a client's pending commands before cutting the connection. */
 const CLOSE_WAIT_MS = 2000;
+/** The longest wait between reconnection attempts: a Redis that is back is in use again within about a second. */
+const MAX_RECONNECT_WAIT_MS = 1000;
+
+/**
+ * Options for every node-redis client of the app (`duplicate()` keeps them). While the connection is down a command
+ * fails at once (the request answers 503) instead of waiting in the offline queue for Redis to return, and the
+ * client reconnects with a backoff of 50 ms doubling up to a second, with jitter so instances do not reconnect in step.
+ */
+function redisClientOptions(url: string): RedisClientOptions {
+  return {
+    url,
+    disableOfflineQueue: true,
+    socket: {
+      reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, MAX_RECONNECT_WAIT_MS) + Math.random() * 100,
+    },
+  };
+}
 
 /**
  * Closes a client at shutdown: pending commands may finish, but only for a moment. A plain QUIT was seen
@@ -30,14 +48,15 @@ export async function closeRedis(client: RedisClientType): Promise<void> {
   providers: [
     {
       provide: REDIS,
-      inject: [APP_CONFIG],
-      useFactory: async (config: AppConfig): Promise<RedisClient> => {
+      inject: [APP_CONFIG, DependencyOutages],
+      useFactory: async (config: AppConfig, outages: DependencyOutages): Promise<RedisClient> => {
         if (!config.redisUrl) return null;
         // Loaded only when used: an install without Redis never needs the client.
         const { createClient } = await import('redis');
-        const client = createClient({ url: config.redisUrl }) as RedisClientType;
-        const logger = new Logger('Redis');
-        client.on('error', (error: Error) => logger.error(`redis: ${error.message}`));
+        const client = createClient(redisClientOptions(config.redisUrl)) as RedisClientType;
+        // Without a listener an 'error' event (Redis going away) would throw and end the process.
+        client.on('error', (error: Error) => outages.report('redis', error));
+        outages.watch('redis', () => client.ping());
         await client.connect();
         return client;
       },

@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { ShippingMethodRegistry } from '../commerce/shipping/shipping-method.registry';
 import { SITE_ORIGIN_SETTING } from '../common/back-url';
+import { DependencyOutages } from '../common/dependency-outages';
 import { AppError } from '../common/errors/app-error';
 import { sendError } from '../common/errors/error-response';
 import { createValidationPipe } from '../common/validation';
@@ -110,9 +111,9 @@ function bodyError(error: unknown): unknown {
 }
 
 /** Errors raised by Express middleware before Nest's router (malformed JSON, oversized bodies). */
-export function expressErrorHandler(config: AppConfig) {
+export function expressErrorHandler(config: AppConfig, outages: DependencyOutages) {
   return (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
-    sendError(error, req, res, config.cpTrigger);
+    sendError(error, req, res, config.cpTrigger, outages);
   };
 }

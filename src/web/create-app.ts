@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule, AppModuleOptions } from '../app.module';
+import { DependencyOutages } from '../common/dependency-outages';
 import { AppConfig } from '../config/app-config';
 import { FirstCpAdminModule } from '../cp/first-cp-admin';
 import { configureApp, expressErrorHandler } from './configure-app';
@@ -18,6 +19,6 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   configureApp(app, config);
   app.enableShutdownHooks();
   await app.init();
-  app.use(expressErrorHandler(config));
+  app.use(expressErrorHandler(config, app.get(DependencyOutages)));
   return app;
 }

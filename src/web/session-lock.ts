@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { DependencyOutages } from '../common/dependency-outages';
+import { unavailableDependency } from '../common/errors/unavailable-dependency';
 import type { RedisClient } from '../redis/redis.module';
 
 /** Methods that may change the session; reads run side by side. */
@@ -81,9 +83,15 @@ class RedisLocks implements Locks {
  * request starts and writes the whole of it when the request ends, so two requests of one shopper running side by
  * side (a double click, two tabs, a phone retrying) would each write back what they read and undo the other's
  * change: the cart one of them created, the currency the other chose. Taking turns keeps both. Reads (GET) do not
- * wait. A request without a session cookie has no session to share.
+ * wait. A request without a session cookie has no session to share. When Redis is away the request answers 503 (its
+ * session is in the same Redis), and the outage is logged once by `outages`.
  */
-export function sessionLock(redis: RedisClient, redisPrefix: string, cookieName: string): RequestHandler {
+export function sessionLock(
+  redis: RedisClient,
+  redisPrefix: string,
+  cookieName: string,
+  outages: DependencyOutages,
+): RequestHandler {
   const locks: Locks = redis ? new RedisLocks(redis, `${redisPrefix}sesslock:`) : new ProcessLocks();
   const logger = new Logger('SessionLock');
   return (req: Request, res: Response, next: NextFunction) => {
@@ -99,7 +107,10 @@ export function sessionLock(redis: RedisClient, redisPrefix: string, cookieName:
           const releaseOnce = () => {
             if (released) return;
             released = true;
-            release().catch((error: Error) => logger.warn(`session lock not released: ${error.message}`));
+            // A lock left behind by an outage lapses after HOLD_MS.
+            release().catch(
+              (error: Error) => outages.absorb(error) || logger.warn(`session lock not released: ${error.message}`),
+            );
           };
           // express-session has saved the session by the time the answer is finished.
           res.once('finish', releaseOnce);
@@ -108,6 +119,7 @@ export function sessionLock(redis: RedisClient, redisPrefix: string, cookieName:
         next();
       },
       (error: Error) => {
+        if (unavailableDependency(error)) return next(error);
         logger.warn(`session lock unavailable, the request runs without it: ${error.message}`);
         next();
       },

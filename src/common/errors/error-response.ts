@@ -2,8 +2,10 @@ import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { backUrl } from '../back-url';
 import { redactUrl } from '../redact-url';
+import type { DependencyOutages } from '../dependency-outages';
 import { addFlash, wantsHtml } from '../session-data';
 import { AppError, CpLoginRequired, CustomerLoginRequired, FieldErrors } from './app-error';
+import { serviceUnavailable, unavailableDependency } from './unavailable-dependency';
 
 export interface ErrorBody {
   code: string;
@@ -23,12 +25,15 @@ const CODES: Record<number, string> = {
   415: 'unsupported_media_type',
   429: 'too_many_requests',
   502: 'upstream_failed',
+  503: 'service_unavailable',
 };
 
 const logger = new Logger('Errors');
 
 /** Maps anything thrown to a status and the public error body; internals never reach the client. */
 export function describeError(error: unknown): { status: number; body: ErrorBody } {
+  // Redis or the database away (a dropped connection, a refused one, a session store that failed): come back soon.
+  if (unavailableDependency(error)) error = serviceUnavailable();
   if (error instanceof AppError) {
     return {
       status: error.status,
@@ -56,9 +61,16 @@ export function describeError(error: unknown): { status: number; body: ErrorBody
 
 /**
  * Answers an error the way the caller expects: JSON `{ success: false, error }` for scripts and API
- * clients, a flash message and a redirect back for browser form posts, an error page for page loads.
+ * clients, a flash message and a redirect back for browser form posts, an error page for page loads. An outage of a
+ * dependency is logged once by `outages`, not with every request it fails.
  */
-export function sendError(error: unknown, req: Request, res: Response, cpTrigger: string): void {
+export function sendError(
+  error: unknown,
+  req: Request,
+  res: Response,
+  cpTrigger: string,
+  outages: DependencyOutages,
+): void {
   if (res.headersSent) return;
   if (error instanceof CpLoginRequired) {
     if (wantsHtml(req) || req.method === 'GET') {
@@ -73,10 +85,12 @@ export function sendError(error: unknown, req: Request, res: Response, cpTrigger
     error = new AppError('login_required', 'Log in to your account first.', 401);
   }
   const { status, body } = describeError(error);
-  // A throttled answer (an AppError with `retryAfter` seconds) says when to come back in the standard header too.
+  // A throttled or unavailable answer (with `retryAfter` seconds) says when to come back in the standard header too.
   if (typeof body.retryAfter === 'number') res.setHeader('Retry-After', String(body.retryAfter));
-  if (status >= 500)
+  if (body.code === 'service_unavailable') outages.absorb(error);
+  else if (status >= 500) {
     logger.error({ err: error, url: redactUrl(req.originalUrl), method: req.method }, 'request failed');
+  }
 
   if (!wantsHtml(req)) {
     res.status(status).json({ success: false, error: body });
