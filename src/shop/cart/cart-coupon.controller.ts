@@ -1,16 +1,17 @@
-import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { CartService } from '../../commerce/carts/cart.service';
 import { CouponService } from '../../commerce/coupons/coupon.service';
 import { RequiresFeature } from '../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
-import { t } from '../../web/i18n/page-language';
+import { FormAnswer } from '../../web/form-answer/form-answer';
+import { FormAnswerInterceptor } from '../../web/form-answer/form-answer.interceptor';
+import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { CartSession } from './cart-session.service';
-import { answerCartChange } from './cart-response';
-import { CartSummaries } from './cart-summaries.service';
+import { cartChanged, CartSummaries } from './cart-summaries.service';
 import { CouponDto, RemoveCouponDto } from './dto/cart.dto';
 
 /**
@@ -22,6 +23,7 @@ const COUPON_TRY_WINDOW_MS = 10 * 60_000;
 
 @ApiTags('cart')
 @Controller('shop/cart')
+@UseInterceptors(FormAnswerInterceptor)
 export class CartCouponController {
   constructor(
     private readonly carts: CartService,
@@ -39,8 +41,8 @@ export class CartCouponController {
   @UseGuards(ShopThrottlerGuard)
   @Throttle({ default: { limit: COUPON_TRY_LIMIT, ttl: COUPON_TRY_WINDOW_MS } })
   @RequiresFeature('salesCouponsEnabled')
-  async add(@Body() body: CouponDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    if (body.remove === 1) return this.remove(body, req, res);
+  async add(@Body() body: CouponDto, @Req() req: Request, @PageText() text: PageTextFn): Promise<FormAnswer> {
+    if (body.remove === 1) return this.remove(body, req, text);
     const cart = await this.session.current(req);
     if (!cart) throw AppError.conflict('cart_empty', 'Add something to your cart before using a coupon.');
     const priced = await this.summaries.priced(cart.id);
@@ -52,18 +54,18 @@ export class CartCouponController {
       email: cart.email,
     });
     await this.carts.setCoupon(cart.id, coupon.code);
-    const message = t(res, 'cart.messages.couponApplied', { code: coupon.code });
-    await answerCartChange(req, res, message, () => this.summaries.summary(cart.id));
+    const message = text('cart.messages.couponApplied', { code: coupon.code });
+    return cartChanged(message, () => this.summaries.summary(cart.id));
   }
 
   @Post('remove-coupon')
   @HttpCode(200)
-  async remove(@Body() body: RemoveCouponDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async remove(@Body() body: RemoveCouponDto, @Req() req: Request, @PageText() text: PageTextFn): Promise<FormAnswer> {
     const cart = await this.session.current(req);
     const code = body.coupon_code.trim().toUpperCase();
     if (!cart || cart.couponCode !== code) throw AppError.notFound(`Coupon ${code} is not applied to your cart.`);
     await this.carts.setCoupon(cart.id, null);
-    const message = t(res, 'cart.messages.couponRemoved', { code });
-    await answerCartChange(req, res, message, () => this.summaries.summary(cart.id));
+    const message = text('cart.messages.couponRemoved', { code });
+    return cartChanged(message, () => this.summaries.summary(cart.id));
   }
 }

@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { CartPricingService, CartSummary } from '../../commerce/carts/cart-pricing.service';
 import { MAX_GIFT_CARDS_PER_CART } from '../../commerce/carts/cart.entity';
 import { CartService } from '../../commerce/carts/cart.service';
@@ -12,8 +12,9 @@ import { CurrencyService } from '../../commerce/stores/currency.service';
 import { RequiresFeature } from '../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
+import { FormAnswerInterceptor } from '../../web/form-answer/form-answer.interceptor';
 import { CartSession } from './cart-session.service';
-import { answerCartChange } from './cart-response';
+import { cartChanged } from './cart-summaries.service';
 import { GiftCardCodeDto } from './dto/gift-card.dto';
 
 /** Codes tried per minute and IP: enough for a family's stack of cards, too few to guess one. */
@@ -26,6 +27,7 @@ export const GIFT_CARD_APPLY_LIMIT = 30;
 @ApiTags('cart')
 @RequiresFeature('salesGiftCardsEnabled')
 @Controller('shop/cart')
+@UseInterceptors(FormAnswerInterceptor)
 export class CartGiftCardController {
   constructor(
     private readonly carts: CartService,
@@ -41,7 +43,7 @@ export class CartGiftCardController {
   @HttpCode(200)
   @UseGuards(ShopThrottlerGuard)
   @Throttle({ default: { limit: GIFT_CARD_APPLY_LIMIT, ttl: 60_000 } })
-  async apply(@Body() body: GiftCardCodeDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async apply(@Body() body: GiftCardCodeDto, @Req() req: Request) {
     const cart = await this.session.current(req);
     if (!cart || (await this.carts.lines(cart.id)).length === 0) {
       throw AppError.conflict('cart_empty', 'Add something to your cart before using a gift card.');
@@ -56,12 +58,12 @@ export class CartGiftCardController {
       await this.carts.setGiftCards(cart.id, [...codes, card.code]);
     }
     const message = `Gift card ${formatGiftCardCode(card.code)} applied.`;
-    await answerCartChange(req, res, message, () => this.summary(cart.id));
+    return cartChanged(message, () => this.summary(cart.id));
   }
 
   @Post('remove-gift-card')
   @HttpCode(200)
-  async remove(@Body() body: GiftCardCodeDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async remove(@Body() body: GiftCardCodeDto, @Req() req: Request) {
     const cart = await this.session.current(req);
     const code = normalizeGiftCardCode(body.code);
     const codes = cart?.giftCardCodes ?? [];
@@ -73,7 +75,7 @@ export class CartGiftCardController {
       codes.filter((applied) => applied !== code),
     );
     const message = `Gift card ${formatGiftCardCode(code)} removed.`;
-    await answerCartChange(req, res, message, () => this.summary(cart.id));
+    return cartChanged(message, () => this.summary(cart.id));
   }
 
   /** The cart as checkout prices it (shipping and fees included), so `amountDue` is what is left to pay. */

@@ -1,15 +1,28 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Redirect,
+  Req,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { CartService } from '../../commerce/carts/cart.service';
 import { AppError } from '../../common/errors/app-error';
-import { addFlash, wantsHtml } from '../../common/session-data';
+import { addFlash } from '../../common/session-data';
 import { SessionAndAddressThrottlerGuard } from '../../common/throttling/session-and-address';
-import { t } from '../../web/i18n/page-language';
-import { redirectBack } from './cart-response';
+import { FormAnswer } from '../../web/form-answer/form-answer';
+import { FormAnswerInterceptor } from '../../web/form-answer/form-answer.interceptor';
+import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { CartSession } from './cart-session.service';
 import { CartShareLinks } from './cart-share-links';
+import { CART_PAGE } from './cart-summaries.service';
 import { ShareEmailsDto } from './dto/cart.dto';
 
 /** Share links asked for per minute, per session and per address: the same cart keeps its one token anyway. */
@@ -20,6 +33,7 @@ const SHARE_MAIL_POST_LIMIT = 5;
 /** Shareable cart links: a 32-hex token that lets anyone copy the cart's lines into their own cart. */
 @ApiTags('cart')
 @Controller('shop/cart')
+@UseInterceptors(FormAnswerInterceptor)
 export class CartShareController {
   constructor(
     private readonly carts: CartService,
@@ -32,13 +46,13 @@ export class CartShareController {
   @HttpCode(200)
   @UseGuards(SessionAndAddressThrottlerGuard)
   @Throttle({ default: { limit: SHARE_CREATE_LIMIT, ttl: 60_000 } })
-  async create(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async create(@Req() req: Request, @PageText() text: PageTextFn): Promise<FormAnswer> {
     const token = await this.tokenOfCurrentCart(req);
-    if (wantsHtml(req)) {
-      addFlash(req, 'success', t(res, 'cart.messages.shareReady'));
-      return redirectBack(req, res);
-    }
-    res.json({ success: true, token, url: this.links.url(token) });
+    return new FormAnswer(text('cart.messages.shareReady'), { back: CART_PAGE }, () => ({
+      success: true,
+      token,
+      url: this.links.url(token),
+    }));
   }
 
   /**
@@ -56,7 +70,8 @@ export class CartShareController {
 
   /** Copies the shared lines into the visitor's cart and shows the cart page. */
   @Get('share/:token')
-  async open(@Param('token') token: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  @Redirect(CART_PAGE, 302)
+  async open(@Param('token') token: string, @Req() req: Request, @PageText() text: PageTextFn): Promise<void> {
     const shared = /^[0-9a-f]{32}$/.test(token) ? await this.carts.findByShareToken(token) : null;
     if (!shared) throw AppError.notFound('This shared cart link is not valid.');
     const cart = await this.session.currentOrCreate(req);
@@ -67,10 +82,9 @@ export class CartShareController {
       req,
       skipped ? 'info' : 'success',
       skipped
-        ? t(res, 'cart.messages.sharedPartly', { count: copied, skipped })
-        : t(res, 'cart.messages.sharedAdded', { count: copied }),
+        ? text('cart.messages.sharedPartly', { count: copied, skipped })
+        : text('cart.messages.sharedAdded', { count: copied }),
     );
-    res.redirect(302, '/shop/cart');
   }
 
   private async tokenOfCurrentCart(req: Request): Promise<string> {

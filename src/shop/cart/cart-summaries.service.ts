@@ -6,6 +6,10 @@ import { absoluteUrl, productUrl } from '../../commerce/products/catalog-product
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
+import { FormAnswer } from '../../web/form-answer/form-answer';
+
+/** Where a cart form post goes back to when its page is unknown. */
+export const CART_PAGE = '/shop/cart';
 
 /** Spec "Product added to cart": what the AJAX add answers about the product. */
 export interface AddedProduct {
@@ -17,6 +21,14 @@ export interface AddedProduct {
   value: number;
   image: string;
   url: string;
+}
+
+/**
+ * The answer to a cart change: JSON `{ success, message, cart }` for scripts and API clients; for a browser form
+ * post, the message as a flash and a 303 back to where the form was.
+ */
+export function cartChanged(message: string, summary: () => Promise<CartSummary>): FormAnswer {
+  return new FormAnswer(message, { back: CART_PAGE }, async () => ({ success: true, message, cart: await summary() }));
 }
 
 /** Prices a session's cart for JSON answers and pages. */

@@ -1,16 +1,16 @@
-import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req, UseInterceptors } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { CartService } from '../../commerce/carts/cart.service';
 import { addToGuestWishlist } from '../../commerce/customers/guest-wishlist';
 import { SessionCustomers } from '../../commerce/customers/session-customers.service';
 import { WishlistService } from '../../commerce/customers/wishlist.service';
 import { RequiresFeature } from '../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../common/errors/app-error';
-import { t } from '../../web/i18n/page-language';
+import { FormAnswerInterceptor } from '../../web/form-answer/form-answer.interceptor';
+import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { CartSession } from './cart-session.service';
-import { answerCartChange } from './cart-response';
-import { CartSummaries } from './cart-summaries.service';
+import { cartChanged, CartSummaries } from './cart-summaries.service';
 import { WishlistAddDto } from './dto/cart.dto';
 
 /**
@@ -20,6 +20,7 @@ import { WishlistAddDto } from './dto/cart.dto';
  */
 @ApiTags('cart')
 @Controller('shop/cart')
+@UseInterceptors(FormAnswerInterceptor)
 export class CartWishlistController {
   constructor(
     private readonly carts: CartService,
@@ -36,8 +37,8 @@ export class CartWishlistController {
     @Param('id', ParseIntPipe) id: number,
     @Body() body: WishlistAddDto,
     @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
+    @PageText() text: PageTextFn,
+  ) {
     const customer = await this.customers.current(req);
     // Guests have exactly one (session) wishlist; named wishlists belong to customer accounts.
     if (!customer && body.wishlist !== undefined) throw AppError.notFound('That wishlist does not exist.');
@@ -53,7 +54,6 @@ export class CartWishlistController {
     if (customer) await this.wishlists.add(customer.id, [entry], body.wishlist);
     else addToGuestWishlist(req, entry);
     await this.carts.remove(cart.id, line.id);
-    const message = t(res, 'cart.messages.movedToWishlist');
-    await answerCartChange(req, res, message, () => this.summaries.summary(cart.id));
+    return cartChanged(text('cart.messages.movedToWishlist'), () => this.summaries.summary(cart.id));
   }
 }

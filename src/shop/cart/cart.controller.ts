@@ -1,14 +1,15 @@
-import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req, UseInterceptors } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { CartService } from '../../commerce/carts/cart.service';
 import { AppError } from '../../common/errors/app-error';
-import { addFlash, isAjax } from '../../common/session-data';
+import { isAjax } from '../../common/session-data';
 import { SettingsService } from '../../config/settings.service';
-import { t } from '../../web/i18n/page-language';
+import { FormAnswer } from '../../web/form-answer/form-answer';
+import { FormAnswerInterceptor } from '../../web/form-answer/form-answer.interceptor';
+import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { CartSession } from './cart-session.service';
-import { answerCartChange, redirectBack } from './cart-response';
-import { CartSummaries } from './cart-summaries.service';
+import { CART_PAGE, cartChanged, CartSummaries } from './cart-summaries.service';
 import { AddToCartDto, UpdateCartItemDto } from './dto/cart.dto';
 
 /** Custom line data is kept on the line and copied to the order: small, by design. */
@@ -16,6 +17,7 @@ const MAX_CUSTOM_JSON = 2000;
 
 @ApiTags('cart')
 @Controller('shop/cart')
+@UseInterceptors(FormAnswerInterceptor)
 export class CartController {
   constructor(
     private readonly carts: CartService,
@@ -27,7 +29,7 @@ export class CartController {
   /** AJAX mode answers `{ success, message, showPopup, product }`; otherwise a flash and a redirect back. */
   @Post('add')
   @HttpCode(200)
-  async add(@Body() body: AddToCartDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async add(@Body() body: AddToCartDto, @Req() req: Request, @PageText() text: PageTextFn) {
     if (body.custom && JSON.stringify(body.custom).length > MAX_CUSTOM_JSON) {
       throw AppError.invalid({ custom: [`must be at most ${MAX_CUSTOM_JSON} characters as JSON`] });
     }
@@ -38,43 +40,43 @@ export class CartController {
       configuration: body.configuration,
       custom: body.custom,
     });
-    const message = t(res, 'cart.messages.added', { name: added.product.name });
+    const message = text('cart.messages.added', { name: added.product.name });
     if (isAjax(req) && this.settings.isOn('salesCheckoutEnableAjax')) {
-      res.json({
+      return {
         success: true,
         message,
         showPopup: true,
         product: await this.summaries.addedProduct(cart, added, body.qty),
-      });
-      return;
+      };
     }
-    addFlash(req, 'success', message);
-    redirectBack(req, res);
+    // Without AJAX mode even a script gets the page's answer.
+    return new FormAnswer(message, { back: CART_PAGE });
   }
 
   @Post('update-item')
   @HttpCode(200)
-  async updateItem(@Body() body: UpdateCartItemDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async updateItem(@Body() body: UpdateCartItemDto, @Req() req: Request, @PageText() text: PageTextFn) {
     const cart = await this.requireCart(req);
     await this.carts.update(cart.id, body.id, body.qty, body.custom);
-    const message = t(res, body.qty === 0 ? 'cart.messages.removed' : 'cart.messages.updated');
-    await answerCartChange(req, res, message, () => this.summaries.summary(cart.id));
+    return cartChanged(text(body.qty === 0 ? 'cart.messages.removed' : 'cart.messages.updated'), () =>
+      this.summaries.summary(cart.id),
+    );
   }
 
   @Post('remove-item/:id')
   @HttpCode(200)
-  async removeItem(@Param('id', ParseIntPipe) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async removeItem(@Param('id', ParseIntPipe) id: number, @Req() req: Request, @PageText() text: PageTextFn) {
     const cart = await this.requireCart(req);
     await this.carts.remove(cart.id, id);
-    await answerCartChange(req, res, t(res, 'cart.messages.removed'), () => this.summaries.summary(cart.id));
+    return cartChanged(text('cart.messages.removed'), () => this.summaries.summary(cart.id));
   }
 
   @Post('clear')
   @HttpCode(200)
-  async clear(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async clear(@Req() req: Request, @PageText() text: PageTextFn) {
     const cart = await this.session.current(req);
     if (cart) await this.carts.clear(cart.id);
-    await answerCartChange(req, res, t(res, 'cart.messages.cleared'), () => this.summaries.summary(cart?.id));
+    return cartChanged(text('cart.messages.cleared'), () => this.summaries.summary(cart?.id));
   }
 
   /** A line id only means something in the session's own cart: without one, any id is unknown. */

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
@@ -7,10 +7,12 @@ import { AddressBookService } from '../../../commerce/customers/address-book.ser
 import { customerSummary } from '../auth/customer-auth.controller';
 import { destroySession } from '../auth/customer-session';
 import { CustomerThrottlerGuard } from '../auth/customer-throttler.guard';
+import { FormAnswer } from '../../../web/form-answer/form-answer';
+import { FormAnswerInterceptor } from '../../../web/form-answer/form-answer.interceptor';
 import { pageLanguage, t } from '../../../web/i18n/page-language';
+import { apiText } from '../ui-message';
 import { AccountDeletionService } from './account-deletion.service';
 import { AccountOrderViews } from './account-order-view.service';
-import { answerChange } from './account-response';
 import { addressView } from './address-view';
 import { CustomerOrdersService } from './customer-orders.service';
 import { DeleteAccountDto, LoginDetailsDto } from './dto/account.dto';
@@ -26,6 +28,7 @@ const PASSWORD_CHECKS_PER_MINUTE = 10;
 @ApiTags('customer')
 @AccountRoute()
 @Controller('shop/account')
+@UseInterceptors(FormAnswerInterceptor)
 export class AccountController {
   constructor(
     private readonly orders: CustomerOrdersService,
@@ -69,34 +72,29 @@ export class AccountController {
   @HttpCode(200)
   @UseGuards(CustomerThrottlerGuard)
   @Throttle({ default: { limit: PASSWORD_CHECKS_PER_MINUTE, ttl: 60_000 } })
-  async saveLoginDetails(@Body() body: LoginDetailsDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async saveLoginDetails(@Body() body: LoginDetailsDto, @Req() req: Request): Promise<FormAnswer> {
     const result = await this.loginDetails.save(req.customer!, body, req.ip);
     // This browser stays logged in; every other session of the account ends at its next request.
     if (result.passwordChanged) req.session.customerAuthVersion = result.customer.authVersion;
     const changed = result.emailChanged || result.passwordChanged;
     const message = { key: changed ? 'account.loginDetails.saved' : 'account.loginDetails.unchanged' };
-    answerChange(req, res, {
-      message,
-      redirect: '/shop/account/login-details',
-      body: {
-        customer: customerSummary(result.customer),
-        emailChanged: result.emailChanged,
-        passwordChanged: result.passwordChanged,
-      },
-    });
+    return new FormAnswer(message, { to: '/shop/account/login-details' }, () => ({
+      success: true,
+      message: apiText(message),
+      customer: customerSummary(result.customer),
+      emailChanged: result.emailChanged,
+      passwordChanged: result.passwordChanged,
+    }));
   }
 
   @Post('delete')
   @HttpCode(200)
   @UseGuards(CustomerThrottlerGuard)
   @Throttle({ default: { limit: PASSWORD_CHECKS_PER_MINUTE, ttl: 60_000 } })
-  async deleteAccount(@Body() body: DeleteAccountDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async deleteAccount(@Body() body: DeleteAccountDto, @Req() req: Request): Promise<FormAnswer> {
     await this.deletion.delete(req.customer!, body.password);
     await destroySession(req);
-    answerChange(req, res, {
-      message: { key: 'account.loginDetails.deleted' },
-      redirect: '/',
-      body: { redirect: '/' },
-    });
+    const message = { key: 'account.loginDetails.deleted' };
+    return new FormAnswer(message, { to: '/' }, () => ({ success: true, message: apiText(message), redirect: '/' }));
   }
 }

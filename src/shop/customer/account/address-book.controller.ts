@@ -1,12 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { addressJson, AddressBookService, addressNotFound } from '../../../commerce/customers/address-book.service';
 import { StoreService } from '../../../commerce/stores/store.service';
 import { countryOptions } from '../../../common/countries';
+import { FormAnswer } from '../../../web/form-answer/form-answer';
+import { FormAnswerInterceptor } from '../../../web/form-answer/form-answer.interceptor';
 import { pageLanguage, t } from '../../../web/i18n/page-language';
-import { answerChange } from './account-response';
+import { apiText } from '../ui-message';
 import { addressView } from './address-view';
 import { SaveAddressDto } from './dto/address.dto';
 
@@ -21,6 +23,7 @@ const addressId = new ParseIntPipe({
 @ApiTags('customer')
 @AccountRoute()
 @Controller('shop/account/address-book')
+@UseInterceptors(FormAnswerInterceptor)
 export class AddressBookController {
   constructor(
     private readonly addresses: AddressBookService,
@@ -55,20 +58,22 @@ export class AddressBookController {
 
   @Post('save')
   @HttpCode(200)
-  async save(@Body() body: SaveAddressDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async save(@Body() body: SaveAddressDto, @Req() req: Request): Promise<FormAnswer> {
     const address = await this.addresses.save(req.customer!.id, body);
-    answerChange(req, res, {
-      message: { key: 'account.addresses.saved' },
-      redirect: ADDRESS_BOOK,
-      body: { address: addressJson(address) },
-    });
+    const message = { key: 'account.addresses.saved' };
+    return new FormAnswer(message, { to: ADDRESS_BOOK }, () => ({
+      success: true,
+      message: apiText(message),
+      address: addressJson(address),
+    }));
   }
 
   @Post('delete/:id')
   @HttpCode(200)
-  async delete(@Param('id', addressId) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async delete(@Param('id', addressId) id: number, @Req() req: Request): Promise<FormAnswer> {
     await this.addresses.delete(req.customer!.id, id);
-    answerChange(req, res, { message: { key: 'account.addresses.deleted' }, redirect: ADDRESS_BOOK });
+    const message = { key: 'account.addresses.deleted' };
+    return new FormAnswer(message, { to: ADDRESS_BOOK }, () => ({ success: true, message: apiText(message) }));
   }
 
   private form(res: Response, title: string, address: Partial<ReturnType<typeof addressJson>>): void {

@@ -1,12 +1,12 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { wantsHtml } from '../../../common/session-data';
+import { FormAnswerInterceptor } from '../../../web/form-answer/form-answer.interceptor';
 import { t } from '../../../web/i18n/page-language';
-import { answerWishlist } from './wishlist-response';
 import { WishlistToCart } from './wishlist-to-cart.service';
-import { WishlistViews } from './wishlist-views.service';
+import { wishlistChanged, WishlistViews } from './wishlist-views.service';
 import { WishlistClearDto, WishlistItemDto, WishlistUpdateDto } from './wishlist.dto';
 import { WishlistService } from '../../../commerce/customers/wishlist.service';
 
@@ -16,6 +16,7 @@ const PAGE = '/shop/account/wishlists';
 @ApiTags('customer')
 @AccountRoute()
 @Controller('shop/account')
+@UseInterceptors(FormAnswerInterceptor)
 export class WishlistAccountController {
   constructor(
     private readonly wishlists: WishlistService,
@@ -37,24 +38,22 @@ export class WishlistAccountController {
   /** Renames list `id`, or creates a list when no `id` is given. */
   @Post('wishlist-update')
   @HttpCode(200)
-  async update(@Body() body: WishlistUpdateDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async update(@Body() body: WishlistUpdateDto, @Req() req: Request) {
     const customerId = req.customer!.id;
     const wishlistId = await this.wishlists.save(customerId, body.name, body.id);
     const message = {
       key: body.id ? 'account.wishlists.renamed' : 'account.wishlists.created',
       params: { name: body.name },
     };
-    await answerWishlist(req, res, message, () => this.views.one(req, customerId, wishlistId), PAGE);
+    return wishlistChanged(message, () => this.views.one(req, customerId, wishlistId), PAGE);
   }
 
   @Post('wishlist-remove-item')
   @HttpCode(200)
-  async removeItem(@Body() body: WishlistItemDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async removeItem(@Body() body: WishlistItemDto, @Req() req: Request) {
     const customerId = req.customer!.id;
     const wishlistId = await this.wishlists.removeItem(customerId, body.id);
-    await answerWishlist(
-      req,
-      res,
+    return wishlistChanged(
       { key: 'account.wishlists.itemRemoved' },
       () => this.views.one(req, customerId, wishlistId),
       PAGE,
@@ -64,12 +63,10 @@ export class WishlistAccountController {
   /** Empties list `wishlist`, or the default list. */
   @Post('wishlist-clear')
   @HttpCode(200)
-  async clear(@Body() body: WishlistClearDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async clear(@Body() body: WishlistClearDto, @Req() req: Request) {
     const customerId = req.customer!.id;
     const wishlistId = await this.wishlists.clear(customerId, body.wishlist);
-    await answerWishlist(
-      req,
-      res,
+    return wishlistChanged(
       { key: 'account.wishlists.cleared' },
       () => this.views.one(req, customerId, wishlistId),
       PAGE,
@@ -79,13 +76,11 @@ export class WishlistAccountController {
   /** Moves the item to the session's cart; a 409 (stock) or 400 (options to choose) leaves it on the list. */
   @Post('wishlist-cart-item')
   @HttpCode(200)
-  async moveToCart(@Body() body: WishlistItemDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async moveToCart(@Body() body: WishlistItemDto, @Req() req: Request) {
     const customerId = req.customer!.id;
     const moved = await this.toCart.move(customerId, body.id, req.session);
     req.session.cartId = moved.cartId;
-    await answerWishlist(
-      req,
-      res,
+    return wishlistChanged(
       { key: 'account.wishlists.movedToCart', params: { name: moved.productName } },
       () => this.views.one(req, customerId, moved.wishlistId),
       PAGE,

@@ -1,10 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
+import { FormAnswer } from '../../../web/form-answer/form-answer';
+import { apiText, UiMessage } from '../ui-message';
 import { Customer } from '../../../commerce/customers/customer.entity';
 import { SessionCustomers } from '../../../commerce/customers/session-customers.service';
 import { guestList } from './guest-wishlist';
 import { WishlistProducts, WishlistView } from './wishlist-products.service';
 import { DEFAULT_WISHLIST_NAME, WishlistService } from '../../../commerce/customers/wishlist.service';
+
+/**
+ * The answer to a wishlist change: JSON `{ success, message, wishlist, count }` (English) for scripts and API
+ * clients; for a browser form post, the message as a flash (in the page language) and a 303 back to the page the
+ * form was on, else to `fallback`.
+ */
+export function wishlistChanged(
+  message: UiMessage,
+  wishlist: () => Promise<WishlistView>,
+  fallback: string,
+): FormAnswer {
+  return new FormAnswer(message, { back: fallback }, async () => {
+    const shown = await wishlist();
+    return { success: true, message: apiText(message), wishlist: shown, count: shown.count };
+  });
+}
 
 /** Wishlists as the shopper sees them (prices in the session's currency), and who the shopper is. */
 @Injectable()

@@ -1,16 +1,17 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../../common/errors/app-error';
 import Handlebars from 'handlebars';
+import { FormAnswer } from '../../../web/form-answer/form-answer';
+import { FormAnswerInterceptor } from '../../../web/form-answer/form-answer.interceptor';
 import { t } from '../../../web/i18n/page-language';
 import { addToGuestWishlist } from '../../../commerce/customers/guest-wishlist';
 import { removeFromGuestWishlist } from './guest-wishlist';
 import { WishlistProducts } from './wishlist-products.service';
-import { answerWishlist } from './wishlist-response';
 import { WishlistSharing } from './wishlist-sharing.service';
-import { WishlistViews } from './wishlist-views.service';
+import { wishlistChanged, WishlistViews } from './wishlist-views.service';
 import { WishlistAddDto, WishlistItemDto } from './wishlist.dto';
 import { WishlistService } from '../../../commerce/customers/wishlist.service';
 
@@ -23,6 +24,7 @@ const ACCOUNT_LISTS = '/shop/account/wishlists';
 @ApiTags('customer')
 @RequiresFeature('customerAccountsEnabled')
 @Controller('shop/wishlist')
+@UseInterceptors(FormAnswerInterceptor)
 export class WishlistController {
   constructor(
     private readonly wishlists: WishlistService,
@@ -33,7 +35,7 @@ export class WishlistController {
 
   @Post('add')
   @HttpCode(200)
-  async add(@Body() body: WishlistAddDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async add(@Body() body: WishlistAddDto, @Req() req: Request): Promise<FormAnswer> {
     const entry = await this.products.entry(body.product, body.qty ?? 1, body.configuration);
     const message = { key: 'account.wishlists.saved', params: { name: entry.name } };
     const customer = await this.views.customer(req);
@@ -41,23 +43,23 @@ export class WishlistController {
       // Guests have exactly one (session) list; named lists belong to accounts.
       if (body.wishlist !== undefined) throw AppError.notFound('That wishlist does not exist.');
       addToGuestWishlist(req, entry);
-      return answerWishlist(req, res, message, () => this.views.guest(req), '/');
+      return wishlistChanged(message, () => this.views.guest(req), '/');
     }
     const wishlistId = await this.wishlists.add(customer.id, [entry], body.wishlist);
-    return answerWishlist(req, res, message, () => this.views.one(req, customer.id, wishlistId), ACCOUNT_LISTS);
+    return wishlistChanged(message, () => this.views.one(req, customer.id, wishlistId), ACCOUNT_LISTS);
   }
 
   @Post('remove-item')
   @HttpCode(200)
-  async removeItem(@Body() body: WishlistItemDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async removeItem(@Body() body: WishlistItemDto, @Req() req: Request): Promise<FormAnswer> {
     const message = { key: 'account.wishlists.itemRemoved' };
     const customer = await this.views.customer(req);
     if (!customer) {
       removeFromGuestWishlist(req, body.id);
-      return answerWishlist(req, res, message, () => this.views.guest(req), '/');
+      return wishlistChanged(message, () => this.views.guest(req), '/');
     }
     const wishlistId = await this.wishlists.removeItem(customer.id, body.id);
-    return answerWishlist(req, res, message, () => this.views.one(req, customer.id, wishlistId), ACCOUNT_LISTS);
+    return wishlistChanged(message, () => this.views.one(req, customer.id, wishlistId), ACCOUNT_LISTS);
   }
 
   /** Read-only, for whoever has the signed link; a wrong signature looks like a missing list. */
