@@ -90,7 +90,7 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
     return this.get<boolean>(flag) === true;
   }
 
-  /** A switch that loosens security, on, where NODE_ENV=production refuses it (DESIGN.md §7). */
+  /** A switch that loosens security, on, where NODE_ENV=production refuses it (docs/architecture.md). */
   private refusedInProduction(definition: SettingDefinition, value: unknown): boolean {
     return this.config.production && Boolean(definition.loosensSecurity) && value === true;
   }

@@ -37,7 +37,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
           upgradeInsecureRequests: config.baseUrl.startsWith('https:') ? [] : null,
         },
       },
-      // Form posts answer "back" by the Referer (DESIGN.md §4); helmet's default no-referrer would send every
+      // Form posts answer "back" by the Referer (docs/http-contract.md); helmet's default no-referrer would send every
       // refused form to the home page. Same-origin keeps order numbers in our URLs from leaking elsewhere.
       referrerPolicy: { policy: 'same-origin' },
     }),

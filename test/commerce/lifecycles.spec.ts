@@ -16,7 +16,7 @@ function reachableFromInitial<S extends string>(table: StateTable<S>): Set<S> {
 }
 
 /**
- * The lifecycle tables (STYLE.md "Lifecycles as data"): what each allows, printed, and the properties every
+ * The lifecycle tables (docs/architecture.md): what each allows, printed, and the properties every
  * table keeps — final states have no moves, every state is reachable from the first, nothing moves to itself.
  */
 describe('lifecycles', () => {

@@ -3,7 +3,7 @@ export type FieldErrors = Record<string, string[]>;
 
 /**
  * An expected business outcome (out of stock, illegal transition, bad input) with a stable `code`.
- * The exception filter maps it to the JSON error shape of DESIGN.md §4 or to a flash + redirect.
+ * The exception filter maps it to the JSON error shape of docs/http-contract.md or to a flash + redirect.
  */
 export class AppError extends Error {
   constructor(

@@ -21,7 +21,7 @@ import { GiftCardCodeDto } from './dto/gift-card.dto';
 export const GIFT_CARD_APPLY_LIMIT = 30;
 
 /**
- * Paying with gift cards (DESIGN.md §4), only while `salesGiftCardsEnabled` is on: `{ code }` →
+ * Paying with gift cards (docs/http-contract.md), only while `salesGiftCardsEnabled` is on: `{ code }` →
  * `{ success, message, cart }`, the cart priced as checkout prices it, with `giftCards` and `amountDue`.
  */
 @ApiTags('cart')

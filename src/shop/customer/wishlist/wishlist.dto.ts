@@ -28,7 +28,7 @@ const addressList = ({ value }: { value: unknown }) => {
   return [...new Set(addresses.filter((address) => address !== ''))];
 };
 
-/** `POST /shop/wishlist/add` (DESIGN.md §4): `{ product, qty, wishlist? }`, plus the options of a configurable product. */
+/** `POST /shop/wishlist/add` (docs/http-contract.md): `{ product, qty, wishlist? }`, plus the options of a configurable product. */
 export class WishlistAddDto {
   @Type(() => Number)
   @IsInt()
