@@ -57,12 +57,13 @@ export class StockService {
       tx,
       levels.map((level) => level.productId),
     );
-    for (const level of levels) {
-      for (const [variantId, stock] of level.variants ?? []) {
-        await tx.manager.update(ProductVariant, { id: variantId }, { stock });
-      }
-      await tx.manager.update(Product, { id: level.productId }, { stock: level.stock });
-    }
+    const variants = levels.flatMap((level) => [...(level.variants ?? [])]);
+    await setStockColumn(tx, ProductVariant, variants);
+    await setStockColumn(
+      tx,
+      Product,
+      levels.map((level): [number, number] => [level.productId, level.stock]),
+    );
     await this.announceRestocked(tx, soldOut);
   }
 
@@ -136,6 +137,35 @@ export class StockService {
     tx.afterCommit(() => {
       for (const productId of restocked) this.events.emit(PRODUCT_BACK_IN_STOCK, { productId });
     });
+  }
+}
+
+/**
+ * Writes `[id, stock]` pairs with one `UPDATE … SET stock = CASE id WHEN … END` per chunk: an import of thousands
+ * of products sets their stock in a few statements, not one per row. Rows go in ascending id, like every other
+ * stock write, so concurrent writers take their locks in one order.
+ */
+async function setStockColumn(
+  tx: Tx,
+  table: typeof Product | typeof ProductVariant,
+  rows: Array<[number, number]>,
+): Promise<void> {
+  const sorted = [...rows].sort(([a], [b]) => a - b);
+  for (let start = 0; start < sorted.length; start += ID_CHUNK) {
+    const chunk = sorted.slice(start, start + ID_CHUNK);
+    const params: Record<string, number> = {};
+    const cases = chunk.map(([id, stock], index) => {
+      params[`id${index}`] = id;
+      params[`stock${index}`] = stock;
+      return `WHEN :id${index} THEN :stock${index}`;
+    });
+    await tx.manager
+      .createQueryBuilder()
+      .update(table)
+      .set({ stock: () => `CASE id ${cases.join(' ')} END` })
+      .where('id IN (:...ids)', { ids: chunk.map(([id]) => id) })
+      .setParameters(params)
+      .execute();
   }
 }
 
