@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { BANKPAY_BASE, Scope } from './bankpay-sandbox.model';
 import { BankpaySandboxState } from './bankpay-sandbox.state';
-import { bankError, EmptyAnswer, GarbageAnswer, NoAnswer, SANDBOX_SLOW_MS } from '../shared/sandbox-answers';
+import { bankError, EmptyAnswer, GarbageAnswer, NoAnswer, SANDBOX_SLOW_MS } from '../common/sandbox-answers';
 
 /** The OAuth token endpoint, relative to the bank's base as the stats count it. */
 export const TOKEN_ROUTE = '/auth/oauth/v2/token';

@@ -7,7 +7,7 @@ import { requestOrigin } from './bankpay-input';
 import { readApplication } from './bankpay-requests';
 import { BANKPAY_BASE } from './bankpay-sandbox.model';
 import { BankpaySandboxState } from './bankpay-sandbox.state';
-import { bankError, SandboxAnswerFilter } from '../shared/sandbox-answers';
+import { bankError, SandboxAnswerFilter } from '../common/sandbox-answers';
 
 /** Pay-later loan applications (docs/integrations.md "Loan application"), with a PAY_LATER token. */
 @ApiExcludeController()

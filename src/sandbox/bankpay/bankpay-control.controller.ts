@@ -4,8 +4,8 @@ import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { JsonReader } from './bankpay-input';
 import { BANKPAY_BASE, FAULT_MODES, FaultMode, SandboxApplication, SandboxPayment } from './bankpay-sandbox.model';
 import { BankpaySandboxState, PaymentOverrides } from './bankpay-sandbox.state';
-import { bankError, illegalArgument, SandboxAnswerFilter } from '../shared/sandbox-answers';
-import { SandboxControlController } from '../shared/sandbox-control';
+import { bankError, illegalArgument, SandboxAnswerFilter } from '../common/sandbox-answers';
+import { SandboxControlController } from '../common/sandbox-control';
 
 /**
  * Switches for tests (and a developer poking at the demo): fault modes, forced statuses, settings, stats,

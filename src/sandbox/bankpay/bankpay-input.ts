@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
-import { isHttpUrl } from '../shared/http-url';
+import { isHttpUrl } from '../common/http-url';
 import type { Request } from 'express';
 import { isEmailAddress, MAX_EMAIL_LENGTH } from '../../common/email-address';
 import { roundHalfUp } from '../../common/money';
-import { illegalArgument } from '../shared/sandbox-answers';
+import { illegalArgument } from '../common/sandbox-answers';
 
 export interface StringRule {
   min?: number;

@@ -5,7 +5,7 @@ import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { BankTrafficGuard, TOKEN_ROUTE } from './bankpay-api.guards';
 import { BANKPAY_BASE, Scope, SCOPES } from './bankpay-sandbox.model';
 import { BankpaySandboxState } from './bankpay-sandbox.state';
-import { BankApiError, SandboxAnswerFilter } from '../shared/sandbox-answers';
+import { BankApiError, SandboxAnswerFilter } from '../common/sandbox-answers';
 
 /** The only client the sandbox bank knows. */
 export const SANDBOX_CLIENT = { id: 'sandbox-client', secret: 'sandbox-secret' };

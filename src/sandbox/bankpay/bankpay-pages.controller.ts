@@ -8,8 +8,8 @@ import { loanPage, paymentPage } from './bankpay-pages.views';
 import { BANKPAY_BASE, PAYABLE_STATUSES, SandboxApplication, SandboxPayment } from './bankpay-sandbox.model';
 import { BankpaySandboxState } from './bankpay-sandbox.state';
 import { LOAN_OUTCOMES, PAY_OUTCOMES, PayOutcome } from './bankpay-shopper-outcomes';
-import { SandboxAnswerFilter } from '../shared/sandbox-answers';
-import { allowFormRedirectTo, appendQuery, PageAnswer, postedChoice, sendPage } from '../shared/sandbox-pages';
+import { SandboxAnswerFilter } from '../common/sandbox-answers';
+import { allowFormRedirectTo, appendQuery, PageAnswer, postedChoice, sendPage } from '../common/sandbox-pages';
 
 const ALREADY_PROCESSED = 'This payment has already been processed';
 

@@ -1,6 +1,6 @@
 import { BANKPAY_BASE, SandboxApplication, SandboxPayment } from './bankpay-sandbox.model';
 import { LOAN_OUTCOMES, PAY_OUTCOMES } from './bankpay-shopper-outcomes';
-import { bankPage, choiceForm, factList, markup, SafeHtml } from '../shared/sandbox-pages';
+import { bankPage, choiceForm, factList, markup, SafeHtml } from '../common/sandbox-pages';
 
 /** The page the shop's redirect URL opens: what is being paid and a button per outcome. */
 export function paymentPage(payment: SandboxPayment): SafeHtml {

@@ -14,7 +14,7 @@ import {
   SandboxPayment,
 } from './bankpay-sandbox.model';
 import { BankpaySandboxState } from './bankpay-sandbox.state';
-import { bankError, SandboxAnswerFilter } from '../shared/sandbox-answers';
+import { bankError, SandboxAnswerFilter } from '../common/sandbox-answers';
 
 /** The payments part of the bank's REST API (docs/integrations.md): create, status, cancel, methods, loan offers. */
 @ApiExcludeController()

@@ -4,7 +4,7 @@ import { ipAddressHeader, JsonReader, redirectUriHeader, requiredHeader } from '
 import { LOAN_DURATIONS } from './bankpay-loans';
 import { LOAN_MAX_AMOUNT, LOAN_MIN_AMOUNT, PREFERRED_METHODS, PreferredMethod } from './bankpay-sandbox.model';
 import { NewApplication, NewPayment } from './bankpay-sandbox.state';
-import { bankError, illegalArgument } from '../shared/sandbox-answers';
+import { bankError, illegalArgument } from '../common/sandbox-answers';
 
 /** The characters SEPA allows in remittance information, at most 100. */
 const REMITTANCE = /^[ 0-9a-zA-Z?:()/.,'+-]{1,100}$/;

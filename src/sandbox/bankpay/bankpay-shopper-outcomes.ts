@@ -1,5 +1,5 @@
 import { PreferredMethod } from './bankpay-sandbox.model';
-import { Choice } from '../shared/sandbox-pages';
+import { Choice } from '../common/sandbox-pages';
 
 /** What the shopper's button on the pay page does to the payment. */
 export interface PayOutcome extends Choice {

@@ -1,5 +1,5 @@
 import { safeEqual } from '../../common/ids';
-import { isHttpUrl } from '../shared/http-url';
+import { isHttpUrl } from '../common/http-url';
 import { CardPayParams, merchantKey, MerchantKeys, REQUEST_SIGNED, signCardPayRequest } from './card-pay-signing';
 
 /** Every parameter the card-pay page accepts; `LANG` and `HMAC` are not signed. */

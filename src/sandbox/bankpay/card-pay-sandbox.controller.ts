@@ -6,8 +6,8 @@ import { BANKPAY_BASE } from './bankpay-sandbox.model';
 import { CardPayRequest, checkCardPayRequest } from './card-pay-request';
 import { BANK_KEY_ID, bankPublicKeyPem, cardPayReturn, CardPayResult, MerchantKeys } from './card-pay-signing';
 import { CARD_PAY_CHOICES, cardPayPage, cardPayProblemsPage } from './card-pay.views';
-import { SandboxAnswerFilter } from '../shared/sandbox-answers';
-import { allowFormRedirectTo, appendQuery, PageAnswer, postedChoice, sendPage } from '../shared/sandbox-pages';
+import { SandboxAnswerFilter } from '../common/sandbox-answers';
+import { allowFormRedirectTo, appendQuery, PageAnswer, postedChoice, sendPage } from '../common/sandbox-pages';
 
 /** The merchants this sandbox bank knows (MerchantKeys). */
 export const CARD_PAY_MERCHANTS = Symbol('CARD_PAY_MERCHANTS');

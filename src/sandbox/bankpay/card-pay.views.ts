@@ -1,7 +1,7 @@
 import { BANKPAY_BASE } from './bankpay-sandbox.model';
 import { CARD_PAY_CURRENCIES } from './card-pay-request';
 import { CARD_PAY_RESULTS, CardPayParams, CardPayResult } from './card-pay-signing';
-import { bankPage, Choice, choiceForm, factList, markup, SafeHtml } from '../shared/sandbox-pages';
+import { bankPage, Choice, choiceForm, factList, markup, SafeHtml } from '../common/sandbox-pages';
 
 const RESULT_LABELS: Record<CardPayResult, string> = { OK: 'Pay', FAIL: 'Decline', TOUT: 'Time out' };
 

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { SandboxAnswer } from '../shared/sandbox-answers';
+import { SandboxAnswer } from '../common/sandbox-answers';
 
 /** The carrier's JSON error, `{ errors: [{ message }] }`, or another of its shapes (`{ detail }` on 5xx). */
 export class CarrierApiError extends SandboxAnswer {

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards }
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
-import { SandboxAnswerFilter } from '../shared/sandbox-answers';
+import { SandboxAnswerFilter } from '../common/sandbox-answers';
 import { carrierError } from './carrier-a-answers';
 import { CarrierAApiGuard } from './carrier-a-api.guard';
 import { labelPdf } from './carrier-a-label';

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { CarrierApiError, carrierError } from './carrier-a-answers';
 import { CARRIER_A_BASE, SANDBOX_PASSWORD, SANDBOX_USER } from './carrier-a-sandbox.model';
 import { CarrierASandboxState } from './carrier-a-sandbox.state';
-import { GarbageAnswer, NoAnswer, SANDBOX_SLOW_MS } from '../shared/sandbox-answers';
+import { GarbageAnswer, NoAnswer, SANDBOX_SLOW_MS } from '../common/sandbox-answers';
 
 /**
  * What every /v1 request meets first: a count in the stats, the fault mode a test switched on, then the

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
-import { SandboxAnswerFilter } from '../shared/sandbox-answers';
-import { SandboxControlController } from '../shared/sandbox-control';
+import { SandboxAnswerFilter } from '../common/sandbox-answers';
+import { SandboxControlController } from '../common/sandbox-control';
 import { carrierError } from './carrier-a-answers';
 import { CARRIER_A_BASE, FAULT_MODES, FaultMode } from './carrier-a-sandbox.model';
 import { CarrierASandboxState } from './carrier-a-sandbox.state';

@@ -2,8 +2,8 @@ import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
-import { SANDBOX_SLOW_MS } from '../shared/sandbox-answers';
-import { markup, sendPage } from '../shared/sandbox-pages';
+import { SANDBOX_SLOW_MS } from '../common/sandbox-answers';
+import { markup, sendPage } from '../common/sandbox-pages';
 import { signLicense, testClaims } from './sandbox-license-signer';
 
 const PLUGIN = /^[a-z0-9][a-z0-9-]{0,63}$/;

@@ -5,7 +5,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { safeEqual } from '../../common/ids';
-import { EmptyAnswer, NoAnswer, SANDBOX_SLOW_MS, SandboxAnswerFilter } from '../shared/sandbox-answers';
+import { EmptyAnswer, NoAnswer, SANDBOX_SLOW_MS, SandboxAnswerFilter } from '../common/sandbox-answers';
 import { publicKeySet, signJwt } from './oauth-sandbox.jwt';
 import {
   IssuedAccessToken,

@@ -2,8 +2,8 @@ import { Body, Controller, Get, Param, Post, Query, Res, UseFilters } from '@nes
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
-import { SandboxAnswerFilter } from '../shared/sandbox-answers';
-import { allowFormRedirectTo, appendQuery, sendPage } from '../shared/sandbox-pages';
+import { SandboxAnswerFilter } from '../common/sandbox-answers';
+import { allowFormRedirectTo, appendQuery, sendPage } from '../common/sandbox-pages';
 import { OAUTH_BASE, Provider, SandboxUser } from './oauth-sandbox.model';
 import { AuthorizeRequest, DENY, formPostPage, ProviderPageAnswer, signInPage } from './oauth-sandbox.pages';
 import { pageProvider, readAuthorizeRequest } from './oauth-sandbox.requests';

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, UseFilters } from '@nestj
 import { ApiExcludeController } from '@nestjs/swagger';
 import { isEmailAddress } from '../../common/email-address';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
-import { SandboxAnswerFilter } from '../shared/sandbox-answers';
+import { SandboxAnswerFilter } from '../common/sandbox-answers';
 import {
   ENDPOINT_MODES,
   EndpointMode,

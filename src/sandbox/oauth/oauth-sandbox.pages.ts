@@ -1,6 +1,6 @@
 import type { Response } from 'express';
-import { SandboxAnswer } from '../shared/sandbox-answers';
-import { choiceForm, factList, markup, SafeHtml, sendPage } from '../shared/sandbox-pages';
+import { SandboxAnswer } from '../common/sandbox-answers';
+import { choiceForm, factList, markup, SafeHtml, sendPage } from '../common/sandbox-pages';
 import { OAUTH_BASE, Provider, PROVIDER_NAMES, SandboxUser } from './oauth-sandbox.model';
 
 /** The authorization request as the provider's page carries it from the GET to the form post. */

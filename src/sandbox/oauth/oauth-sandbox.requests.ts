@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { safeEqual } from '../../common/ids';
-import { isHttpUrl } from '../shared/http-url';
-import { SandboxAnswer } from '../shared/sandbox-answers';
+import { isHttpUrl } from '../common/http-url';
+import { SandboxAnswer } from '../common/sandbox-answers';
 import { decodeJwt } from './oauth-sandbox.jwt';
 import { OAUTH_BASE, Provider, PROVIDERS, SANDBOX_CLIENT_SECRET } from './oauth-sandbox.model';
 import { AuthorizeRequest, ProviderPageAnswer } from './oauth-sandbox.pages';

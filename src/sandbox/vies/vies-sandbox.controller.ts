@@ -4,7 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { EU_COUNTRIES } from '../../common/countries';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
-import { SANDBOX_SLOW_MS } from '../shared/sandbox-answers';
+import { SANDBOX_SLOW_MS } from '../common/sandbox-answers';
 
 /** VIES country codes: the EU's, with Greece as EL, plus XI for Northern Ireland. */
 const PREFIXES = new Set([...EU_COUNTRIES.map((code) => (code === 'GR' ? 'EL' : code)), 'XI']);
