@@ -1,24 +1,21 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { DataSource, LessThan, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { SettingsService } from '../../config/settings.service';
 import { TransactionRunner } from '../../database/transaction-runner';
-import { defineJob, JobQueue } from '../../jobs/job-queue.service';
-import { Job } from '../../jobs/job.entity';
+import { JobQueue } from '../../jobs/job-queue.service';
+import { PeriodicJob } from '../../jobs/periodic-job';
 import { AbandonedCartPolicy, abandonedCartPolicy, reminderDueAt } from './abandoned-cart-policy';
 import { AbandonedCartRecovery } from './abandoned-cart-recovery.entity';
 import { AbandonedCartReminder } from './abandoned-cart-reminder.entity';
 import { AbandonedCartReminders } from './abandoned-cart-reminders.service';
 import { abandonedCarts } from './abandoned-carts.query';
 
-const SCAN_JOB = defineJob<{ slot: number }>('abandoned-carts.scan');
 const MINUTE = 60_000;
 const SCAN_EVERY_MS = 5 * MINUTE;
 /** A reminder this late is skipped: switching the feature on must not mail the owners of last year's carts. */
 const TOO_LATE_MS = 24 * 60 * MINUTE;
 /** Carts read per query. */
 const PAGE = 500;
-/** Finished scans are kept this long (for the CP jobs page), then deleted by a later scan. */
-const KEEP_FINISHED_MS = 24 * 60 * MINUTE;
 
 interface Candidate {
   id: number;
@@ -31,15 +28,11 @@ interface Candidate {
  * Finds abandoned carts (an e-mail and lines, idle past `salesAbandonedCartsIdleMinutes`, not ordered,
  * not recovered) and queues the reminder that is due for each.
  *
- * Every instance ticks every 5 minutes and enqueues a scan job keyed by the 5-minute slot, so however
- * many instances run, and across restarts, each slot is scanned once by whichever worker claims it.
- * A ticker rather than a job that re-enqueues itself: a scan job always waiting in the queue would keep
- * the queue from ever being empty.
+ * One scan per 5-minute slot however many instances run (a PeriodicJob), while the feature is on.
  */
 @Injectable()
 export class AbandonedCartScanner implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(AbandonedCartScanner.name);
-  private timer?: NodeJS.Timeout;
+  private readonly periodic: PeriodicJob;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -47,25 +40,30 @@ export class AbandonedCartScanner implements OnModuleInit, OnApplicationBootstra
     private readonly jobs: JobQueue,
     private readonly settings: SettingsService,
     private readonly reminders: AbandonedCartReminders,
-  ) {}
+  ) {
+    this.periodic = new PeriodicJob(jobs, runner, {
+      name: 'abandoned-carts.scan',
+      everyMs: SCAN_EVERY_MS,
+      due: () => this.settings.isOn('salesAbandonedCartsEnabled'),
+      run: () => this.scan(),
+    });
+  }
 
   onModuleInit(): void {
-    this.jobs.register(SCAN_JOB, () => this.runScan());
+    this.periodic.register();
   }
 
   onApplicationBootstrap(): void {
-    this.scheduleTick();
+    this.periodic.start();
   }
 
   onApplicationShutdown(): void {
-    clearTimeout(this.timer);
+    this.periodic.stop();
   }
 
   /** Enqueues the scan of the current slot, once per slot whoever asks (while the feature is on). */
-  async tick(): Promise<void> {
-    if (!this.settings.isOn('salesAbandonedCartsEnabled')) return;
-    const slot = Math.floor(Date.now() / SCAN_EVERY_MS);
-    await this.runner.run((tx) => this.jobs.enqueue(tx, SCAN_JOB, { slot }, { key: `${SCAN_JOB.name}:${slot}` }));
+  tick(): Promise<void> {
+    return this.periodic.tick();
   }
 
   /** Queues every reminder due now, a page of carts per transaction; returns how many carts got one. */
@@ -90,21 +88,6 @@ export class AbandonedCartScanner implements OnModuleInit, OnApplicationBootstra
       if (page.length < PAGE) return queued;
       afterId = page[page.length - 1].id;
     }
-  }
-
-  private scheduleTick(): void {
-    const wait = SCAN_EVERY_MS - (Date.now() % SCAN_EVERY_MS);
-    this.timer = setTimeout(() => {
-      this.tick().catch((error: Error) => this.logger.error(`abandoned-cart scan not queued: ${error.message}`));
-      this.scheduleTick();
-    }, wait).unref();
-  }
-
-  private async runScan(): Promise<void> {
-    await this.scan();
-    await this.runner.run(({ manager }) =>
-      manager.delete(Job, { name: SCAN_JOB.name, status: 'done', finishedAt: LessThan(Date.now() - KEEP_FINISHED_MS) }),
-    );
   }
 
   /**

@@ -1,13 +1,13 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { DataSource, In, LessThan, MoreThan } from 'typeorm';
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DataSource, In, MoreThan } from 'typeorm';
 import { formatMoney } from '../../common/money-format';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
-import { defineJob, JobQueue } from '../../jobs/job-queue.service';
-import { Job } from '../../jobs/job.entity';
+import { JobQueue } from '../../jobs/job-queue.service';
+import { PeriodicJob } from '../../jobs/periodic-job';
 import { MailService } from '../../mail/mail.service';
 import { shopDateTime } from '../delivery/shop-calendar';
 import { OrderStatusService } from '../orders/order-status.service';
@@ -19,14 +19,11 @@ import { PaymentMethodRegistry } from './payment-method.registry';
 import { PaymentTransaction } from './payment-transaction.entity';
 import { PaymentService } from './payment.service';
 
-const SWEEP_JOB = defineJob<{ slot: number }>('payments.deadline-sweep');
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const SWEEP_EVERY_MS = MINUTE;
 /** Orders read per query. */
 const PAGE = 200;
-/** Finished sweeps are kept this long (for the CP jobs page), then deleted by a later sweep. */
-const KEEP_FINISHED_MS = DAY;
 const ACTOR = 'system:payment-deadline';
 
 /**
@@ -36,13 +33,12 @@ const ACTOR = 'system:payment-deadline';
  * the status machine, so its stock, coupon use, gift-card amounts and delivery slot come back once. The shopper
  * gets a mail; open attempts are withdrawn at the gateway, and one paid anyway is recorded as refund due.
  *
- * Every instance ticks every minute and enqueues the sweep of that minute once (a keyed job); a sweep that runs
- * twice anyway, or beside another, cancels each order once: the cancel is a guarded move under the order's lock.
+ * One sweep a minute however many instances run (a PeriodicJob), while an order waits for payment; a sweep that
+ * runs twice anyway, or beside another, cancels each order once: the cancel is a guarded move under the order's lock.
  */
 @Injectable()
 export class PaymentDeadlines implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(PaymentDeadlines.name);
-  private timer?: NodeJS.Timeout;
+  private readonly periodic: PeriodicJob;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -56,27 +52,25 @@ export class PaymentDeadlines implements OnModuleInit, OnApplicationBootstrap, O
     private readonly stores: StoreService,
     private readonly currencies: CurrencyService,
     @InjectConfig() private readonly config: AppConfig,
-  ) {}
-
-  onModuleInit(): void {
-    this.jobs.register(SWEEP_JOB, async () => {
-      await this.sweep();
-      await this.runner.run(({ manager }) =>
-        manager.delete(Job, {
-          name: SWEEP_JOB.name,
-          status: 'done',
-          finishedAt: LessThan(Date.now() - KEEP_FINISHED_MS),
-        }),
-      );
+  ) {
+    this.periodic = new PeriodicJob(jobs, runner, {
+      name: 'payments.deadline-sweep',
+      everyMs: SWEEP_EVERY_MS,
+      due: () => this.dataSource.getRepository(Order).existsBy({ status: 'pending_payment' }),
+      run: () => this.sweep(),
     });
   }
 
+  onModuleInit(): void {
+    this.periodic.register();
+  }
+
   onApplicationBootstrap(): void {
-    this.scheduleTick();
+    this.periodic.start();
   }
 
   onApplicationShutdown(): void {
-    clearTimeout(this.timer);
+    this.periodic.stop();
   }
 
   /** When an order waiting for payment is canceled (epoch ms), or null when it may wait forever. */
@@ -156,20 +150,5 @@ export class PaymentDeadlines implements OnModuleInit, OnApplicationBootstrap, O
       .getRepository(PaymentTransaction)
       .find({ where: { orderId: In(orderIds) }, order: { id: 'ASC' } });
     return new Map(attempts.map((attempt) => [attempt.orderId, attempt]));
-  }
-
-  /** Enqueues the sweep of the current minute, once per minute whoever asks, while any order waits for payment. */
-  private async tick(): Promise<void> {
-    if (!(await this.dataSource.getRepository(Order).existsBy({ status: 'pending_payment' }))) return;
-    const slot = Math.floor(Date.now() / SWEEP_EVERY_MS);
-    await this.runner.run((tx) => this.jobs.enqueue(tx, SWEEP_JOB, { slot }, { key: `${SWEEP_JOB.name}:${slot}` }));
-  }
-
-  private scheduleTick(): void {
-    const wait = SWEEP_EVERY_MS - (Date.now() % SWEEP_EVERY_MS);
-    this.timer = setTimeout(() => {
-      this.tick().catch((error: Error) => this.logger.error(`payment deadline sweep not queued: ${error.message}`));
-      this.scheduleTick();
-    }, wait).unref();
   }
 }
