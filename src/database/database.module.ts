@@ -5,6 +5,7 @@ import { AppConfig, ConfigError } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { dataSourceOptions, detectServer } from './data-source-options';
 import { runMigrations } from './migrate';
+import { beginImmediateOnSqlite } from './sqlite-immediate-transactions';
 import { bindIntegersOnSqlite } from './sqlite-parameters';
 import { TransactionRunner } from './transaction-runner';
 
@@ -25,6 +26,7 @@ import { TransactionRunner } from './transaction-runner';
       dataSourceFactory: async (options) => {
         const dataSource = await new DataSource(await detectServer(options!)).initialize();
         bindIntegersOnSqlite(dataSource);
+        beginImmediateOnSqlite(dataSource);
         await runMigrations(dataSource);
         return dataSource;
       },

@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { In } from 'typeorm';
+import { CartLine } from '../../src/commerce/carts/cart-line.entity';
 import { ProductRelation } from '../../src/commerce/products/product-relation.entity';
 import { ProductVariant } from '../../src/commerce/products/product-variant.entity';
 import { Product } from '../../src/commerce/products/product.entity';
+import { AJAX } from '../support/checkout';
 import { runCli } from '../support/cli';
+import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const NOUNS = ['Tent', 'Mug', 'Stove', 'Lantern', 'Kettle', 'Blanket', 'Bottle', 'Chair', 'Grinder', 'Beanie'];
@@ -222,6 +225,38 @@ describe('catalog:import', () => {
     expect((await shop.dataSource.getRepository(Product).findOneByOrFail({ sku: 'IMP-TENT-COPY' })).slug).toBe(
       copy.slug,
     );
+  });
+
+  it("runs beside a shop that keeps selling, and neither fails for the other's writes", async () => {
+    const file = writeJson(
+      'live.json',
+      Array.from({ length: 3_000 }, (_, i) => ({ sku: `LIVE-${i}`, name: `Live Import ${i}`, price: 5, stock: 3 })),
+    );
+    const products = shop.dataSource.getRepository(Product);
+    const product = await products.findOneByOrFail({ slug: 'ridgeline-2-person-tent' });
+    await products.update(product.id, { stock: 1_000_000 });
+    const client = new ShopClient(shop.server);
+    const token = await client.csrfToken();
+
+    let importing = true;
+    const imported = runCli(shop.place, 'catalog:import', file).finally(() => (importing = false));
+    // Each add reads the product and the cart, then writes: the shape of transaction another process's writes
+    // between its read and its write used to fail at once.
+    const statuses: number[] = [];
+    while (importing) {
+      const res = await client.agent
+        .post('/shop/cart/add')
+        .set('X-CSRF-Token', token)
+        .set(AJAX)
+        .send({ product: product.id, qty: 1 });
+      statuses.push(res.status);
+    }
+
+    expect((await imported).json).toEqual({ ok: true, created: 3_000, updated: 0, rejected: 0, errors: [] });
+    expect(statuses.length).toBeGreaterThan(5);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const lines = await shop.dataSource.getRepository(CartLine).findBy({ productId: product.id });
+    expect(lines.map((line) => line.qty)).toEqual([statuses.length]);
   });
 
   it('fails with one JSON error line for a file it cannot use', async () => {
