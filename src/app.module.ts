@@ -1,5 +1,5 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, RouterModule } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, RouterModule } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { LoggerModule } from 'nestjs-pino';
 import { AppCacheModule } from './cache/app-cache.module';
@@ -42,6 +42,7 @@ import { CheckoutModule } from './shop/checkout/checkout.module';
 import { CustomerModule } from './shop/customer/customer.module';
 import { MarketingModule } from './shop/marketing/marketing.module';
 import { PluginEndpointsModule } from './shop/plugin-endpoints/plugin-endpoints.module';
+import { AnswerInterceptor } from './web/answers/answer.interceptor';
 import { CpNavigationModule } from './web/cp-navigation';
 import { loggerOptions } from './web/logger-options';
 
@@ -108,6 +109,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: CsrfGuard },
         { provide: APP_GUARD, useClass: CpGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_INTERCEPTOR, useClass: AnswerInterceptor },
       ],
     };
   }

@@ -1,5 +1,5 @@
-import type { Response } from 'express';
-import { t } from './i18n/page-language';
+import { PageView } from './answers/answers';
+import { PageTextFn } from './i18n/page-text.decorator';
 
 /**
  * The page a state-changing link from an e-mail opens: it changes nothing, and asks the reader to press a
@@ -7,20 +7,23 @@ import { t } from './i18n/page-language';
  * link of an e-mail, so the GET alone must never confirm anything. `keys` holds the translation key prefix of
  * its `confirmHeading`, `confirmIntro`, `confirmButton` and `confirmNotYou` texts.
  */
-export function renderLinkConfirmPage(
-  res: Response,
+export function linkConfirmPage(
+  text: PageTextFn,
   page: { keys: string; action: string; fields: Record<string, string> },
-): void {
-  const heading = t(res, `${page.keys}.confirmHeading`);
-  res.setHeader('Cache-Control', 'no-store');
-  res.render('shop/link-confirm', {
-    title: heading,
-    heading,
-    intro: t(res, `${page.keys}.confirmIntro`),
-    button: t(res, `${page.keys}.confirmButton`),
-    notYou: t(res, `${page.keys}.confirmNotYou`),
-    action: page.action,
-    fields: page.fields,
-    csrf: true,
-  });
+): PageView {
+  const heading = text(`${page.keys}.confirmHeading`);
+  return new PageView(
+    'shop/link-confirm',
+    {
+      title: heading,
+      heading,
+      intro: text(`${page.keys}.confirmIntro`),
+      button: text(`${page.keys}.confirmButton`),
+      notYou: text(`${page.keys}.confirmNotYou`),
+      action: page.action,
+      fields: page.fields,
+      csrf: true,
+    },
+    { headers: { 'Cache-Control': 'no-store' } },
+  );
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { Request } from 'express';
@@ -7,8 +7,7 @@ import { CouponService } from '../../commerce/coupons/coupon.service';
 import { RequiresFeature } from '../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
-import { FormAnswer } from '../../web/form-answer/form-answer';
-import { FormAnswerInterceptor } from '../../web/form-answer/form-answer.interceptor';
+import { FormAnswer } from '../../web/answers/answers';
 import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { CartSession } from './cart-session.service';
 import { cartChanged, CartSummaries } from './cart-summaries.service';
@@ -23,7 +22,6 @@ const COUPON_TRY_WINDOW_MS = 10 * 60_000;
 
 @ApiTags('cart')
 @Controller('shop/cart')
-@UseInterceptors(FormAnswerInterceptor)
 export class CartCouponController {
   constructor(
     private readonly carts: CartService,

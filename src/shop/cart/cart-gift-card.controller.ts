@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { Request } from 'express';
@@ -12,7 +12,6 @@ import { CurrencyService } from '../../commerce/stores/currency.service';
 import { RequiresFeature } from '../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
-import { FormAnswerInterceptor } from '../../web/form-answer/form-answer.interceptor';
 import { CartSession } from './cart-session.service';
 import { cartChanged } from './cart-summaries.service';
 import { GiftCardCodeDto } from './dto/gift-card.dto';
@@ -27,7 +26,6 @@ export const GIFT_CARD_APPLY_LIMIT = 30;
 @ApiTags('cart')
 @RequiresFeature('salesGiftCardsEnabled')
 @Controller('shop/cart')
-@UseInterceptors(FormAnswerInterceptor)
 export class CartGiftCardController {
   constructor(
     private readonly carts: CartService,

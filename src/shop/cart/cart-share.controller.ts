@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Redirect,
-  Req,
-  UseGuards,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Redirect, Req, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { Request } from 'express';
@@ -17,8 +6,7 @@ import { CartService } from '../../commerce/carts/cart.service';
 import { AppError } from '../../common/errors/app-error';
 import { addFlash } from '../../common/session-data';
 import { SessionAndAddressThrottlerGuard } from '../../common/throttling/session-and-address';
-import { FormAnswer } from '../../web/form-answer/form-answer';
-import { FormAnswerInterceptor } from '../../web/form-answer/form-answer.interceptor';
+import { FormAnswer } from '../../web/answers/answers';
 import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { CartSession } from './cart-session.service';
 import { CartShareLinks } from './cart-share-links';
@@ -33,7 +21,6 @@ const SHARE_MAIL_POST_LIMIT = 5;
 /** Shareable cart links: a 32-hex token that lets anyone copy the cart's lines into their own cart. */
 @ApiTags('cart')
 @Controller('shop/cart')
-@UseInterceptors(FormAnswerInterceptor)
 export class CartShareController {
   constructor(
     private readonly carts: CartService,

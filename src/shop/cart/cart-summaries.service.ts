@@ -6,7 +6,7 @@ import { absoluteUrl, productUrl } from '../../commerce/products/catalog-product
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
-import { FormAnswer } from '../../web/form-answer/form-answer';
+import { FormAnswer } from '../../web/answers/answers';
 
 /** Where a cart form post goes back to when its page is unknown. */
 export const CART_PAGE = '/shop/cart';

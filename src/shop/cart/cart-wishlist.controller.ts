@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CartService } from '../../commerce/carts/cart.service';
@@ -7,7 +7,6 @@ import { SessionCustomers } from '../../commerce/customers/session-customers.ser
 import { WishlistService } from '../../commerce/customers/wishlist.service';
 import { RequiresFeature } from '../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../common/errors/app-error';
-import { FormAnswerInterceptor } from '../../web/form-answer/form-answer.interceptor';
 import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { CartSession } from './cart-session.service';
 import { cartChanged, CartSummaries } from './cart-summaries.service';
@@ -20,7 +19,6 @@ import { WishlistAddDto } from './dto/cart.dto';
  */
 @ApiTags('cart')
 @Controller('shop/cart')
-@UseInterceptors(FormAnswerInterceptor)
 export class CartWishlistController {
   constructor(
     private readonly carts: CartService,

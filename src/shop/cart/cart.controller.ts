@@ -1,12 +1,11 @@
-import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CartService } from '../../commerce/carts/cart.service';
 import { AppError } from '../../common/errors/app-error';
 import { isAjax } from '../../common/session-data';
 import { SettingsService } from '../../config/settings.service';
-import { FormAnswer } from '../../web/form-answer/form-answer';
-import { FormAnswerInterceptor } from '../../web/form-answer/form-answer.interceptor';
+import { FormAnswer } from '../../web/answers/answers';
 import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { CartSession } from './cart-session.service';
 import { CART_PAGE, cartChanged, CartSummaries } from './cart-summaries.service';
@@ -17,7 +16,6 @@ const MAX_CUSTOM_JSON = 2000;
 
 @ApiTags('cart')
 @Controller('shop/cart')
-@UseInterceptors(FormAnswerInterceptor)
 export class CartController {
   constructor(
     private readonly carts: CartService,

@@ -1,9 +1,8 @@
-import { Body, Controller, HttpCode, Post, Req, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CartService } from '../../commerce/carts/cart.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
-import { FormAnswerInterceptor } from '../../web/form-answer/form-answer.interceptor';
 import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { CartSession } from './cart-session.service';
 import { cartChanged, CartSummaries } from './cart-summaries.service';
@@ -11,7 +10,6 @@ import { SetCurrencyDto } from './dto/cart.dto';
 
 @ApiTags('cart')
 @Controller('shop/currency')
-@UseInterceptors(FormAnswerInterceptor)
 export class CurrencyController {
   constructor(
     private readonly currencies: CurrencyService,

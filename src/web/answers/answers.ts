@@ -28,3 +28,20 @@ export class FormAnswer {
     readonly json?: () => object | Promise<object>,
   ) {}
 }
+
+/** A server-rendered page as a handler returns it: the view under `views/`, its model, and how to send it. */
+export class PageView {
+  constructor(
+    readonly view: string,
+    readonly model: object,
+    readonly options: { status?: number; headers?: Record<string, string> } = {},
+  ) {}
+}
+
+/** A redirect as a handler returns it; 303 See Other unless told, so a form post is followed by a GET. */
+export class Redirect {
+  constructor(
+    readonly url: string,
+    readonly status: 301 | 302 | 303 | 307 = 303,
+  ) {}
+}

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
@@ -7,8 +7,7 @@ import { AddressBookService } from '../../../commerce/customers/address-book.ser
 import { customerSummary } from '../auth/customer-auth.controller';
 import { destroySession } from '../auth/customer-session';
 import { CustomerThrottlerGuard } from '../auth/customer-throttler.guard';
-import { FormAnswer } from '../../../web/form-answer/form-answer';
-import { FormAnswerInterceptor } from '../../../web/form-answer/form-answer.interceptor';
+import { FormAnswer } from '../../../web/answers/answers';
 import { pageLanguage, t } from '../../../web/i18n/page-language';
 import { apiText } from '../ui-message';
 import { AccountDeletionService } from './account-deletion.service';
@@ -28,7 +27,6 @@ const PASSWORD_CHECKS_PER_MINUTE = 10;
 @ApiTags('customer')
 @AccountRoute()
 @Controller('shop/account')
-@UseInterceptors(FormAnswerInterceptor)
 export class AccountController {
   constructor(
     private readonly orders: CustomerOrdersService,

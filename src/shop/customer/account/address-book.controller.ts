@@ -1,12 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Req, Res } from '@nestjs/common';
 import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { addressJson, AddressBookService, addressNotFound } from '../../../commerce/customers/address-book.service';
 import { StoreService } from '../../../commerce/stores/store.service';
 import { countryOptions } from '../../../common/countries';
-import { FormAnswer } from '../../../web/form-answer/form-answer';
-import { FormAnswerInterceptor } from '../../../web/form-answer/form-answer.interceptor';
+import { FormAnswer } from '../../../web/answers/answers';
 import { pageLanguage, t } from '../../../web/i18n/page-language';
 import { apiText } from '../ui-message';
 import { addressView } from './address-view';
@@ -23,7 +22,6 @@ const addressId = new ParseIntPipe({
 @ApiTags('customer')
 @AccountRoute()
 @Controller('shop/account/address-book')
-@UseInterceptors(FormAnswerInterceptor)
 export class AddressBookController {
   constructor(
     private readonly addresses: AddressBookService,

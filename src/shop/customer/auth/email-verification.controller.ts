@@ -1,11 +1,12 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../../common/errors/app-error';
 import { wantsHtml } from '../../../common/session-data';
-import { t } from '../../../web/i18n/page-language';
-import { renderLinkConfirmPage } from '../../../web/link-confirm-page';
+import { PageView } from '../../../web/answers/answers';
+import { PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
+import { linkConfirmPage } from '../../../web/link-confirm-page';
 import { apiText } from '../ui-message';
 import { EmailVerificationService, VerificationOutcome } from './email-verification.service';
 
@@ -35,11 +36,11 @@ export class EmailVerificationController {
   @Get('verify-email')
   @Header('Cache-Control', 'no-store')
   @ApiOkResponse({ description: 'An HTML page: the button that confirms (200), or why the link does not work' })
-  async confirmPage(@Query('token') token: unknown, @Res() res: Response): Promise<void> {
-    const text = tokenText(token);
-    const state = await this.verifications.check(text);
-    if (state !== 'confirmable') return renderOutcome(res, state);
-    renderLinkConfirmPage(res, { keys: 'customer.verifyEmail', action: VERIFY_PATH, fields: { token: text } });
+  async confirmPage(@Query('token') token: unknown, @PageText() text: PageTextFn): Promise<PageView> {
+    const value = tokenText(token);
+    const state = await this.verifications.check(value);
+    if (state !== 'confirmable') return outcomePage(text, state);
+    return linkConfirmPage(text, { keys: 'customer.verifyEmail', action: VERIFY_PATH, fields: { token: value } });
   }
 
   /**
@@ -49,22 +50,21 @@ export class EmailVerificationController {
   @Post('verify-email')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  async verify(@Body('token') token: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async verify(@Body('token') token: unknown, @Req() req: Request, @PageText() text: PageTextFn) {
     const outcome = await this.verifications.verify(tokenText(token));
-    if (wantsHtml(req)) return renderOutcome(res, outcome);
+    if (wantsHtml(req)) return outcomePage(text, outcome);
     const message = apiText({ key: `customer.verifyEmail.${outcome}` });
     if (PAGES[outcome].status !== 200) throw new AppError(`token_${outcome}`, message, 400);
-    res.json({ success: true, outcome, message });
+    return { success: true, outcome, message };
   }
 }
 
-function renderOutcome(res: Response, outcome: VerificationOutcome): void {
+function outcomePage(text: PageTextFn, outcome: VerificationOutcome): PageView {
   const page = PAGES[outcome];
-  const heading = t(res, `customer.verifyEmail.${page.heading}`);
-  res.status(page.status).render('shop/customer/email-verification', {
-    title: heading,
-    heading,
-    message: t(res, `customer.verifyEmail.${outcome}`),
-    offerReset: page.offerReset,
-  });
+  const heading = text(`customer.verifyEmail.${page.heading}`);
+  return new PageView(
+    'shop/customer/email-verification',
+    { title: heading, heading, message: text(`customer.verifyEmail.${outcome}`), offerReset: page.offerReset },
+    { status: page.status },
+  );
 }

@@ -1,15 +1,15 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
-import type { Request, Response } from 'express';
-import { backUrl } from '../../../common/back-url';
+import type { Request } from 'express';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../../common/errors/app-error';
 import { wantsHtml } from '../../../common/session-data';
 import { ShopThrottlerGuard } from '../../../common/throttling/throttling.module';
-import { t } from '../../../web/i18n/page-language';
-import { renderLinkConfirmPage } from '../../../web/link-confirm-page';
-import { answerDone } from '../form-answer';
+import { FormAnswer, PageView } from '../../../web/answers/answers';
+import { PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
+import { linkConfirmPage } from '../../../web/link-confirm-page';
+import { apiText } from '../ui-message';
 import { SubscribeDto } from './newsletter.dto';
 import { NewsletterService, NewsletterStatus } from './newsletter.service';
 
@@ -41,10 +41,10 @@ export class NewsletterController {
   @HttpCode(200)
   @UseGuards(ShopThrottlerGuard)
   @Throttle({ default: { limit: SUBSCRIBE_LIMIT, ttl: 10 * 60_000 } })
-  async subscribe(@Body() body: SubscribeDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async subscribe(@Body() body: SubscribeDto): Promise<FormAnswer> {
     await this.newsletter.subscribe(body.email, body.firstName);
     const message = { key: 'account.newsletterLink.thankYou', params: { email: body.email } };
-    answerDone(req, res, message, backUrl(req, '/'));
+    return new FormAnswer(message, { back: '/' }, () => ({ success: true, message: apiText(message) }));
   }
 
   /**
@@ -53,60 +53,65 @@ export class NewsletterController {
    * stranger entered for them.
    */
   @Get('newsletter/confirm')
-  confirmPage(@Query('email') email: unknown, @Query('sig') sig: unknown, @Res() res: Response): Promise<void> {
-    const link = { email: text(email), sig: text(sig) };
-    return this.orInvalidLinkPage(res, async () => {
+  confirmPage(@Query('email') email: unknown, @Query('sig') sig: unknown, @PageText() text: PageTextFn) {
+    const link = { email: asText(email), sig: asText(sig) };
+    return orInvalidLinkPage(text, async () => {
       const status = await this.newsletter.confirmLinkStatus(link.email, link.sig);
-      if (status !== 'pending') return renderResult(res, CONFIRM_RESULTS[status]);
-      renderLinkConfirmPage(res, { keys: 'account.newsletterLink', action: '/shop/newsletter/confirm', fields: link });
+      if (status !== 'pending') return resultPage(text, CONFIRM_RESULTS[status]);
+      return linkConfirmPage(text, {
+        keys: 'account.newsletterLink',
+        action: '/shop/newsletter/confirm',
+        fields: link,
+      });
     });
   }
 
   /** The confirm page's button `{ email, sig }`: the outcome's page, or `{ success, status }` for JSON. */
   @Post('newsletter/confirm')
   @HttpCode(200)
-  async confirm(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const confirm = () => this.newsletter.confirm(text(body.email), text(body.sig));
-    if (!wantsHtml(req)) {
-      res.json({ success: true, status: await confirm() });
-      return;
-    }
-    return this.orInvalidLinkPage(res, async () => renderResult(res, CONFIRM_RESULTS[await confirm()]));
+  async confirm(@Body() body: Record<string, unknown>, @Req() req: Request, @PageText() text: PageTextFn) {
+    const confirm = () => this.newsletter.confirm(asText(body.email), asText(body.sig));
+    if (!wantsHtml(req)) return { success: true, status: await confirm() };
+    return orInvalidLinkPage(text, async () => resultPage(text, CONFIRM_RESULTS[await confirm()]));
   }
 
   @Get('newsletter/unsubscribe')
-  unsubscribe(@Query('email') email: unknown, @Query('sig') sig: unknown, @Res() res: Response): Promise<void> {
-    return this.orInvalidLinkPage(res, async () => {
-      await this.newsletter.unsubscribeLink(text(email), text(sig));
-      renderResult(res, { heading: 'unsubscribedHeading', message: 'unsubscribedMessage' });
+  unsubscribe(@Query('email') email: unknown, @Query('sig') sig: unknown, @PageText() text: PageTextFn) {
+    return orInvalidLinkPage(text, async () => {
+      await this.newsletter.unsubscribeLink(asText(email), asText(sig));
+      return resultPage(text, { heading: 'unsubscribedHeading', message: 'unsubscribedMessage' });
     });
-  }
-
-  /** Runs `page`; a link with a bad signature gets instead a 400 page that says so. */
-  private async orInvalidLinkPage(res: Response, page: () => Promise<void>): Promise<void> {
-    try {
-      await page();
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      res.status(error.status).render('shop/newsletter/link-result', {
-        title: t(res, 'account.newsletterLink.invalidTitle'),
-        heading: t(res, 'account.newsletterLink.invalidHeading'),
-        message: error.message,
-      });
-    }
   }
 }
 
-/** Renders a link's outcome. */
-function renderResult(res: Response, result: LinkResult): void {
-  const heading = t(res, `account.newsletterLink.${result.heading}`);
-  res.render('shop/newsletter/link-result', {
+/** The page `page` makes; a link with a bad signature gets instead a 400 page that says so. */
+async function orInvalidLinkPage(text: PageTextFn, page: () => Promise<PageView>): Promise<PageView> {
+  try {
+    return await page();
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return new PageView(
+      'shop/newsletter/link-result',
+      {
+        title: text('account.newsletterLink.invalidTitle'),
+        heading: text('account.newsletterLink.invalidHeading'),
+        message: error.message,
+      },
+      { status: error.status },
+    );
+  }
+}
+
+/** A link's outcome. */
+function resultPage(text: PageTextFn, result: LinkResult): PageView {
+  const heading = text(`account.newsletterLink.${result.heading}`);
+  return new PageView('shop/newsletter/link-result', {
     title: heading,
     heading,
-    message: t(res, `account.newsletterLink.${result.message}`),
+    message: text(`account.newsletterLink.${result.message}`),
   });
 }
 
-function text(value: unknown): string {
+function asText(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }

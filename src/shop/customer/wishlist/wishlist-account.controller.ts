@@ -1,9 +1,8 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { wantsHtml } from '../../../common/session-data';
-import { FormAnswerInterceptor } from '../../../web/form-answer/form-answer.interceptor';
 import { t } from '../../../web/i18n/page-language';
 import { WishlistToCart } from './wishlist-to-cart.service';
 import { wishlistChanged, WishlistViews } from './wishlist-views.service';
@@ -16,7 +15,6 @@ const PAGE = '/shop/account/wishlists';
 @ApiTags('customer')
 @AccountRoute()
 @Controller('shop/account')
-@UseInterceptors(FormAnswerInterceptor)
 export class WishlistAccountController {
   constructor(
     private readonly wishlists: WishlistService,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { FormAnswer } from '../../../web/form-answer/form-answer';
+import { FormAnswer } from '../../../web/answers/answers';
 import { apiText, UiMessage } from '../ui-message';
 import { Customer } from '../../../commerce/customers/customer.entity';
 import { SessionCustomers } from '../../../commerce/customers/session-customers.service';

@@ -1,11 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../../common/errors/app-error';
 import Handlebars from 'handlebars';
-import { FormAnswer } from '../../../web/form-answer/form-answer';
-import { FormAnswerInterceptor } from '../../../web/form-answer/form-answer.interceptor';
+import { FormAnswer } from '../../../web/answers/answers';
 import { t } from '../../../web/i18n/page-language';
 import { addToGuestWishlist } from '../../../commerce/customers/guest-wishlist';
 import { removeFromGuestWishlist } from './guest-wishlist';
@@ -24,7 +23,6 @@ const ACCOUNT_LISTS = '/shop/account/wishlists';
 @ApiTags('customer')
 @RequiresFeature('customerAccountsEnabled')
 @Controller('shop/wishlist')
-@UseInterceptors(FormAnswerInterceptor)
 export class WishlistController {
   constructor(
     private readonly wishlists: WishlistService,
