@@ -64,6 +64,11 @@ export { AppError } from '../common/errors/app-error';
 // CP pages: permission, forms, dashboards and settings panels, license panel
 export { CpPermission } from '../common/decorators/cp-permission.decorator';
 export { answerCpPost } from '../common/cp-form-post';
+export { FormAnswer, PageView, Redirect } from '../web/answers/answers';
+export type { BrowserTarget, PageMessage } from '../web/answers/answers';
+export { RefusedGoesTo } from '../web/answers/refused-form.decorator';
+export { PageText } from '../web/i18n/page-text.decorator';
+export type { PageTextFn } from '../web/i18n/page-text.decorator';
 export { CpListQuery } from '../common/cp-list.query';
 export { backUrl } from '../common/back-url';
 export { addFlash, wantsHtml } from '../common/session-data';
