@@ -10,5 +10,6 @@ module.exports = {
   // database server), and a third worker fills it (the SQLite suite: 367 s with two, 321 s with three).
   maxWorkers: 3,
   globalSetup: '<rootDir>/test/support/global-setup.js',
+  globalTeardown: '<rootDir>/test/support/global-teardown.js',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

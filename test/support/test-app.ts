@@ -13,6 +13,11 @@ import { Job } from '../../src/jobs/job.entity';
 import { freePort } from './free-port';
 import { createApp } from '../../src/web/create-app';
 
+/** Plain JavaScript shared with jest's global setup (schema-template.js). */
+const { copySchemaTemplate } = require('./schema-template') as {
+  copySchemaTemplate(target: { sqliteFile: string } | { mysqlUrl: URL; mysqlDatabase: string }): Promise<boolean>;
+};
+
 /** Where one test app keeps its state; a second app given the same place shares it. */
 export interface TestPlace {
   env: Record<string, string>;
@@ -43,9 +48,11 @@ export const usingRedis = Boolean(process.env.REDIS_URL);
 
 /**
  * A fresh place per test file: a temporary SQLite file, or, when the suite runs with DATABASE_URL=mysql://…,
- * a new database on that server; with REDIS_URL, a key prefix of its own.
+ * a new database on that server; with REDIS_URL, a key prefix of its own. The database starts migrated, as a copy of
+ * the run's template; `{ migrated: false }` gives an empty one, for tests of the migrations themselves.
  */
-export async function createTestPlace(): Promise<TestPlace> {
+export async function createTestPlace(options: { migrated?: boolean } = {}): Promise<TestPlace> {
+  const migrated = options.migrated ?? true;
   const id = randomBytes(5).toString('hex');
   const dataDir = mkdtempSync(join(tmpdir(), 'shop-test-'));
   const env: Record<string, string> = {
@@ -61,12 +68,14 @@ export async function createTestPlace(): Promise<TestPlace> {
     DATABASE_URL: `sqlite:${join(dataDir, 'shop.sqlite')}`,
   };
   let dropDatabase = async () => undefined as unknown;
+  if (!usingMysql && migrated) await copySchemaTemplate({ sqliteFile: join(dataDir, 'shop.sqlite') });
   if (usingMysql) {
     const base = new URL(process.env.DATABASE_URL!);
     const name = `${base.pathname.slice(1) || 'shop'}_t_${id}`;
     const admin = await createConnection({ uri: `${base.protocol}//${base.username}:${base.password}@${base.host}/` });
     await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
     await admin.end();
+    if (migrated) await copySchemaTemplate({ mysqlUrl: base, mysqlDatabase: name });
     env.DATABASE_URL = `${base.protocol}//${base.username}${base.password ? `:${base.password}` : ''}@${base.host}/${name}`;
     dropDatabase = async () => {
       const connection = await createConnection({
