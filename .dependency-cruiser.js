@@ -1,5 +1,5 @@
 /**
- * Architecture boundaries from STYLE.md, checked in CI:
+ * Architecture boundaries (docs/architecture.md), checked in CI:
  * plugins depend on the plugin API only (it re-exports the commerce ports and shared infrastructure they may
  * use); commerce never reaches into an area; areas do not reach into each other; sandbox/ is imported only by
  * the bootstrap and tests.
@@ -44,6 +44,22 @@ module.exports = {
       to: { path: '^src/(plugins|shop|cp|flow|sandbox|cli)/' },
     },
     {
+      name: 'shop-and-cp-are-http-only',
+      comment: 'Storefront areas and the CP are controllers, DTOs and views: data access and writes live in commerce/.',
+      severity: 'error',
+      from: { path: '^src/(shop|cp)/' },
+      to: {
+        path: ['node_modules/(@nestjs/)?typeorm/', '^src/database/(transaction-runner|locking|upsert)\\.ts$'],
+      },
+    },
+    {
+      name: 'commerce-knows-no-express',
+      comment: 'commerce/ takes plain values (a session, an id), never a request or a response.',
+      severity: 'error',
+      from: { path: '^src/commerce/' },
+      to: { path: 'node_modules/(@types/)?express(-serve-static-core)?/' },
+    },
+    {
       name: 'shop-areas-stay-apart',
       comment: 'Shop areas talk through commerce/, not through each other.',
       severity: 'error',
@@ -75,16 +91,18 @@ module.exports = {
     },
     {
       name: 'sandbox-uses-no-app-code',
-      comment: 'A sandbox speaks the outside service wire format only; it does not know our internals.',
+      comment:
+        'A sandbox speaks the outside service wire format only; it does not know our internals. It may return ' +
+        'the HTTP answer classes, which are plain data.',
       severity: 'error',
       from: { path: '^src/sandbox/' },
-      to: { path: '^src/', pathNot: ['^src/sandbox/', '^src/common/'] },
+      to: { path: '^src/', pathNot: ['^src/sandbox/', '^src/common/', '^src/web/answers/answers\\.ts$'] },
     },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '^(dist|node_modules)/' },
+    exclude: { path: '^dist/' },
   },
 };

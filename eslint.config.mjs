@@ -13,4 +13,16 @@ export default tseslint.config(
       '@typescript-eslint/no-require-imports': 'off',
     },
   },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Decorator[expression.callee.name=/^(Res|Response)$/]',
+          message: 'Return an answer (src/web/answers/answers.ts) instead of writing to the response.',
+        },
+      ],
+    },
+  },
 );

@@ -4,6 +4,7 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { LoggerModule } from 'nestjs-pino';
 import { AppCacheModule } from './cache/app-cache.module';
 import { DependencyOutagesModule } from './common/dependency-outages';
+import { DomainEventsModule } from './common/domain-events';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { sandboxMerchantKey } from './common/sandbox-merchant-key';
 import { ThrottlingModule } from './common/throttling/throttling.module';
@@ -74,6 +75,7 @@ export class AppModule {
         ConfigModule.register(config),
         LoggerModule.forRoot(loggerOptions(config)),
         EventEmitterModule.forRoot(),
+        DomainEventsModule,
         DependencyOutagesModule,
         RedisModule,
         AppCacheModule,

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { LoggerService } from '@nestjs/common';
 import { CommandFactory } from 'nest-commander';
-import { AppError } from './common/errors/app-error';
 import { describeError } from './common/errors/error-response';
 import { ConfigError, loadConfig } from './config/app-config';
 import { CliModule } from './cli/cli.module';
+import { cliErrors } from './cli/cli-errors';
 
 /** `npm run cli -- <command>`: the same service without HTTP. Jobs run only under `jobs:work`. */
 async function main(): Promise<void> {
@@ -33,9 +33,7 @@ function printError(error: unknown): void {
 
 /** Commander's complaint about the command line, as the same JSON error line (code `usage`). */
 function printUsageError(text: string): void {
-  const message = text.trim().replace(/^error: /, '');
-  const hint = message.startsWith('unknown command') ? '; `--help` lists the commands' : '';
-  printError(new AppError('usage', message + hint, 400));
+  printError(cliErrors.usage({ complaint: text.trim().replace(/^error: /, '') }));
 }
 
 /** Warnings and errors go to stderr, keeping stdout for the command's one JSON line. */

@@ -1,5 +1,5 @@
 /*
- * Carrier A's ParcelShop picker at checkout (spec "Checkout pickup widgets"). It lists the pickup points near
+ * Carrier A's ParcelShop picker at checkout. It lists the pickup points near
  * a postal code, on start for the delivery address and again on every search. When the shopper picks one it
  * dispatches the window events `carrier-a-shipping-selected` (detail: the point as the endpoint answered it)
  * and `shipping-option-data` (detail: `{ method: 'carrier-a', pickupPoint }`), which the checkout saves.

@@ -1,5 +1,5 @@
 /*
- * Carrier B's pickup-point picker at checkout (spec "Checkout pickup widgets", external-apis.md §4). It fetches
+ * Carrier B's pickup-point picker at checkout (docs/integrations.md, _Carrier B_). It fetches
  * the widget options from the shop, loads the vendor's library from `{widgetUrl}/v6/www/js/library.js` and,
  * when the shopper clicks "Choose pickup point", opens it with `Packeta.Widget.pick(apiKey, callback, options)`.
  * A chosen point is shown and announced with the window event `set-action-result` (`{ address }`), and handed

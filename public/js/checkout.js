@@ -1,7 +1,7 @@
 /*
  * The checkout page (views/shop/checkout/page.hbs): saves the shopper's details, lists the shipping and payment
  * methods for the destination, starts a method's widget (a carrier's pickup-point picker) and places the order,
- * all through the JSON endpoints under /shop/checkout/ (DESIGN.md §4).
+ * all through the JSON endpoints under /shop/checkout/ (docs/http-contract.md).
  *
  * Delivery time: while the shop offers delivery slots, a method delivering to the door (no pickup point) lets the
  * shopper pick a day and one of its slots, saved with the shipping method. A VAT id is checked with the EU VAT

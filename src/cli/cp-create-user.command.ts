@@ -1,6 +1,6 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CORE_CP_PERMISSIONS } from '../common/cp-permissions';
-import { CpUsersService } from '../cp/cp-users.service';
+import { CpUsersService } from '../commerce/staff/cp-users.service';
 import { printResult } from './output';
 
 interface Options {

@@ -9,7 +9,7 @@ export class SettingsGetCommand extends CommandRunner {
   }
 
   async run([key]: string[]): Promise<void> {
-    printResult({ key, value: this.settings.get(key) });
+    printResult({ key, value: this.settings.value(key) });
   }
 }
 
@@ -25,6 +25,6 @@ export class SettingsSetCommand extends CommandRunner {
 
   async run([key, value]: string[]): Promise<void> {
     await this.settings.save({ [key]: value });
-    printResult({ key, value: this.settings.definition(key)?.secret ? '[secret]' : this.settings.get(key) });
+    printResult({ key, value: this.settings.definition(key)?.secret ? '[secret]' : this.settings.value(key) });
   }
 }

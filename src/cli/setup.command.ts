@@ -4,7 +4,7 @@ import { AppError } from '../common/errors/app-error';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { StoreDetails } from '../config/store-details';
-import { CpUsersService } from '../cp/cp-users.service';
+import { CpUsersService } from '../commerce/staff/cp-users.service';
 import { TransactionRunner } from '../database/transaction-runner';
 import { StoreService } from '../commerce/stores/store.service';
 import { printResult } from './output';

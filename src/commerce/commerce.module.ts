@@ -1,5 +1,5 @@
 import { Global, Module, OnApplicationBootstrap } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
+import { DomainEvents } from '../common/domain-events';
 import { CartPricingService } from './carts/cart-pricing.service';
 import { CartService } from './carts/cart.service';
 import { SessionCarts } from './carts/session-carts.service';
@@ -10,7 +10,7 @@ import { QuoteService } from './checkout/quote.service';
 import { CouponService } from './coupons/coupon.service';
 import { AddressBookService } from './customers/address-book.service';
 import { SessionCustomers } from './customers/session-customers.service';
-import { WishlistService } from './customers/wishlist.service';
+import { WishlistService } from './wishlists/wishlist.service';
 import { DeliverySlotsService } from './delivery/delivery-slots.service';
 import { PLUGINS_AFTER_LOAD } from './events';
 import { GiftCardPaymentGateway } from './gift-cards/gift-card-payment.gateway';
@@ -89,7 +89,7 @@ const COMMERCE_SERVICES = [
   exports: COMMERCE_SERVICES,
 })
 export class CommerceModule implements OnApplicationBootstrap {
-  constructor(private readonly events: EventEmitter2) {}
+  constructor(private readonly events: DomainEvents) {}
 
   /** Every module's onModuleInit has run by now, so every plugin is listening (docs/architecture.md). */
   onApplicationBootstrap(): void {

@@ -1,3 +1,4 @@
+import { sameSitePath } from '../common/back-url';
 import { isCountryCode } from '../common/countries';
 import { SettingDefinition } from './setting-definition';
 
@@ -43,12 +44,20 @@ function giftCardValidity(value: unknown): string | undefined {
 }
 
 /** Shop-wide settings and feature flags (docs/configuration.md). */
-export const CORE_SETTINGS: readonly SettingDefinition[] = [
+export const CORE_SETTINGS = [
   {
     key: 'customerAccountsEnabled',
     type: 'boolean',
     default: true,
     description: 'Customer login, registration and account pages',
+  },
+  {
+    key: 'customerLogoutRedirect',
+    type: 'string',
+    default: '/',
+    description: 'Where shoppers land after logging out: a path on this site, e.g. /shop/catalog/products',
+    check: (value) =>
+      sameSitePath(value, '') === value ? undefined : 'must be a path on this site starting with one /, e.g. /shop',
   },
   { key: 'salesCheckoutEnableAjax', type: 'boolean', default: true, description: 'JSON answers for AJAX add-to-cart' },
   { key: 'salesCouponsEnabled', type: 'boolean', default: true, description: 'Coupon codes in the cart' },
@@ -68,7 +77,7 @@ export const CORE_SETTINGS: readonly SettingDefinition[] = [
   {
     key: 'salesAbandonedCartsReminderDelays',
     type: 'json',
-    default: [60, 1440, 4320],
+    default: [60, 1440, 4320] as number[],
     check: reminderDelays,
     description: 'Minutes after the last cart activity at which the reminder e-mails go out (empty list: none)',
   },
@@ -112,7 +121,7 @@ export const CORE_SETTINGS: readonly SettingDefinition[] = [
   {
     key: 'salesAllowedCountries',
     type: 'json',
-    default: [],
+    default: [] as string[],
     check: countryList,
     description: 'ISO codes of the countries the shop sells to (empty list: every country)',
   },
@@ -171,7 +180,13 @@ export const CORE_SETTINGS: readonly SettingDefinition[] = [
   {
     key: 'catalogAliases',
     type: 'json',
-    default: ['/products', '/produkty', '/produkte', '/termekek'],
+    default: ['/products', '/produkty', '/produkte', '/termekek'] as string[],
     description: 'Extra paths that serve the product listing',
   },
-];
+] as const satisfies readonly SettingDefinition[];
+
+declare module './settings.service' {
+  interface SettingLists {
+    core: typeof CORE_SETTINGS;
+  }
+}

@@ -45,7 +45,7 @@ export class DashboardLayout {
    * comes last, shown; a stored id no longer known is dropped.
    */
   current(settings: SettingsService): ArrangedWidget[] {
-    const stored = settings.get<unknown>(this.key);
+    const stored = settings.value(this.key);
     const placements = Array.isArray(stored) ? (stored as WidgetPlacement[]) : [];
     return this.complete(placements).map((placement, index) => ({
       ...this.widget(placement.id)!,

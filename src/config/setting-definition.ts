@@ -26,6 +26,25 @@ export interface SettingDefinition {
   outboundUrl?: boolean;
 }
 
+/**
+ * The value a definition describes: a boolean, a number, a string (one of its `choices` when it has them), or for
+ * JSON its default's type (so a JSON setting's default is written with its type: `[] as string[]`).
+ */
+export type SettingValueOf<D extends SettingDefinition> = D['type'] extends 'boolean'
+  ? boolean
+  : D['type'] extends 'integer'
+    ? number
+    : D['type'] extends 'string'
+      ? D extends { choices: readonly (infer Choice)[] }
+        ? Choice
+        : string
+      : D['default'];
+
+/** Key → value type of a definition list declared `[…] as const satisfies readonly SettingDefinition[]`. */
+export type SettingValuesOf<List extends readonly SettingDefinition[]> = {
+  [D in List[number] as D['key']]: SettingValueOf<D>;
+};
+
 /** A value that does not fit its setting, or an unknown key: a 400 for the CP, a clear line for the CLI. */
 export class SettingValueError extends AppError {
   constructor(message: string) {

@@ -1,6 +1,7 @@
-import { AppError, FieldErrors } from '../common/errors/app-error';
+import { FieldErrors } from '../common/errors/app-error';
 import { SettingDefinition, SettingValueError } from './setting-definition';
 import { SettingsService } from './settings.service';
+import { settingsErrors } from './settings-errors';
 
 /** One input of a CP settings form, as `views/partials/settings-fields.hbs` renders it. */
 export interface SettingsField {
@@ -49,7 +50,7 @@ export class SettingsForm {
         value: kind === 'checkbox' || kind === 'secret' ? '' : shown,
         checked: shown === 'true',
         options: (definition.choices ?? []).map((choice) => ({ value: choice, selected: choice === shown })),
-        masked: kind === 'secret' ? maskSecret(String(settings.get(definition.key) ?? '')) : '',
+        masked: kind === 'secret' ? maskSecret(String(settings.value(definition.key) ?? '')) : '',
         errors: refused?.errors[name] ?? [],
       };
     });
@@ -76,7 +77,7 @@ export class SettingsForm {
         errors[name] = [error.message.replace(`${definition.key} `, '')];
       }
     }
-    if (problems.length > 0) throw new AppError('invalid_setting', problems.join('; '), 400, errors);
+    if (problems.length > 0) throw settingsErrors.invalid_setting({ problems }, { fields: errors });
     return values;
   }
 
@@ -110,7 +111,7 @@ function submittedInput(definition: SettingDefinition, input: unknown): unknown 
 
 /** A stored value as its field shows it: JSON as text, a boolean as `true`/`false`. */
 function storedText(definition: SettingDefinition, settings: SettingsService): string {
-  const value = settings.get(definition.key);
+  const value = settings.value(definition.key);
   return definition.type === 'json' ? JSON.stringify(value) : String(value ?? '');
 }
 

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { RedisClientType } from 'redis';
 import { DataSource } from 'typeorm';
+import { DomainEvents } from '../common/domain-events';
 import { DependencyOutages } from '../common/dependency-outages';
 import { AddressGuard } from '../common/outbound-address';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -10,14 +10,41 @@ import { closeRedis, InjectRedis, RedisClient } from '../redis/redis.module';
 import { AppConfig } from './app-config';
 import { InjectConfig } from './config.module';
 import { CORE_SETTINGS } from './core-settings';
-import { coerceSetting, SettingDefinition, SettingValueError } from './setting-definition';
+import { coerceSetting, SettingDefinition, SettingValueError, SettingValuesOf } from './setting-definition';
 import { SettingRow } from './setting.entity';
 
-/** Emitted after settings were saved, with the keys that changed (spec "Events": settings saved). */
+/** Emitted after settings were saved, with the keys that changed. */
 export const SETTINGS_SAVED = 'settings-saved';
 export interface SettingsSavedEvent {
   keys: string[];
 }
+
+declare module '../common/domain-events' {
+  interface DomainEventMap {
+    [SETTINGS_SAVED]: SettingsSavedEvent;
+  }
+}
+
+/**
+ * The typed definition lists by name: the shop's own (`core-settings.ts`, next to this file) and each plugin's, added
+ * through the plugin API where the list is declared (`declare module '…/plugin-api' { interface SettingLists {
+ * parcels: typeof … } }`), so reading a setting that does not exist, or as the wrong type, does not compile. Only
+ * those two ways: a list added by augmenting this file from another folder is lost once plugin-API augmentations
+ * merge too (TypeScript 5.9), so the shop's own settings belong in `CORE_SETTINGS`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface SettingLists {}
+
+/** Every declared setting's key and value type. */
+export type SettingValues = SettingValuesOf<SettingLists[keyof SettingLists]>;
+
+export type SettingKey = keyof SettingValues;
+
+/** The boolean settings: feature flags and switches. */
+export type FlagKey = { [K in SettingKey]: SettingValues[K] extends boolean ? K : never }[SettingKey];
+
+/** A social login's key, made at run time from its provider (`social.google.clientId`), not declared in a list. */
+export type SocialSettingKey = `social.${string}.${string}`;
 
 /** How often each instance re-reads the table, so a change made elsewhere arrives within seconds. */
 const RELOAD_MS = 2000;
@@ -40,7 +67,7 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
-    private readonly events: EventEmitter2,
+    private readonly events: DomainEvents,
     @InjectRedis() private readonly redis: RedisClient,
     @InjectConfig() private readonly config: AppConfig,
     private readonly outages: DependencyOutages,
@@ -79,15 +106,22 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The current value, or the definition's default. Synchronous: cheap enough for every request. */
-  get<T>(key: string): T {
-    if (this.values.has(key)) return this.values.get(key) as T;
-    const definition = this.definitions.get(key);
-    if (!definition) throw new SettingValueError(`Unknown setting ${key}`);
-    return definition.default as T;
+  get<K extends SettingKey>(key: K): SettingValues[K];
+  get<T>(key: SocialSettingKey): T;
+  get(key: string): unknown {
+    return this.value(key);
   }
 
-  isOn(flag: string): boolean {
-    return this.get<boolean>(flag) === true;
+  /** A setting named at run time (a CLI argument, a form field): its value as stored, or its default. */
+  value(key: string): unknown {
+    if (this.values.has(key)) return this.values.get(key);
+    const definition = this.definitions.get(key);
+    if (!definition) throw new SettingValueError(`Unknown setting ${key}`);
+    return definition.default;
+  }
+
+  isOn(flag: FlagKey): boolean {
+    return this.value(flag) === true;
   }
 
   /** A switch that loosens security, on, where NODE_ENV=production refuses it (docs/architecture.md). */
@@ -98,7 +132,7 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
   /** The settings that loosen security and are on now, each with what it lets through. */
   loosened(): Array<{ key: string; effect: string }> {
     return [...this.definitions.values()]
-      .filter((definition) => definition.loosensSecurity && this.isOn(definition.key))
+      .filter((definition) => definition.loosensSecurity && this.value(definition.key) === true)
       .map((definition) => ({ key: definition.key, effect: definition.loosensSecurity! }));
   }
 
@@ -130,7 +164,7 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
         if (!this.outages.absorb(error)) throw error;
       });
     }
-    this.events.emit(SETTINGS_SAVED, { keys: typed.map(([key]) => key) } satisfies SettingsSavedEvent);
+    this.events.emit(SETTINGS_SAVED, { keys: typed.map(([key]) => key) });
   }
 
   async reload(): Promise<void> {
@@ -148,7 +182,7 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
         .filter((row) => JSON.stringify(before.get(row.key)) !== JSON.stringify(this.values.get(row.key)))
         .map((row) => row.key);
       if (this.loaded && changed.length > 0) {
-        this.events.emit(SETTINGS_SAVED, { keys: changed } satisfies SettingsSavedEvent);
+        this.events.emit(SETTINGS_SAVED, { keys: changed });
       }
       this.loaded = true;
     } catch (error) {

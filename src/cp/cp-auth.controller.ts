@@ -1,14 +1,15 @@
-import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { sameSitePath } from '../common/back-url';
 import { CpPublic } from '../common/decorators/cp-permission.decorator';
 import { AppError } from '../common/errors/app-error';
-import { addFlash, CpLogin, rotateSession, wantsHtml } from '../common/session-data';
+import { CpLogin, rotateSession, wantsHtml } from '../common/session-data';
+import { CpUsersService } from '../commerce/staff/cp-users.service';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
+import { FormAnswer, PageView, Redirect } from '../web/answers/answers';
 import { CpLoginDto } from './cp-login.dto';
-import { CpUsersService } from './cp-users.service';
 
 @ApiExcludeController()
 @CpPublic()
@@ -20,8 +21,8 @@ export class CpAuthController {
   ) {}
 
   @Get('login')
-  loginPage(@Query('next') next: string | undefined, @Res() res: Response): void {
-    res.render('cp/login', { layout: 'cp', title: 'Log in', next: this.safeNext(next), bare: true });
+  loginPage(@Query('next') next: string | undefined): PageView {
+    return new PageView('cp/login', { layout: 'cp', title: 'Log in', next: this.safeNext(next), bare: true });
   }
 
   /**
@@ -29,25 +30,24 @@ export class CpAuthController {
    * or, when throttled, 429 with Retry-After (a script).
    */
   @Post('login')
-  async login(@Body() body: CpLoginDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async login(@Body() body: CpLoginDto, @Req() req: Request): Promise<FormAnswer | Redirect> {
     let login: CpLogin;
     try {
       login = await this.users.authenticate(body.email, body.password, req.ip);
     } catch (error) {
       if (!(error instanceof AppError) || !wantsHtml(req)) throw error;
-      addFlash(req, 'error', error.message);
-      return res.redirect(303, `/${this.config.cpTrigger}/login?next=${encodeURIComponent(this.safeNext(body.next))}`);
+      const form = `/${this.config.cpTrigger}/login?next=${encodeURIComponent(this.safeNext(body.next))}`;
+      return FormAnswer.note('error', error.message, { to: form });
     }
     await rotateSession(req);
     req.session.cpLogin = login;
-    res.redirect(303, this.safeNext(body.next));
+    return new Redirect(this.safeNext(body.next));
   }
 
   @Post('logout')
-  logout(@Req() req: Request, @Res() res: Response): void {
+  logout(@Req() req: Request): FormAnswer {
     delete req.session.cpLogin;
-    addFlash(req, 'info', 'You are logged out.');
-    res.redirect(303, `/${this.config.cpTrigger}/login`);
+    return FormAnswer.note('info', 'You are logged out.', { to: `/${this.config.cpTrigger}/login` });
   }
 
   /** Only a path inside the CP, so the login form cannot be used to bounce users to another site. */

@@ -1,10 +1,11 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Get, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { CpOpenToStaff } from '../common/decorators/cp-permission.decorator';
 import { cpUserHolds } from '../common/session-data';
+import { OrderAdmin } from '../commerce/orders/order-admin.service';
 import { JobQueue } from '../jobs/job-queue.service';
-import { CpOrdersService } from './cp-orders.service';
+import { PageView } from '../web/answers/answers';
 
 /** The CP home: open to all staff, each figure only to those who may open the page it links to. */
 @ApiExcludeController()
@@ -12,18 +13,18 @@ import { CpOrdersService } from './cp-orders.service';
 @Controller()
 export class CpDashboardController {
   constructor(
-    private readonly orders: CpOrdersService,
+    private readonly orders: OrderAdmin,
     private readonly jobs: JobQueue,
   ) {}
 
   @Get()
-  async dashboard(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async dashboard(@Req() req: Request): Promise<PageView> {
     const staff = req.cpStaff!;
     const [orders, jobs] = await Promise.all([
       cpUserHolds(staff, 'accessOrders') ? this.orders.counts() : null,
       cpUserHolds(staff, 'accessJobs') ? this.jobCounts() : null,
     ]);
-    res.render('cp/dashboard', { layout: 'cp', title: 'Dashboard', orders, jobs });
+    return new PageView('cp/dashboard', { layout: 'cp', title: 'Dashboard', orders, jobs });
   }
 
   private async jobCounts() {

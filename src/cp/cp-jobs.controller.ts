@@ -1,12 +1,11 @@
-import { Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
 import { CpPermission } from '../common/decorators/cp-permission.decorator';
-import { addFlash } from '../common/session-data';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { JobQueue } from '../jobs/job-queue.service';
 import { JobStatus } from '../jobs/job.entity';
+import { FormAnswer, PageView } from '../web/answers/answers';
 
 const JOB_STATUSES: JobStatus[] = ['pending', 'running', 'done', 'failed'];
 
@@ -21,20 +20,17 @@ export class CpJobsController {
   ) {}
 
   @Get()
-  async list(@Query('status') status: string | undefined, @Res() res: Response): Promise<void> {
+  async list(@Query('status') status: string | undefined): Promise<PageView> {
     const filter = JOB_STATUSES.find((value) => value === status);
     const jobs = await this.queue.recent(filter);
-    res.render('cp/jobs', { layout: 'cp', title: 'Jobs', jobs, status: filter, statuses: JOB_STATUSES });
+    return new PageView('cp/jobs', { layout: 'cp', title: 'Jobs', jobs, status: filter, statuses: JOB_STATUSES });
   }
 
+  /** A job that is not a failed one is told in an error flash. */
   @Post(':id/retry')
-  async retry(@Param('id', ParseIntPipe) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const retried = await this.queue.retryFailed(id);
-    addFlash(
-      req,
-      retried ? 'success' : 'error',
-      retried ? `Job ${id} queued again.` : `Job ${id} is not a failed job.`,
-    );
-    res.redirect(303, `/${this.config.cpTrigger}/jobs`);
+  async retry(@Param('id', ParseIntPipe) id: number): Promise<FormAnswer> {
+    const jobs = { to: `/${this.config.cpTrigger}/jobs` };
+    if (await this.queue.retryFailed(id)) return FormAnswer.note('success', `Job ${id} queued again.`, jobs);
+    return FormAnswer.note('error', `Job ${id} is not a failed job.`, jobs);
   }
 }

@@ -1,15 +1,16 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { CpPermission } from '../common/decorators/cp-permission.decorator';
-import { addFlash } from '../common/session-data';
+import { cpUserHolds } from '../common/session-data';
+import { OrderAdmin } from '../commerce/orders/order-admin.service';
 import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.machine';
 import { OrderStatusService } from '../commerce/orders/order-status.service';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { CpListQuery } from '../common/cp-list.query';
-import { CpOrdersService } from './cp-orders.service';
+import { FormAnswer, PageView } from '../web/answers/answers';
 
 class OrderListQuery extends CpListQuery {
   @IsOptional()
@@ -32,16 +33,16 @@ class ChangeStatusDto {
 @Controller('orders')
 export class CpOrdersController {
   constructor(
-    private readonly orders: CpOrdersService,
+    private readonly orders: OrderAdmin,
     private readonly statuses: OrderStatusService,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   @Get()
-  async list(@Query() query: OrderListQuery, @Res() res: Response): Promise<void> {
+  async list(@Query() query: OrderListQuery): Promise<PageView> {
     const page = query.pageNumber;
     const result = await this.orders.list({ status: query.status, q: query.q, page });
-    res.render('cp/orders', {
+    return new PageView('cp/orders', {
       layout: 'cp',
       title: 'Orders',
       ...result,
@@ -52,24 +53,24 @@ export class CpOrdersController {
   }
 
   @Get(':id')
-  async detail(@Param('id', ParseIntPipe) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
-    res.render('cp/order', { layout: 'cp', title: 'Order', ...(await this.orders.detail(id, req.cpStaff!)) });
+  async detail(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<PageView> {
+    const detail = await this.orders.detail(id, (permission) => cpUserHolds(req.cpStaff!, permission));
+    return new PageView('cp/order', { layout: 'cp', title: 'Order', ...detail });
   }
 
-  /** Changes the status through the order machine, which fires `order-status-change`. */
+  /**
+   * Changes the status through the order machine, which fires `order-status-change`. A status already set is
+   * told in an info flash.
+   */
   @Post(':id/status')
   async changeStatus(
     @Param('id', ParseIntPipe) id: number,
     @Body() body: ChangeStatusDto,
     @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
+  ): Promise<FormAnswer> {
     const change = await this.statuses.change(id, body.status, `cp:${req.cpStaff!.email}`, body.note);
-    addFlash(
-      req,
-      change ? 'success' : 'info',
-      change ? `Status changed to ${body.status}.` : 'The status was already set.',
-    );
-    res.redirect(303, `/${this.config.cpTrigger}/orders/${id}`);
+    const order = { to: `/${this.config.cpTrigger}/orders/${id}` };
+    if (change) return FormAnswer.note('success', `Status changed to ${body.status}.`, order);
+    return FormAnswer.note('info', 'The status was already set.', order);
   }
 }

@@ -1,14 +1,18 @@
 import { Module } from '@nestjs/common';
+import { CommerceAdminModule } from '../commerce/admin.module';
+import { StaffModule } from '../commerce/staff/staff.module';
 import { CpAuthController } from './cp-auth.controller';
 import { CpDashboardController } from './cp-dashboard.controller';
 import { CpJobsController } from './cp-jobs.controller';
 import { CpOrdersController } from './cp-orders.controller';
-import { CpOrdersService } from './cp-orders.service';
 import { CpPaymentTransactionsController } from './cp-payment-transactions.controller';
-import { CpUsersService } from './cp-users.service';
 
-/** The control panel shell, mounted under `/{CP_TRIGGER}` by the app module's router. */
+/**
+ * The control panel shell, mounted under `/{CP_TRIGGER}` by the app module's router. It passes on the staff
+ * accounts, which the CP guard, the demo seed and the CLI use.
+ */
 @Module({
+  imports: [StaffModule, CommerceAdminModule],
   controllers: [
     CpAuthController,
     CpDashboardController,
@@ -16,7 +20,6 @@ import { CpUsersService } from './cp-users.service';
     CpJobsController,
     CpPaymentTransactionsController,
   ],
-  providers: [CpUsersService, CpOrdersService],
-  exports: [CpUsersService],
+  exports: [StaffModule],
 })
 export class CpModule {}

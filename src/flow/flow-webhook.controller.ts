@@ -3,13 +3,13 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { RequiresFeature } from '../common/decorators/requires-feature.decorator';
 import { SkipCsrf } from '../common/decorators/skip-csrf.decorator';
-import { AppError } from '../common/errors/app-error';
 import { clientAddress } from '../common/throttling/client-address';
 import { WebhookGuessThrottle } from './webhook-guess.throttle';
 import { WebhookTrigger } from './webhook-trigger.service';
+import { commonErrors } from '../common/errors/common-errors';
 
 /**
- * `POST /core/flow/webhook/{secret}` (spec "Inbound webhook", "Errors"): 200 with the queued run, 403 when no
+ * `POST /core/flow/webhook/{secret}` (docs/integrations.md, _Flows_): 200 with the queued run, 403 when no
  * flow has the secret, 404 while flows are off or the flow is disabled. The body (any JSON up to 1 MiB) is
  * parsed by the route's own body parser (web/configure-app.ts); the secret is redacted from every log line.
  */
@@ -34,8 +34,10 @@ export class FlowWebhookController {
     const ip = clientAddress(req.ip);
     const blockedFor = await this.guesses.blockedSeconds(ip);
     if (blockedFor > 0) {
-      const message = `Too many wrong secrets. Try again in ${blockedFor} seconds.`;
-      throw new AppError('too_many_requests', message, 429, undefined, { retryAfter: blockedFor });
+      throw commonErrors.too_many_requests(
+        { what: 'wrong secrets', wait: `${blockedFor} seconds` },
+        { details: { retryAfter: blockedFor } },
+      );
     }
     // A request without a body has no variables.
     const outcome = await this.trigger.fire(secret, body ?? {});
@@ -43,6 +45,6 @@ export class FlowWebhookController {
     // A disabled flow answers exactly like flows switched off, which answer like an unknown route.
     if (outcome.found === 'disabled') throw new NotFoundException(`Cannot ${req.method} ${req.originalUrl}`);
     await this.guesses.countMiss(ip);
-    throw new AppError('forbidden', 'No flow is triggered by this secret.', 403);
+    throw commonErrors.forbidden({ reason: 'No flow is triggered by this secret.' });
   }
 }

@@ -60,7 +60,7 @@ export class FlowsService {
     return this.save(Object.assign(await this.get(id), { enabled }));
   }
 
-  /** Replaces the webhook secret (spec "Authentication" 6): the old one answers 403 from now on. */
+  /** Replaces the webhook secret: the old one answers 403 from now on. */
   async rotateSecret(id: number): Promise<FlowWithSecret> {
     const secret = newWebhookSecret();
     const flow = await this.save(Object.assign(await this.get(id), secretColumns(secret)));

@@ -8,7 +8,7 @@ import { webhookSecretDigest } from './webhook-secret';
 /** What a webhook call found: a queued run, a flow that is switched off, or no flow at all. */
 export type WebhookOutcome = { found: 'queued'; runId: number } | { found: 'disabled' } | { found: 'none' };
 
-/** The webhook trigger (spec "Inbound webhook"): the secret picks the flow, the body becomes `webhook.*`. */
+/** The inbound webhook: the secret picks the flow, the body becomes `webhook.*`. */
 @Injectable()
 export class WebhookTrigger {
   constructor(

@@ -1,8 +1,8 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { InjectRedis, RedisClient } from '../redis/redis.module';
+import { JsonAnswer } from '../web/answers/answers';
 
 @ApiTags('health')
 @Controller('health')
@@ -15,7 +15,7 @@ export class HealthController {
   /** `{ status, db, redis }`; 503 when a dependency is down, so a load balancer takes the instance out. */
   @Get()
   @ApiOkResponse({ description: '{ status: "ok", db: "ok", redis: "ok" | "off" }' })
-  async check(@Res() res: Response): Promise<void> {
+  async check(): Promise<JsonAnswer> {
     const db = await this.dataSource
       .query('SELECT 1')
       .then(() => 'ok')
@@ -27,6 +27,6 @@ export class HealthController {
           .then(() => 'ok')
           .catch(() => 'down');
     const healthy = db === 'ok' && redis !== 'down';
-    res.status(healthy ? 200 : 503).json({ status: healthy ? 'ok' : 'down', db, redis });
+    return new JsonAnswer(healthy ? 200 : 503, { status: healthy ? 'ok' : 'down', db, redis });
   }
 }

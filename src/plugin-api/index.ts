@@ -10,7 +10,10 @@ export type { PluginCp, SiteEndpoint, StorefrontPlugin } from './storefront-plug
 export { PluginSettingsModule } from '../config/settings.module';
 export type { SettingDefinition } from '../config/setting-definition';
 export { SETTINGS_SAVED, SettingsService } from '../config/settings.service';
-export type { SettingsSavedEvent } from '../config/settings.service';
+export type { FlagKey, SettingKey, SettingLists, SettingValues, SettingsSavedEvent } from '../config/settings.service';
+
+// Events: the core's, emitted and handled with their payload types
+export { DomainEvents, OnDomainEvent } from '../common/domain-events';
 export { InjectConfig } from '../config/config.module';
 export type { AppConfig } from '../config/app-config';
 
@@ -60,12 +63,13 @@ export { AddressGuard } from '../common/outbound-address';
 export { exchange, OutboundError, requestJson } from '../common/outbound-http';
 export type { OutboundRequest } from '../common/outbound-http';
 export { AppError } from '../common/errors/app-error';
+export { commonErrors } from '../common/errors/common-errors';
+export { errorCatalogue } from '../common/errors/error-catalogue';
 
 // CP pages: permission, forms, dashboards and settings panels, license panel
 export { CpPermission } from '../common/decorators/cp-permission.decorator';
-export { answerCpPost } from '../common/cp-form-post';
-export { FormAnswer, PageView, Redirect } from '../web/answers/answers';
-export type { BrowserTarget, PageMessage } from '../web/answers/answers';
+export { FileAnswer, FormAnswer, JsonAnswer, PageView, Redirect } from '../web/answers/answers';
+export type { BrowserTarget, FlashKind, PageMessage } from '../web/answers/answers';
 export { RefusedGoesTo } from '../web/answers/refused-form.decorator';
 export { PageText } from '../web/i18n/page-text.decorator';
 export type { PageTextFn } from '../web/i18n/page-text.decorator';

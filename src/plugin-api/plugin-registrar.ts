@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { EventEmitter2 } from '@nestjs/event-emitter';
+import { DomainEvents } from '../common/domain-events';
 import { CpPermissionCatalogue } from '../common/cp-permissions';
 import { PLUGINS_AFTER_LOAD } from '../commerce/events';
 import { OrderPageSections } from '../commerce/orders/order-page-sections';
@@ -19,7 +19,7 @@ import { PluginDeclaration, StorefrontPlugin } from './storefront-plugin';
 export class PluginRegistrar implements OnModuleInit {
   constructor(
     private readonly discovery: DiscoveryService,
-    private readonly events: EventEmitter2,
+    private readonly events: DomainEvents,
     private readonly payments: PaymentMethodRegistry,
     private readonly shipping: ShippingMethodRegistry,
     private readonly siteEndpoints: SiteEndpointRegistry,

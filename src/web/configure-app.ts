@@ -6,7 +6,6 @@ import { Logger } from 'nestjs-pino';
 import { ShippingMethodRegistry } from '../commerce/shipping/shipping-method.registry';
 import { SITE_ORIGIN_SETTING } from '../common/back-url';
 import { DependencyOutages } from '../common/dependency-outages';
-import { AppError } from '../common/errors/app-error';
 import { sendError } from '../common/errors/error-response';
 import { createValidationPipe } from '../common/validation';
 import { AppConfig } from '../config/app-config';
@@ -15,6 +14,7 @@ import { renderLocals } from './render-locals';
 import { sessionMiddleware } from './sessions';
 import { shopPageLocals } from './shop-page-locals';
 import { createViewEngine } from './view-engine';
+import { commonErrors } from '../common/errors/common-errors';
 
 /** Express-level set-up shared by `main.ts` and the tests; call before `app.init()`. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
@@ -77,7 +77,7 @@ function checkoutWidgetOrigins(app: NestExpressApplication): () => string {
   };
 }
 
-/** The flow webhook takes any JSON up to 1 MiB, whatever content type its caller sends (spec "Webhook payload"). */
+/** The flow webhook takes any JSON up to 1 MiB, whatever content type its caller sends. */
 const FLOW_WEBHOOK_PATH = /^\/core\/flow\/webhook\//i;
 
 /**
@@ -103,9 +103,9 @@ function bodyParsers(): RequestHandler[] {
 /** A body parser's refusal in our words; anything else passes on as it is. */
 function bodyError(error: unknown): unknown {
   const { type, limit } = (error ?? {}) as { type?: string; limit?: number };
-  if (type === 'entity.parse.failed') return new AppError('invalid_json', 'The request body is not valid JSON.', 400);
+  if (type === 'entity.parse.failed') return commonErrors.invalid_json();
   if (type === 'entity.too.large') {
-    return new AppError('payload_too_large', `The request body is larger than the ${limit} bytes allowed.`, 413);
+    return commonErrors.payload_too_large({ limit });
   }
   return error;
 }

@@ -3,7 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule, AppModuleOptions } from '../app.module';
 import { DependencyOutages } from '../common/dependency-outages';
 import { AppConfig } from '../config/app-config';
-import { FirstCpAdminModule } from '../cp/first-cp-admin';
+import { FirstCpAdminModule } from '../commerce/staff/first-cp-admin';
 import { configureApp, expressErrorHandler } from './configure-app';
 
 /** Builds and initialises the whole service (migrations and seed included); `listen` is up to the caller. */

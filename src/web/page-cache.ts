@@ -1,4 +1,5 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import { PageView } from './answers/answers';
 
 /** How long a shared cache may keep a guest page: a price or stock change shows within a minute. */
 const GUEST_PAGE_MAX_AGE_S = 60;
@@ -13,15 +14,23 @@ export function hasPersonalSession(req: Request): boolean {
 }
 
 /**
- * Cache headers of a page that is the same for every visitor without a session (home, listing, search,
- * product): shared-cacheable for a minute. With a session it carries that session's CSRF token, currency
- * and flash messages, so nobody may keep it (`no-store`, like every page with a token, see render-locals.ts).
- * `Vary: Cookie` keeps a shared cache from handing the guest copy to a shopper with a session. Returns
- * whether the page is personal (then render it with `csrf: true`).
+ * A page that is the same for every visitor without a session (home, listing, search, product): shared-cacheable
+ * for a minute, its forms getting their CSRF token from shop.js. With a session it carries that session's CSRF
+ * token, currency and flash messages, so nobody may keep it (`no-store`, like every page with a token, see
+ * render-locals.ts) and it is rendered with `csrf: true`. `Vary: Cookie` keeps a shared cache from handing the
+ * guest copy to a shopper with a session.
  */
-export function cacheForGuests(req: Request, res: Response): boolean {
+export function guestPage(req: Request, view: string, model: object, status?: number): PageView {
   const personal = hasPersonalSession(req);
-  res.setHeader('Cache-Control', personal ? 'no-store' : `public, max-age=${GUEST_PAGE_MAX_AGE_S}`);
-  res.setHeader('Vary', 'Accept, Cookie');
-  return personal;
+  return new PageView(
+    view,
+    { ...model, csrf: personal },
+    {
+      status,
+      headers: {
+        'Cache-Control': personal ? 'no-store' : `public, max-age=${GUEST_PAGE_MAX_AGE_S}`,
+        Vary: 'Accept, Cookie',
+      },
+    },
+  );
 }

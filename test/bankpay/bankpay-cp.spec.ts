@@ -93,7 +93,7 @@ describe(`bankpay control panel (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const row = await shop.dataSource.getRepository(SettingRow).findOneBy({ key });
     return row ? (JSON.parse(row.value) as unknown) : undefined;
   };
-  const setting = (key: string) => shop.app.get(SettingsService).get(key);
+  const setting = (key: string) => shop.app.get(SettingsService).value(key);
   const page = (client: ShopClient, path: string) => client.get(path).set('Accept', 'text/html');
 
   /** A CP form post without a Referer (browsers may omit it): the save answers with its own section anyway. */

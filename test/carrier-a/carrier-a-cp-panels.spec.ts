@@ -4,7 +4,7 @@ import { ShippingMethod } from '../../src/commerce/shipping/shipping-method.enti
 import { ShippingMethodRegistry } from '../../src/commerce/shipping/shipping-method.registry';
 import { SettingRow } from '../../src/config/setting.entity';
 import { SettingsService } from '../../src/config/settings.service';
-import { CpUsersService } from '../../src/cp/cp-users.service';
+import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { Job } from '../../src/jobs/job.entity';
 import { CarrierALabelMonth } from '../../src/plugins/carrier-a/carrier-a-label-month.entity';
 import { CarrierAShipment } from '../../src/plugins/carrier-a/carrier-a-shipment.entity';

@@ -5,7 +5,7 @@ import { OrderHistory } from '../../src/commerce/orders/order-history.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { ShippingMethod } from '../../src/commerce/shipping/shipping-method.entity';
 import { ShippingMethodRegistry } from '../../src/commerce/shipping/shipping-method.registry';
-import { CpUsersService } from '../../src/cp/cp-users.service';
+import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { CarrierAShipment } from '../../src/plugins/carrier-a/carrier-a-shipment.entity';
 import { productBySku } from '../support/catalog';
 import { addToCart, ADDRESS, fillCheckout, placeOrder } from '../support/checkout';

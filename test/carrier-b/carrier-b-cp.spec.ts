@@ -2,7 +2,7 @@ import request from 'supertest';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { SettingRow } from '../../src/config/setting.entity';
 import { SettingsService } from '../../src/config/settings.service';
-import { CpUsersService } from '../../src/cp/cp-users.service';
+import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { productBySku } from '../support/catalog';
 import { ADDRESS, addToCart, placeOrder, shippingValue } from '../support/checkout';
 import { ShopClient } from '../support/shop-client';

@@ -1,6 +1,6 @@
 import { Order } from '../../src/commerce/orders/order.entity';
 import { CpPermissionCatalogue } from '../../src/common/cp-permissions';
-import { CpUsersService } from '../../src/cp/cp-users.service';
+import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { productBySku } from '../support/catalog';
 import { addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
 import { ExamplePluginModule } from '../support/example-plugin/example-plugin.module';

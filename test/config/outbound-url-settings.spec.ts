@@ -51,7 +51,7 @@ describe(`outbound URL settings without sandboxes (${usingMysql ? 'MariaDB' : 'S
       await expect(settings.save({ [key]: 'ftp://files.example.com' })).rejects.toThrow(
         `${key} must be an http(s) URL`,
       );
-      expect(settings.get(key)).toBe('');
+      expect(settings.value(key)).toBe('');
     }
     // A public address is fine, as is blank.
     await settings.save({ 'carrier-a.customUrl': 'https://api.carrier.example/v1' });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Currency } from '../../src/commerce/stores/currency.entity';
 import { Store } from '../../src/commerce/stores/store.entity';
-import { CpUser } from '../../src/cp/cp-user.entity';
+import { CpUser } from '../../src/commerce/staff/cp-user.entity';
 import { runCli } from '../support/cli';
 import { ShopClient } from '../support/shop-client';
 import { createTestPlace, startTestApp, TestPlace, usingMysql } from '../support/test-app';
@@ -30,7 +30,7 @@ describe(`a fresh install from the command line (${usingMysql ? 'MariaDB' : 'SQL
   });
 
   it('imports a catalog into a database nothing has started on yet', async () => {
-    const untouched = await createTestPlace();
+    const untouched = await createTestPlace({ migrated: false });
     try {
       const file = join(dir, 'catalog.json');
       writeFileSync(file, JSON.stringify([{ sku: 'MUG-1', name: 'Enamel mug', price: 12.5, stock: 4 }]));

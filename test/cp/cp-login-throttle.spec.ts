@@ -1,5 +1,5 @@
 import { LOGIN_FAILURE_LIMIT } from '../../src/common/throttling/login-throttle.service';
-import { CpUsersService } from '../../src/cp/cp-users.service';
+import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { expectLoginThrottled } from '../support/login-throttle';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp, usingRedis } from '../support/test-app';

@@ -7,8 +7,8 @@ import { LOGIN_FAILURE_LIMIT } from '../../src/common/throttling/login-throttle.
 import { CORE_CP_PERMISSIONS, CpPermissionCatalogue } from '../../src/common/cp-permissions';
 import { CP_ACCESS, CP_ANY_STAFF, CP_PUBLIC, CpAccess } from '../../src/common/decorators/cp-permission.decorator';
 import { isCpRoute } from '../../src/common/guards/cp.guard';
-import { CpUser } from '../../src/cp/cp-user.entity';
-import { CpUsersService } from '../../src/cp/cp-users.service';
+import { CpUser } from '../../src/commerce/staff/cp-user.entity';
+import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { runCli } from '../support/cli';
 import { insertOrder } from '../support/fixtures';
 import { ShopClient } from '../support/shop-client';

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { ORDER_STATUS_CHANGE } from '../../src/commerce/events';
 import { OrderStatusChange } from '../../src/commerce/orders/order-status.service';
 import { Order } from '../../src/commerce/orders/order.entity';
-import { CpUsersService } from '../../src/cp/cp-users.service';
+import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { runCli } from '../support/cli';
 import { insertOrder } from '../support/fixtures';
 import { ShopClient } from '../support/shop-client';

@@ -1,10 +1,10 @@
 import { CustomerAddress } from '../../src/commerce/customers/customer-address.entity';
 import { Customer } from '../../src/commerce/customers/customer.entity';
 import { EmailVerification } from '../../src/commerce/customers/email-verification.entity';
-import { NewsletterSubscriber } from '../../src/commerce/customers/newsletter-subscriber.entity';
-import { WatchdogAlert } from '../../src/commerce/customers/watchdog-alert.entity';
-import { WishlistItem } from '../../src/commerce/customers/wishlist-item.entity';
-import { Wishlist } from '../../src/commerce/customers/wishlist.entity';
+import { NewsletterSubscriber } from '../../src/commerce/marketing/newsletter-subscriber.entity';
+import { WatchdogAlert } from '../../src/commerce/marketing/watchdog-alert.entity';
+import { WishlistItem } from '../../src/commerce/wishlists/wishlist-item.entity';
+import { Wishlist } from '../../src/commerce/wishlists/wishlist.entity';
 import { OrderLine } from '../../src/commerce/orders/order-line.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { SettingsService } from '../../src/config/settings.service';

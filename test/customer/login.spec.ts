@@ -298,11 +298,11 @@ describe('customer login and logout', () => {
     });
   });
 
-  it('announces every login with the customer and the request, before answering', async () => {
+  it('announces every login with the customer and the session, before answering', async () => {
     const seen: Array<{ email: string; sessionCustomer?: number }> = [];
     const events = shop.app.get(EventEmitter2);
-    const listener = async ({ customer, req }: CustomerLoggedInEvent) => {
-      seen.push({ email: customer.email, sessionCustomer: req.session.customerId });
+    const listener = async ({ customer, session }: CustomerLoggedInEvent) => {
+      seen.push({ email: customer.email, sessionCustomer: session.customerId });
     };
     events.on(CUSTOMER_LOGGED_IN, listener);
     try {

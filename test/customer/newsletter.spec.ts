@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { NewsletterSubscriber } from '../../src/commerce/customers/newsletter-subscriber.entity';
+import { NewsletterSubscriber } from '../../src/commerce/marketing/newsletter-subscriber.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { Job } from '../../src/jobs/job.entity';
 import { SUBSCRIBE_LIMIT } from '../../src/shop/customer/newsletter/newsletter.controller';

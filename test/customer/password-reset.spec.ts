@@ -5,7 +5,7 @@ import { PasswordReset } from '../../src/commerce/customers/password-reset.entit
 import { SettingsService } from '../../src/config/settings.service';
 import { Job } from '../../src/jobs/job.entity';
 import { RESET_REQUEST_LIMIT } from '../../src/shop/customer/password-reset/password-reset.controller';
-import { RESETS_PER_ACCOUNT_HOUR } from '../../src/shop/customer/password-reset/password-reset.service';
+import { RESETS_PER_ACCOUNT_HOUR } from '../../src/commerce/customers/password-reset.service';
 import { CUSTOMER_PASSWORD, registerCustomer } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
 import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';

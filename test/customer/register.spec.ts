@@ -8,7 +8,7 @@ import { SettingsService } from '../../src/config/settings.service';
 import {
   TAKEN_ADDRESS_LIMIT,
   TAKEN_ADDRESS_WINDOW_MS,
-} from '../../src/shop/customer/auth/taken-address-throttle.service';
+} from '../../src/commerce/customers/taken-address-throttle.service';
 import { productBySku } from '../support/catalog';
 import { addToCart } from '../support/checkout';
 import {

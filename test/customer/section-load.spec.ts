@@ -1,6 +1,6 @@
 import { Customer } from '../../src/commerce/customers/customer.entity';
-import { WishlistItem } from '../../src/commerce/customers/wishlist-item.entity';
-import { Wishlist } from '../../src/commerce/customers/wishlist.entity';
+import { WishlistItem } from '../../src/commerce/wishlists/wishlist-item.entity';
+import { Wishlist } from '../../src/commerce/wishlists/wishlist.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { productBySku } from '../support/catalog';
 import { addToCart } from '../support/checkout';

@@ -574,7 +574,7 @@ describe(`social login (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       await settings.save(restore);
     });
     const change = async (values: Record<string, unknown>) => {
-      for (const key of Object.keys(values)) restore[key] = settings.get(key);
+      for (const key of Object.keys(values)) restore[key] = settings.value(key);
       await settings.save(values);
     };
 

@@ -1,5 +1,5 @@
 import { Customer } from '../../src/commerce/customers/customer.entity';
-import { WatchdogAlert } from '../../src/commerce/customers/watchdog-alert.entity';
+import { WatchdogAlert } from '../../src/commerce/marketing/watchdog-alert.entity';
 import { OrderStatusService } from '../../src/commerce/orders/order-status.service';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { ProductImportService } from '../../src/commerce/products/product-import.service';

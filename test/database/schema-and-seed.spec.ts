@@ -3,13 +3,13 @@ import { ProductRelation } from '../../src/commerce/products/product-relation.en
 import { ProductVariant } from '../../src/commerce/products/product-variant.entity';
 import { ShippingMethod } from '../../src/commerce/shipping/shipping-method.entity';
 import { Currency } from '../../src/commerce/stores/currency.entity';
-import { CpUser } from '../../src/cp/cp-user.entity';
+import { CpUser } from '../../src/commerce/staff/cp-user.entity';
 import { runCli } from '../support/cli';
 import { createTestPlace, startTestApp } from '../support/test-app';
 
 describe('schema and demo seed', () => {
   it('migrates an empty database to exactly the entities and seeds the demo shop once', async () => {
-    const place = await createTestPlace();
+    const place = await createTestPlace({ migrated: false });
     const first = await startTestApp({ place });
     try {
       const pending = await first.dataSource.driver.createSchemaBuilder().log();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import { CpUsersService } from '../../src/cp/cp-users.service';
+import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { Flow } from '../../src/flow/flow.entity';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';

@@ -3,7 +3,7 @@ import { GiftCardDesign } from '../../src/commerce/gift-cards/gift-card-design.e
 import { GiftCardProduct } from '../../src/commerce/gift-cards/gift-card-product.entity';
 import { GiftCard } from '../../src/commerce/gift-cards/gift-card.entity';
 import { SettingsService } from '../../src/config/settings.service';
-import { CpUsersService } from '../../src/cp/cp-users.service';
+import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { productBySku } from '../support/catalog';
 import { runCli } from '../support/cli';
 import { ShopClient } from '../support/shop-client';

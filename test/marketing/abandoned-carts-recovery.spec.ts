@@ -7,7 +7,7 @@ import { Order } from '../../src/commerce/orders/order.entity';
 import { Product } from '../../src/commerce/products/product.entity';
 import { formatMoney } from '../../src/common/money-format';
 import { SettingsService } from '../../src/config/settings.service';
-import { CpUsersService } from '../../src/cp/cp-users.service';
+import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { productBySku } from '../support/catalog';
 import { addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
 import { ShopClient } from '../support/shop-client';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { SettingsService } from '../../src/config/settings.service';
 import { CartLine } from '../../src/commerce/carts/cart-line.entity';
-import { CpUsersService } from '../../src/cp/cp-users.service';
+import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { productBySku } from '../support/catalog';
 import { ShopClient } from '../support/shop-client';
 import {

@@ -186,8 +186,8 @@ export class CartPricingService {
     const shipping = extras.shipping ?? 0;
     const paymentFee = extras.paymentFee ?? 0;
     const taxable = lines.subtotal - lines.discount + shipping + paymentFee;
-    const rate = this.settings.get<number>('salesTaxRate');
-    const includeTax = this.settings.get<boolean>('salesPricesIncludeTax');
+    const rate = this.settings.get('salesTaxRate');
+    const includeTax = this.settings.get('salesPricesIncludeTax');
     const tax = includeTax ? roundHalfUp((taxable * rate) / (100 + rate)) : roundHalfUp((taxable * rate) / 100);
     const reverseCharge = extras.reverseCharge ?? false;
     const net = includeTax ? taxable - tax : taxable;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource, In, IsNull } from 'typeorm';
+import { DomainEvents } from '../../common/domain-events';
 import { AppError } from '../../common/errors/app-error';
 import { randomHex32 } from '../../common/ids';
 import { writeLock } from '../../database/locking';
@@ -11,9 +11,17 @@ import { SellableProducts } from '../products/sellable-products';
 import { CartLine } from './cart-line.entity';
 import { Cart, MAX_GIFT_CARDS_PER_CART } from './cart.entity';
 import { lineKey } from './line-key';
+import { cartErrors } from './carts-errors';
+import { productErrors } from '../products/products-errors';
 
 /** Emitted after a cart's content or currency changed and committed, with `{ cartId }`. */
 export const CART_CHANGED = 'cart-changed';
+
+declare module '../../common/domain-events' {
+  interface DomainEventMap {
+    [CART_CHANGED]: { cartId: number };
+  }
+}
 
 export interface AddToCart {
   productId: number;
@@ -62,7 +70,7 @@ export class CartService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
-    private readonly events: EventEmitter2,
+    private readonly events: DomainEvents,
     private readonly sellable: SellableProducts,
   ) {}
 
@@ -255,8 +263,7 @@ export class CartService {
         { id: cartId, orderedAt: IsNull() },
         { lastActivityAt: Date.now(), version: () => 'version + 1' },
       );
-      if (!touched.affected)
-        throw AppError.conflict('cart_closed', 'This cart has already been ordered. Start a new one.');
+      if (!touched.affected) throw cartErrors.cart_closed();
       const result = await work(tx);
       tx.afterCommit(() => this.events.emit(CART_CHANGED, { cartId }));
       return result;
@@ -299,12 +306,9 @@ export class CartService {
     if (qty + others <= available) return;
     // What this line may hold at most, given the other lines of the same item.
     const left = Math.max(0, available - others);
-    throw new AppError(
-      'out_of_stock',
-      available === 0 ? `${item.product.name} is out of stock.` : `Only ${available} of ${item.product.name} in stock.`,
-      409,
-      { qty: [left === 0 ? 'none available' : `at most ${left}`] },
-      { available: left },
+    throw productErrors.out_of_stock(
+      { name: item.product.name, available },
+      { fields: { qty: [left === 0 ? 'none available' : `at most ${left}`] }, details: { available: left } },
     );
   }
 }

@@ -5,6 +5,7 @@ import { Cart } from '../carts/cart.entity';
 import { PaymentMethodRegistry, RegisteredPaymentMethod } from '../payments/payment-method.registry';
 import { ShippingQuote } from '../shipping/shipping-quote';
 import { destination, Quote, QuoteService } from './quote.service';
+import { checkoutErrors, pickupPointMessage } from './checkout-errors';
 
 /** Pickup-point data from a carrier widget is kept on the order: small, by design. */
 const MAX_PICKUP_POINT_JSON = 4000;
@@ -48,17 +49,18 @@ export class CheckoutRules {
   ): Promise<ShippingChoice> {
     const country = destination(cart);
     if (!country) {
-      throw AppError.conflict('address_required', 'Enter your address first, so we can offer shipping methods.');
+      throw checkoutErrors.address_required();
     }
     const offer = (await this.quotes.shippingQuotes(country, cart)).find((candidate) => candidate.value === methodId);
     if (!offer) {
-      throw shippingUnavailable(`This shipping method does not deliver this order to ${countryName(country)}.`, {
-        shippingMethod: ['is not available for this order'],
-      });
+      throw checkoutErrors.shipping_method_unavailable(
+        { country: countryName(country) },
+        { fields: { shippingMethod: ['is not available for this order'] } },
+      );
     }
     if (!offer.pickupPoints) return { offer, pickupPoint: null };
     if (lacksPickupPoint(offer, pickupPoint)) {
-      throw AppError.invalid({ pickupPoint: ['is required'] }, pickupPointMessage(offer));
+      throw AppError.invalid({ pickupPoint: ['is required'] }, pickupPointMessage({ method: offer.method.name }));
     }
     if (JSON.stringify(pickupPoint).length > MAX_PICKUP_POINT_JSON) {
       throw AppError.invalid({ pickupPoint: [`must be at most ${MAX_PICKUP_POINT_JSON} characters as JSON`] });
@@ -91,28 +93,24 @@ export class CheckoutRules {
     if (!cart.shippingMethod) missing.shippingMethod = ['choose a shipping method'];
     if (!cart.paymentMethod && !paidByGiftCards) missing.paymentMethod = ['choose a payment method'];
     if (Object.keys(missing).length > 0) {
-      throw new AppError(
-        'checkout_incomplete',
-        'Fill in your details and choose shipping and payment first.',
-        409,
-        missing,
-      );
+      throw checkoutErrors.checkout_incomplete({ fields: missing });
     }
     if (!country || !this.quotes.sellsTo(country)) {
-      throw AppError.conflict(
-        'country_not_served',
-        `We do not deliver to ${countryName(country ?? '')}. Choose another address.`,
-      );
+      throw checkoutErrors.country_not_served({ country: countryName(country ?? '') });
     }
     if (!shipping) {
-      // Worded apart from the save's answer above (both are what the HTTP tests hold): the choice was fine when
-      // saved, and the shopper is asked for another one rather than told where the method does not go.
-      const message = 'The shipping method you chose cannot deliver this order. Choose another one.';
-      throw shippingUnavailable(message, { shippingMethod: [message] });
+      // Worded apart from the save's answer above: the choice was fine when saved, and the shopper is asked for
+      // another one rather than told where the method does not go.
+      throw checkoutErrors.shipping_method_unavailable(
+        { country: null },
+        { fields: (message) => ({ shippingMethod: [message] }) },
+      );
     }
     if (lacksPickupPoint(shipping, cart.pickupPoint)) {
-      const message = pickupPointMessage(shipping);
-      throw new AppError('pickup_point_required', message, 409, { pickupPoint: [message] });
+      throw checkoutErrors.pickup_point_required(
+        { method: shipping.method.name },
+        { fields: (message) => ({ pickupPoint: [message] }) },
+      );
     }
     if (!payment && !paidByGiftCards) {
       // The method may have been switched off since it was saved: its gateway still names it.
@@ -124,29 +122,14 @@ export class CheckoutRules {
   }
 }
 
-/** Nothing to check out: no cart, or no lines in it. */
-export function cartEmpty(): AppError {
-  return AppError.conflict('cart_empty', 'Your cart is empty. Add something before checking out.');
-}
-
 /** A pickup-point method needs a point; an empty object from a widget counts as none. */
 function lacksPickupPoint(shipping: ShippingQuote, point: Record<string, unknown> | null | undefined): boolean {
   return Boolean(shipping.pickupPoints) && (!point || Object.keys(point).length === 0);
 }
 
-function pickupPointMessage(shipping: ShippingQuote): string {
-  return `Choose a pickup point for ${shipping.method.name}.`;
-}
-
-function shippingUnavailable(message: string, fields: FieldErrors): AppError {
-  return new AppError('shipping_method_unavailable', message, 409, fields);
-}
-
 function paymentUnavailable(methodName: string, shipping: ShippingQuote | null): AppError {
-  return new AppError(
-    'payment_method_unavailable',
-    `${methodName} is not available${shipping ? ` with ${shipping.method.name}` : ''}. Choose another payment method.`,
-    409,
-    { paymentMethod: ['is not available for this order'] },
+  return checkoutErrors.payment_method_unavailable(
+    { method: methodName, shippingMethod: shipping?.method.name ?? null },
+    { fields: { paymentMethod: ['is not available for this order'] } },
   );
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource, IsNull } from 'typeorm';
+import { DomainEvents } from '../../common/domain-events';
 import { AppError } from '../../common/errors/app-error';
 import { randomCode, randomHex32 } from '../../common/ids';
 import { toMajor, toMinor } from '../../common/money';
@@ -21,8 +21,11 @@ import { OrderLine } from '../orders/order-line.entity';
 import { amountDue, Order } from '../orders/order.entity';
 import { PaymentTransaction } from '../payments/payment-transaction.entity';
 import { StockService } from '../products/stock.service';
-import { cartEmpty, CheckoutRules } from './checkout-rules';
+import { CheckoutRules } from './checkout-rules';
+import { cartErrors } from '../carts/carts-errors';
 import { Quote, QuoteService } from './quote.service';
+import { checkoutErrors } from './checkout-errors';
+import { couponErrors } from '../coupons/coupons-errors';
 
 export interface PlaceOrderInput {
   /**
@@ -66,14 +69,14 @@ export class PlaceOrderService {
     private readonly slots: DeliverySlotsService,
     private readonly giftCards: GiftCardRedemption,
     private readonly addressBook: AddressBookService,
-    private readonly events: EventEmitter2,
+    private readonly events: DomainEvents,
   ) {}
 
   async place(input: PlaceOrderInput): Promise<PlacedOrder> {
     const earlier = await this.existing(input);
     if (earlier) return { order: earlier, created: false };
     const cart = input.cartId ? await this.dataSource.getRepository(Cart).findOneBy({ id: input.cartId }) : null;
-    if (!cart) throw cartEmpty();
+    if (!cart) throw cartErrors.cart_empty();
     const quote = await this.quotes.quote(cart);
     const slot = await this.validate(quote, input.expectedTotal);
     try {
@@ -84,10 +87,7 @@ export class PlaceOrderService {
       const order = await this.existing(input);
       if (order) return { order, created: false };
       if (error instanceof CartMovedOn) {
-        throw AppError.conflict(
-          'cart_changed',
-          'Your cart changed while you were checking out. Review it and place the order again.',
-        );
+        throw checkoutErrors.cart_changed();
       }
       throw error;
     }
@@ -103,7 +103,7 @@ export class PlaceOrderService {
   /** Everything a shopper can still fix, checked before the transaction; answers with what to fix. */
   private async validate(quote: Quote, expectedTotal: number | undefined): Promise<DeliverySlot | null> {
     const { cart, priced } = quote;
-    if (priced.lines.length === 0) throw cartEmpty();
+    if (priced.lines.length === 0) throw cartErrors.cart_empty();
     this.rules.checkOrderable(quote);
     if (cart.couponCode && priced.couponError) {
       throw AppError.conflict(priced.couponErrorCode ?? 'coupon_invalid', priced.couponError);
@@ -112,15 +112,7 @@ export class PlaceOrderService {
       throw AppError.conflict(priced.giftCardErrorCode ?? 'gift_card_invalid', `${priced.giftCardError} Remove it.`);
     }
     if (expectedTotal !== undefined && toMinor(expectedTotal, priced.currency.decimals) !== priced.total) {
-      throw new AppError(
-        'price_changed',
-        'Prices changed since you saw your total. Review your order and place it again.',
-        409,
-        undefined,
-        {
-          total: toMajor(priced.total, priced.currency.decimals),
-        },
-      );
+      throw checkoutErrors.price_changed({ details: { total: toMajor(priced.total, priced.currency.decimals) } });
     }
     return cart.deliverySlotId && cart.deliveryDate
       ? this.slots.requireAvailable(cart.deliverySlotId, cart.deliveryDate)
@@ -221,7 +213,7 @@ export class PlaceOrderService {
     });
     if (order.couponCode) {
       const coupon = await tx.manager.findOneBy(Coupon, { code: order.couponCode });
-      if (!coupon) throw AppError.conflict('coupon_invalid', 'This coupon no longer exists. Remove it from your cart.');
+      if (!coupon) throw couponErrors.coupon_invalid();
       await this.coupons.recordUse(tx, coupon.id, order.id, order.email);
     }
     await this.giftCards.spend(tx, order, priced.giftCards);

@@ -92,7 +92,7 @@ export class QuoteService {
 
   /** Whether the shop sells to this country (`salesAllowedCountries`; an empty list allows every country). */
   sellsTo(country: string): boolean {
-    const allowed = this.settings.get<string[]>('salesAllowedCountries');
+    const allowed = this.settings.get('salesAllowedCountries');
     return allowed.length === 0 || allowed.includes(country);
   }
 }

@@ -12,6 +12,7 @@ import { NewCoupon, normalizeCouponCode, validateNewCoupon } from './coupon-inpu
 import { CouponUsage } from './coupon-usage.entity';
 import { formatMoment } from './coupon-view';
 import { Coupon } from './coupon.entity';
+import { couponErrors } from './coupons-errors';
 
 export interface CouponContext {
   /** Cart subtotal in minor units of the base currency. */
@@ -66,13 +67,13 @@ export class CouponService {
     const now = context.now ?? Date.now();
     const coupon = await this.dataSource.getRepository(Coupon).findOneBy({ code: normalizeCouponCode(code) });
     if (!coupon || !coupon.enabled) {
-      throw new AppError('coupon_unknown', `Coupon code "${String(code).trim().slice(0, 64)}" does not exist.`);
+      throw couponErrors.coupon_unknown({ code: String(code).trim().slice(0, 64) });
     }
     if (coupon.startsAt !== null && now < coupon.startsAt) {
-      throw new AppError('coupon_not_started', `This code can be used from ${formatMoment(coupon.startsAt)}.`);
+      throw couponErrors.coupon_not_started({ from: formatMoment(coupon.startsAt) });
     }
     if (coupon.endsAt !== null && now >= coupon.endsAt) {
-      throw new AppError('coupon_expired', `This code expired on ${formatMoment(coupon.endsAt)}.`);
+      throw couponErrors.coupon_expired({ on: formatMoment(coupon.endsAt) });
     }
     if (coupon.usageLimit !== null && coupon.timesUsed >= coupon.usageLimit) throw usedUp();
     if (context.email && coupon.perCustomerLimit !== null) {
@@ -83,11 +84,10 @@ export class CouponService {
     }
     if (coupon.minSubtotal !== null && context.subtotal < coupon.minSubtotal) {
       const base = await this.currencies.base();
-      throw new AppError(
-        'coupon_min_subtotal',
-        `Add ${formatMoney(coupon.minSubtotal - context.subtotal, base)} more to your cart to use this code ` +
-          `(it needs a subtotal of ${formatMoney(coupon.minSubtotal, base)}).`,
-      );
+      throw couponErrors.coupon_min_subtotal({
+        missing: formatMoney(coupon.minSubtotal - context.subtotal, base),
+        minimum: formatMoney(coupon.minSubtotal, base),
+      });
     }
     return coupon;
   }
@@ -116,7 +116,7 @@ export class CouponService {
     // the uses committed while this one waited.
     const lock = writeLock(manager);
     const coupon = await manager.findOne(Coupon, { where: { id: couponId }, ...lock });
-    if (!coupon) throw new AppError('coupon_unknown', 'This coupon no longer exists. Remove it from your cart.');
+    if (!coupon) throw couponErrors.coupon_unknown({ code: null });
     if (await manager.exists(CouponUsage, { where: { couponId, orderId }, ...lock })) return;
 
     const counted = await manager
@@ -156,17 +156,13 @@ export class CouponService {
 }
 
 function couponExists(code: string): AppError {
-  return AppError.conflict('coupon_exists', `A coupon ${code} already exists. Choose another code.`);
+  return couponErrors.coupon_exists({ code });
 }
 
 function usedUp(): AppError {
-  return AppError.conflict('coupon_used_up', 'This code has been used up.');
+  return couponErrors.coupon_used_up();
 }
 
 function customerLimit(limit: number): AppError {
-  const times = limit === 1 ? 'once' : `${limit} times`;
-  return AppError.conflict(
-    'coupon_customer_limit',
-    `This code can be used ${times} per customer, and you have used it already.`,
-  );
+  return couponErrors.coupon_customer_limit({ limit });
 }

@@ -6,6 +6,7 @@ import { TransactionRunner } from '../../database/transaction-runner';
 import { Address } from '../carts/cart.entity';
 import { CustomerAddress } from './customer-address.entity';
 import { Customer } from './customer.entity';
+import { customerErrors } from './customers-errors';
 
 /** Enough for home, work and family; a bound so that one account cannot fill the table. */
 export const MAX_ADDRESSES = 50;
@@ -52,10 +53,7 @@ export class AddressBookService {
       } else {
         const count = await manager.countBy(CustomerAddress, { customerId });
         if (count >= MAX_ADDRESSES) {
-          throw AppError.conflict(
-            'address_book_full',
-            `Your address book holds at most ${MAX_ADDRESSES} addresses. Delete one you no longer need.`,
-          );
+          throw customerErrors.address_book_full({ max: MAX_ADDRESSES });
         }
         first = count === 0;
       }

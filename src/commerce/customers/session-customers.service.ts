@@ -1,8 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type { Request } from 'express';
 import { DataSource, IsNull } from 'typeorm';
 import { SettingsService } from '../../config/settings.service';
 import { Customer } from './customer.entity';
+
+/** What a session keeps of its customer login (the session itself will do); undefined for a request without one. */
+export interface SessionLogin {
+  customerId?: number;
+  /** The account's `authVersion` at login. */
+  customerAuthVersion?: number;
+}
 
 /**
  * Who a session is logged in as: the customer while accounts are on, the account still exists and its
@@ -16,23 +22,23 @@ export class SessionCustomers {
     private readonly settings: SettingsService,
   ) {}
 
-  async current(req: Request): Promise<Customer | null> {
-    return this.settings.isOn('customerAccountsEnabled') ? this.standingLogin(req) : null;
+  async current(login: SessionLogin | undefined): Promise<Customer | null> {
+    return this.settings.isOn('customerAccountsEnabled') ? this.standingLogin(login) : null;
   }
 
   /**
    * The account the session logged in to, while that login stands (the account exists and its password has not
    * changed since), whether accounts are on or not: what the session's cart belongs to.
    */
-  async standingLogin(req: Request): Promise<Customer | null> {
-    const customerId = req.session?.customerId;
+  async standingLogin(login: SessionLogin | undefined): Promise<Customer | null> {
+    const customerId = login?.customerId;
     if (!customerId) return null;
     const customer = await this.dataSource.getRepository(Customer).findOneBy({ id: customerId, deletedAt: IsNull() });
-    return customer && customer.authVersion === req.session.customerAuthVersion ? customer : null;
+    return customer && customer.authVersion === login.customerAuthVersion ? customer : null;
   }
 
   /** The id to record on carts and orders, or null for a guest (or a login that no longer stands). */
-  async currentId(req: Request): Promise<number | null> {
-    return (await this.current(req))?.id ?? null;
+  async currentId(login: SessionLogin | undefined): Promise<number | null> {
+    return (await this.current(login))?.id ?? null;
   }
 }

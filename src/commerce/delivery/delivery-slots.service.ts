@@ -7,11 +7,12 @@ import { Tx } from '../../database/transaction-runner';
 import { DeliverySlotBooking } from './delivery-slot-booking.entity';
 import { DeliverySlot } from './delivery-slot.entity';
 import { daysBetween, isCalendarDate, isoWeekday, shopNow } from './shop-calendar';
+import { deliveryErrors } from './delivery-errors';
 
 /** How far ahead a slot can be booked. */
 export const BOOKING_HORIZON_DAYS = 60;
 
-/** A slot on one date (spec "Delivery slot"), with what is left of its capacity. */
+/** A slot on one date, with what is left of its capacity (get-shipping-delivery-slots lists these). */
 export interface SlotAvailability {
   id: number;
   label: string;
@@ -129,7 +130,7 @@ export class DeliverySlotsService {
   }
 
   private get timeZone(): string {
-    return this.settings.get<string>('salesTimezone');
+    return this.settings.get('salesTimezone');
   }
 }
 
@@ -138,8 +139,5 @@ function runsOn(slot: DeliverySlot, date: string): boolean {
 }
 
 function slotGone(slot: DeliverySlot, date: string): AppError {
-  return AppError.conflict(
-    'delivery_slot_unavailable',
-    `The delivery slot ${slot.label} on ${date} is no longer available. Choose another one.`,
-  );
+  return deliveryErrors.delivery_slot_unavailable({ slot: slot.label, date });
 }

@@ -77,7 +77,7 @@ export class GiftCardIssuer {
 
   /** When a card issued now expires: `salesGiftCardsValidityMonths` later, or null (never) for 0. */
   defaultExpiry(now = new Date()): number | null {
-    const months = this.settings.get<number>('salesGiftCardsValidityMonths');
+    const months = this.settings.get('salesGiftCardsValidityMonths');
     if (months === 0) return null;
     const expiry = new Date(now);
     expiry.setUTCMonth(expiry.getUTCMonth() + months);

@@ -9,6 +9,7 @@ import { formatGiftCardCode, normalizeGiftCardCode } from './gift-card-code';
 import { GiftCardBalance, GiftCardCover } from './gift-card-cover';
 import { GiftCardLedger } from './gift-card-ledger.service';
 import { GiftCard, giftCardState } from './gift-card.entity';
+import { giftCardErrors } from './gift-cards-errors';
 
 /** The cards applied to a cart as pricing sees them. */
 export interface AppliedGiftCards {
@@ -84,11 +85,7 @@ export class GiftCardRedemption implements OnModuleInit {
     for (const { id, code, amount } of paying) {
       const debit = { giftCardId: id, orderId: order.id, amount, currency: order.currency };
       if (!(await this.ledger.debit(tx, debit, now))) {
-        throw AppError.conflict(
-          'gift_card_balance_changed',
-          `Gift card ${formatGiftCardCode(code)} no longer holds what your order needs: it was used meanwhile. ` +
-            'Review your cart and place the order again.',
-        );
+        throw giftCardErrors.gift_card_balance_changed({ card: formatGiftCardCode(code) });
       }
     }
   }
@@ -97,25 +94,21 @@ export class GiftCardRedemption implements OnModuleInit {
 /** Why a card cannot pay for an order in `currency` now (a 400 for the shopper), or null when it can. */
 function refusalOf(card: GiftCard | null, shown: string, currency: string, now: number): AppError | null {
   if (!card) {
-    return new AppError('gift_card_unknown', `Gift card "${shown}" does not exist. Check the code and try again.`);
+    return giftCardErrors.gift_card_unknown({ card: shown });
   }
   const state = giftCardState(card, now);
   if (state === 'disabled') {
-    return new AppError('gift_card_disabled', `Gift card ${shown} is disabled. Contact us if this is unexpected.`);
+    return giftCardErrors.gift_card_disabled({ card: shown });
   }
   if (state === 'expired') {
     const day = new Date(card.expiresAt!).toISOString().slice(0, 10);
-    return new AppError('gift_card_expired', `Gift card ${shown} expired on ${day}.`);
+    return giftCardErrors.gift_card_expired({ card: shown, day });
   }
   if (state === 'used' || card.balance <= 0) {
-    return new AppError('gift_card_empty', `Gift card ${shown} has no balance left.`);
+    return giftCardErrors.gift_card_empty({ card: shown });
   }
   if (card.currency !== currency) {
-    return new AppError(
-      'gift_card_currency',
-      `Gift card ${shown} is in ${card.currency} and pays only for orders in ${card.currency}. ` +
-        `Switch the shop to ${card.currency} to use it.`,
-    );
+    return giftCardErrors.gift_card_currency({ card: shown, currency: card.currency });
   }
   return null;
 }

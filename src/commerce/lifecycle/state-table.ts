@@ -1,4 +1,4 @@
-import { AppError } from '../../common/errors/app-error';
+import { lifecycleErrors } from './lifecycle-errors';
 
 /**
  * A lifecycle as data (docs/architecture.md): each state with the states it may move to. The first
@@ -42,7 +42,7 @@ export function defineStates<S extends string>(subject: string, transitions: Tra
     assertCan(from, to) {
       if (can(from, to)) return;
       const who = subject.charAt(0).toUpperCase() + subject.slice(1);
-      throw AppError.conflict('illegal_transition', `${who} in status ${from} cannot become ${to}.`);
+      throw lifecycleErrors.illegal_transition({ who, from, to });
     },
     next: (from) => transitions[from],
     guard: (to) => states.filter((from) => from !== to && transitions[from].includes(to)),

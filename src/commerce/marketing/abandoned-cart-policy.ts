@@ -10,8 +10,8 @@ export interface AbandonedCartPolicy {
 
 export function abandonedCartPolicy(settings: SettingsService): AbandonedCartPolicy {
   return {
-    idleMs: settings.get<number>('salesAbandonedCartsIdleMinutes') * MINUTE,
-    reminderDelaysMs: settings.get<number[]>('salesAbandonedCartsReminderDelays').map((minutes) => minutes * MINUTE),
+    idleMs: settings.get('salesAbandonedCartsIdleMinutes') * MINUTE,
+    reminderDelaysMs: settings.get('salesAbandonedCartsReminderDelays').map((minutes) => minutes * MINUTE),
   };
 }
 

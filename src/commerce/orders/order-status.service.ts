@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
+import { DomainEvents } from '../../common/domain-events';
 import { AppError } from '../../common/errors/app-error';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
@@ -17,6 +17,12 @@ export interface OrderStatusChange {
   actor: string;
 }
 
+declare module '../../common/domain-events' {
+  interface DomainEventMap {
+    [ORDER_STATUS_CHANGE]: OrderStatusChange;
+  }
+}
+
 /** Runs inside the status change's transaction: the place to enqueue durable follow-up jobs (outbox). */
 export type StatusChangeSubscriber = (tx: Tx, change: OrderStatusChange) => Promise<void>;
 
@@ -27,7 +33,7 @@ export class OrderStatusService {
 
   constructor(
     private readonly runner: TransactionRunner,
-    private readonly events: EventEmitter2,
+    private readonly events: DomainEvents,
   ) {}
 
   subscribe(subscriber: StatusChangeSubscriber): void {

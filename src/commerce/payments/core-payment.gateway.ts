@@ -37,7 +37,7 @@ export class CorePaymentGateway implements PaymentGateway {
         type: 'offline',
         description: 'Pay the courier in cash or by card when your parcel arrives.',
         instructions: 'Have the exact amount ready for the courier.',
-        price: this.settings.get<number>('salesCashOnDeliveryFee'),
+        price: this.settings.get('salesCashOnDeliveryFee'),
         enabled: this.settings.isOn('salesCashOnDeliveryEnabled'),
         url: null,
         logo: null,
@@ -75,9 +75,9 @@ export class CorePaymentGateway implements PaymentGateway {
     if (order.paymentMethod !== BANK_TRANSFER_MANUAL) return [];
     const currency = await this.currencies.chosenOrBase(order.currency);
     return [
-      { label: 'Account holder', value: this.settings.get<string>('salesBankTransferHolder') },
-      { label: 'IBAN', value: this.settings.get<string>('salesBankTransferIban') },
-      { label: 'BIC', value: this.settings.get<string>('salesBankTransferBic') },
+      { label: 'Account holder', value: this.settings.get('salesBankTransferHolder') },
+      { label: 'IBAN', value: this.settings.get('salesBankTransferIban') },
+      { label: 'BIC', value: this.settings.get('salesBankTransferBic') },
       { label: 'Amount', value: formatMoney(amountDue(order), currency) },
       { label: 'Payment reference', value: order.reference },
     ].filter((line) => line.value !== '');

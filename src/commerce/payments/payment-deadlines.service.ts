@@ -76,11 +76,11 @@ export class PaymentDeadlines implements OnModuleInit, OnApplicationBootstrap, O
   /** When an order waiting for payment is canceled (epoch ms), or null when it may wait forever. */
   deadline(order: Pick<Order, 'paymentMethod' | 'dateCreated'>, latest: PaymentTransaction | null): number | null {
     if (order.paymentMethod === BANK_TRANSFER_MANUAL) {
-      const days = this.settings.get<number>('salesBankTransferDeadlineDays');
+      const days = this.settings.get('salesBankTransferDeadlineDays');
       return days > 0 ? order.dateCreated.getTime() + days * DAY : null;
     }
     if (this.registry.describe(order.paymentMethod)?.type !== 'online') return null;
-    const minutes = this.settings.get<number>('salesOnlinePaymentDeadlineMinutes');
+    const minutes = this.settings.get('salesOnlinePaymentDeadlineMinutes');
     if (minutes <= 0) return null;
     return (latest?.dateUpdated ?? order.dateCreated).getTime() + minutes * MINUTE;
   }
@@ -127,7 +127,7 @@ export class PaymentDeadlines implements OnModuleInit, OnApplicationBootstrap, O
   }
 
   private sendNotice(tx: Tx, order: Order, storeName: string, amount: string, due: number): Promise<void> {
-    const timeZone = this.settings.get<string>('salesTimezone');
+    const timeZone = this.settings.get('salesTimezone');
     const text = [
       `We did not receive the payment of ${amount} for your order ${order.reference} at ${storeName} by`,
       `${shopDateTime(timeZone, due).replace('T', ' ')}, so the order is canceled and its goods are back on sale.`,

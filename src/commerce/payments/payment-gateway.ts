@@ -3,7 +3,7 @@ import { OrderLine } from '../orders/order-line.entity';
 import { ShippingQuote } from '../shipping/shipping-quote';
 import { PaymentTransaction } from './payment-transaction.entity';
 
-/** A payment method as checkout lists it (spec "Payment method descriptor"). */
+/** A payment method as checkout lists it (a payment method entry, docs/http-contract.md, _Shapes_). */
 export interface PaymentMethodDescriptor {
   name: string;
   /** Hyphenated handle, e.g. `bank-pay-qr`. */
@@ -77,7 +77,7 @@ export interface PaymentInstruction {
 }
 
 /**
- * A payment gateway as plugins provide it (spec: getDetails / placeOrder / postValidate); checkout talks to
+ * A payment gateway as plugins provide it (docs/shop.md, _Checkout_); checkout talks to
  * gateways only through the PaymentMethodRegistry. Gateways never write orders: commerce settles.
  */
 export interface PaymentGateway {

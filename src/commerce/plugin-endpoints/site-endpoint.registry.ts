@@ -7,8 +7,8 @@ export type SiteEndpointQuery = Record<string, string>;
 export type SiteEndpointHandler = (query: SiteEndpointQuery) => unknown;
 
 /**
- * Anonymous GET endpoints plugins offer the storefront under `index.php?p=<route>` (spec "Site-facing
- * carrier endpoints"). One controller answers them all; each plugin registers its routes here.
+ * Anonymous GET endpoints plugins offer the storefront under `index.php?p=<route>` (docs/integrations.md,
+ * _Carriers_). One controller answers them all; each plugin registers its routes here.
  */
 @Injectable()
 export class SiteEndpointRegistry {

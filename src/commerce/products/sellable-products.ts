@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
+import { productErrors } from './products-errors';
 
 /** A configurable product's variant as a shopper chose it, with the options that name it. */
 export interface ChosenVariant {
@@ -21,7 +22,7 @@ export class SellableProducts {
     const product = await this.dataSource
       .getRepository(Product)
       .findOneBy({ id: productId, enabled: true, visible: true });
-    if (!product) throw new AppError('product_unavailable', 'This product is not available.', 404);
+    if (!product) throw productErrors.product_unavailable();
     return product;
   }
 
@@ -47,7 +48,7 @@ export class SellableProducts {
     const variant = variants.find((candidate) =>
       product.options.every((option) => candidate.options[option.code] === configuration[option.code]),
     );
-    if (!variant) throw new AppError('product_unavailable', 'This combination is not available.', 404);
+    if (!variant) throw productErrors.product_unavailable();
     return { variant, configuration };
   }
 }

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { FindOperator, In, LessThanOrEqual, MoreThan } from 'typeorm';
+import { DomainEvents } from '../../common/domain-events';
 import { AppError } from '../../common/errors/app-error';
 import { Tx } from '../../database/transaction-runner';
 import { PRODUCT_BACK_IN_STOCK } from '../events';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
+import { productErrors } from './products-errors';
 
 /** A quantity of one product (or one of its variants) leaving or returning to stock. */
 export interface StockMove {
@@ -41,7 +42,7 @@ const ID_CHUNK = 500;
 export class StockService {
   private readonly restockSubscribers: RestockSubscriber[] = [];
 
-  constructor(private readonly events: EventEmitter2) {}
+  constructor(private readonly events: DomainEvents) {}
 
   /** Called with the products a transaction brought back from 0 to more, inside that transaction. */
   onRestock(subscriber: RestockSubscriber): void {
@@ -198,11 +199,8 @@ function byProduct(moves: StockMove[]): Array<{ product: StockMove; variants: Ma
 }
 
 function outOfStock(move: StockMove, available: number): AppError {
-  return new AppError(
-    'out_of_stock',
-    available === 0 ? `${move.name} is out of stock.` : `Only ${available} of ${move.name} left in stock.`,
-    409,
-    undefined,
-    { productId: move.productId, available },
+  return productErrors.out_of_stock(
+    { name: move.name, available },
+    { details: { productId: move.productId, available } },
   );
 }

@@ -11,7 +11,7 @@ export interface ShippingContext {
 
 /**
  * A browser script that completes the choice of a method at checkout, such as a carrier's pickup-point picker
- * (spec "Checkout pickup widgets"). The checkout page loads `script` and starts the widget named `name` with
+ * (docs/integrations.md, _Carriers_). The checkout page loads `script` and starts the widget named `name` with
  * `data`: public values only, since they reach the browser (a widget's own API key is meant to).
  */
 export interface ShippingWidget {
@@ -21,7 +21,7 @@ export interface ShippingWidget {
   data: Record<string, string>;
 }
 
-/** A method that can ship this cart, with its price (spec "Shipping method entry"). */
+/** A method that can ship this cart, with its price: a shipping method entry (docs/http-contract.md, _Shapes_). */
 export interface ShippingQuote {
   method: ShippingMethod;
   /** The `type:handle:id` identifier checkout passes around. */

@@ -13,6 +13,7 @@ import { Product } from '../products/product.entity';
 import { ShippingMethod } from '../shipping/shipping-method.entity';
 import { Currency } from './currency.entity';
 import { Store } from './store.entity';
+import { storeErrors } from './stores-errors';
 
 /**
  * A fresh database gets its default store (and that store's base currency) before anything reads it, from
@@ -52,10 +53,7 @@ export class DefaultStoreService implements OnModuleInit {
     }
     const store = await manager.findOneByOrFail(Store, { isDefault: true });
     if (wanted.baseCurrency !== store.baseCurrency && (await this.pricesIn(manager, store.baseCurrency))) {
-      throw AppError.conflict(
-        'store_has_prices',
-        `The shop has prices or currencies set against ${store.baseCurrency}; its base currency can no longer change.`,
-      );
+      throw storeErrors.store_has_prices({ currency: store.baseCurrency });
     }
     await addCurrency(manager, wanted.baseCurrency);
     await manager.update(Store, { id: store.id }, wanted);

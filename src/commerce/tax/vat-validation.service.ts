@@ -78,7 +78,7 @@ export class VatValidationService {
    */
   async reverseCharge(vatId: string | null, shopCountry: string): Promise<ReverseChargeProof | null> {
     if (!vatId || !this.settings.isOn('salesValidateVAT')) return null;
-    if (this.settings.get<string>('salesValidateVATType') !== 'format_existence') return null;
+    if (this.settings.get('salesValidateVATType') !== 'format_existence') return null;
     const id = normaliseVatId(vatId);
     const country = countryOfVatId(id);
     if (!country || !EU_COUNTRIES.includes(country) || country === shopCountry.toUpperCase()) return null;
@@ -111,7 +111,7 @@ export class VatValidationService {
 
   /** The shop's own VAT id as VIES's requester, so VIES numbers each consultation; none while it is unset. */
   private requester(): { prefix: string; number: string } | undefined {
-    const own = normaliseVatId(this.settings.get<string>('salesSellerVatId'));
+    const own = normaliseVatId(this.settings.get('salesSellerVatId'));
     const country = countryOfVatId(own);
     if (!country) return undefined;
     const parts = splitVatId(own, country);

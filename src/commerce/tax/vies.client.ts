@@ -59,7 +59,7 @@ export class ViesClient {
   }
 
   private baseUrl(): string {
-    const configured = this.settings.get<string>('salesVatServiceUrl').trim().replace(/\/+$/, '');
+    const configured = this.settings.get('salesVatServiceUrl').trim().replace(/\/+$/, '');
     if (configured) return configured;
     return this.config.sandboxes ? `${this.config.sandboxBaseUrl}/vies` : PRODUCTION_URL;
   }

@@ -6,6 +6,7 @@ import type { DependencyOutages } from '../dependency-outages';
 import { addFlash, wantsHtml } from '../session-data';
 import { AppError, CpLoginRequired, CustomerLoginRequired, FieldErrors } from './app-error';
 import { serviceUnavailable, unavailableDependency } from './unavailable-dependency';
+import { commonErrors } from './common-errors';
 
 export interface ErrorBody {
   code: string;
@@ -76,13 +77,13 @@ export function sendError(
     if (wantsHtml(req) || req.method === 'GET') {
       return res.redirect(302, `/${cpTrigger}/login?next=${encodeURIComponent(req.originalUrl)}`);
     }
-    error = new AppError('login_required', 'Log in to the control panel first.', 401);
+    error = commonErrors.login_required({ where: 'the control panel' });
   }
   if (error instanceof CustomerLoginRequired) {
     if (wantsHtml(req) || req.method === 'GET') {
       return res.redirect(302, `/shop/login?return=${encodeURIComponent(req.originalUrl)}`);
     }
-    error = new AppError('login_required', 'Log in to your account first.', 401);
+    error = commonErrors.login_required({ where: 'your account' });
   }
   const { status, body } = describeError(error);
   // A throttled or unavailable answer (with `retryAfter` seconds) says when to come back in the standard header too.

@@ -1,5 +1,6 @@
 import { QueryFailedError } from 'typeorm';
 import { AppError } from './app-error';
+import { commonErrors } from './common-errors';
 
 /** The services the shop stands on. */
 export type Dependency = 'database' | 'redis';
@@ -9,13 +10,7 @@ export const RETRY_AFTER_S = 5;
 
 /** The one answer while a dependency is away: 503 `service_unavailable` with `Retry-After`. */
 export function serviceUnavailable(): AppError {
-  return new AppError(
-    'service_unavailable',
-    'The shop will be back in a moment. Please try again in a few seconds.',
-    503,
-    undefined,
-    { retryAfter: RETRY_AFTER_S },
-  );
+  return commonErrors.service_unavailable({ details: { retryAfter: RETRY_AFTER_S } });
 }
 
 /**

@@ -3,10 +3,11 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
-import { CpUsersService } from '../../cp/cp-users.service';
+import { CpUsersService } from '../../commerce/staff/cp-users.service';
 import { CP_ACCESS, CP_ANY_STAFF, CP_PUBLIC, CpAccess } from '../decorators/cp-permission.decorator';
-import { AppError, CpLoginRequired } from '../errors/app-error';
+import { CpLoginRequired } from '../errors/app-error';
 import { CpStaff, cpUserHolds } from '../session-data';
+import { commonErrors } from '../errors/common-errors';
 
 declare module 'express' {
   interface Request {
@@ -59,10 +60,12 @@ export class CpGuard implements CanActivate {
     req.cpStaff = user;
     if (access === CP_ANY_STAFF) return true;
     if (!access) {
-      throw new AppError('forbidden', 'This control-panel page declares no permission, so nobody may open it.', 403);
+      throw commonErrors.forbidden({
+        reason: 'This control-panel page declares no permission, so nobody may open it.',
+      });
     }
     if (!cpUserHolds(user, access)) {
-      throw new AppError('forbidden', `You need the ${access} permission to open this page.`, 403);
+      throw commonErrors.forbidden({ reason: `You need the ${access} permission to open this page.` });
     }
     return true;
   }

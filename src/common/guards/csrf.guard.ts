@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { csrf } from '../csrf';
 import { SKIP_CSRF } from '../decorators/skip-csrf.decorator';
-import { AppError } from '../errors/app-error';
+import { commonErrors } from '../errors/common-errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -18,10 +18,6 @@ export class CsrfGuard implements CanActivate {
     if (SAFE_METHODS.has(req.method)) return true;
     if (this.reflector.getAllAndOverride<boolean>(SKIP_CSRF, [context.getHandler(), context.getClass()])) return true;
     if (req.session && csrf.isRequestValid(req)) return true;
-    throw new AppError(
-      'csrf_invalid',
-      'Your session has expired or the form is stale. Reload the page and try again.',
-      403,
-    );
+    throw commonErrors.csrf_invalid();
   }
 }

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, NotFoundException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { SettingsService } from '../../config/settings.service';
+import { FlagKey, SettingsService } from '../../config/settings.service';
 
 export const REQUIRED_FEATURES = 'requiredFeatures';
 
@@ -19,7 +19,7 @@ export class FeatureFlagGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const flags =
-      this.reflector.getAllAndMerge<string[]>(REQUIRED_FEATURES, [context.getHandler(), context.getClass()]) ?? [];
+      this.reflector.getAllAndMerge<FlagKey[]>(REQUIRED_FEATURES, [context.getHandler(), context.getClass()]) ?? [];
     if (flags.every((flag) => this.settings.isOn(flag))) return true;
     const req = context.switchToHttp().getRequest<Request>();
     throw new NotFoundException(`Cannot ${req.method} ${req.originalUrl}`);

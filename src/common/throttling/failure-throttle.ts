@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { AppConfig } from '../../config/app-config';
 import { RedisClient } from '../../redis/redis.module';
-import { AppError } from '../errors/app-error';
 import { clientAddress, foldedName } from './client-address';
 import { FailureCounters, MemoryFailureCounters, RedisFailureCounters } from './failure-counters';
+import { commonErrors } from '../errors/common-errors';
 
 /** One attempt under way; an attempt that is not taken back counts as failed. */
 export interface ThrottledAttempt {
@@ -18,8 +18,8 @@ export interface FailureRule {
   /** Failures allowed per window, for one name and for one client address alike. */
   limit: number;
   windowMs: number;
-  /** The 429's message, given the wait ("a minute", "15 minutes"). */
-  refusal: (wait: string) => string;
+  /** What the 429 says there were too many of ("failed logins"). */
+  tooMany: string;
 }
 
 /**
@@ -55,12 +55,9 @@ export class FailureThrottle {
       await this.counters.undo(keys);
       const seconds = Math.max(1, Math.ceil(Math.max(...blocked.map((count) => count.msLeft)) / 1000));
       const minutes = Math.ceil(seconds / 60);
-      throw new AppError(
-        'too_many_requests',
-        this.rule.refusal(minutes === 1 ? 'a minute' : `${minutes} minutes`),
-        429,
-        undefined,
-        { retryAfter: seconds },
+      throw commonErrors.too_many_requests(
+        { what: this.rule.tooMany, wait: minutes === 1 ? 'a minute' : `${minutes} minutes` },
+        { details: { retryAfter: seconds } },
       );
     }
     return { takeBack: () => this.counters.undo(keys) };

@@ -28,7 +28,7 @@ export class LoginThrottle {
         keySpace: `login-failures:${name}:`,
         limit: LOGIN_FAILURE_LIMIT,
         windowMs: LOGIN_FAILURE_WINDOW_MS,
-        refusal: (wait) => `Too many failed logins. Try again in ${wait}.`,
+        tooMany: 'failed logins',
       });
     this.realms = { customer: realm('customer'), cp: realm('cp') };
   }

@@ -6,6 +6,7 @@ import { REDIS, RedisClient } from '../../redis/redis.module';
 import { AppError } from '../errors/app-error';
 import { LoginThrottle } from './login-throttle.service';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
+import { commonErrors } from '../errors/common-errors';
 
 /**
  * Rate limits for routes that invite guessing or abuse (guest order view, codes, webhook):
@@ -26,9 +27,10 @@ export class ShopThrottlerGuard extends ThrottlerGuard {
 /** The answer to a throttled request: 429 `too_many_requests`, its `retryAfter` also sent as `Retry-After`. */
 export function tooManyRequests(blockedForSeconds: number): AppError {
   const seconds = Math.max(1, blockedForSeconds);
-  return new AppError('too_many_requests', `Too many requests. Try again in ${seconds} seconds.`, 429, undefined, {
-    retryAfter: seconds,
-  });
+  return commonErrors.too_many_requests(
+    { what: 'requests', wait: `${seconds} seconds` },
+    { details: { retryAfter: seconds } },
+  );
 }
 
 @Global()

@@ -1,7 +1,7 @@
-import { Body, Get, Post, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { AppError } from '../../common/errors/app-error';
-import { addFlash, wantsHtml } from '../../common/session-data';
+import { Body, Get, Post } from '@nestjs/common';
+import type { Request } from 'express';
+import { BrowserTarget, FormAnswer, PageView } from '../../web/answers/answers';
+import { RefusedGoesTo } from '../../web/answers/refused-form.decorator';
 import { AppConfig } from '../app-config';
 import { InjectConfig } from '../config.module';
 import { LicenseRefused } from './license.errors';
@@ -16,6 +16,12 @@ export interface LicensedPlugin {
 
 type LicenseForm = Record<string, unknown>;
 
+/**
+ * Where a refused form goes: the panel, its post's own route (`/<cp>/<handle>/license/activate`) less the action; the
+ * handle differs per plugin, so no CP-relative path can say it.
+ */
+const panelOfPost = (req: Request) => String(req.route.path).replace(/\/[^/]+$/, '');
+
 const STATUS_LABELS: Record<LicenseStatus, string> = {
   none: 'No license',
   active: 'Active',
@@ -25,9 +31,9 @@ const STATUS_LABELS: Record<LicenseStatus, string> = {
 };
 
 /**
- * A plugin's license panel (spec "Control-panel routes": activate, redeem, revoke, copy token). Each plugin's
+ * A plugin's license panel (activate, redeem, revoke, copy the token). Each plugin's
  * CP extends it with its `<handle>/license` route, its `accessPlugin-<handle>` permission (`@CpPermission`)
- * and `plugin`. Form posts answer with a flash on the panel.
+ * and `plugin`. Form posts answer with a flash on the panel (scripts too, unless refused).
  */
 export abstract class LicenseCpController {
   protected abstract readonly plugin: LicensedPlugin;
@@ -38,10 +44,10 @@ export abstract class LicenseCpController {
   ) {}
 
   @Get()
-  async panel(@Res() res: Response): Promise<void> {
+  async panel(): Promise<PageView> {
     const state = await this.licenses.state(this.plugin.handle);
     const kept = state.license !== null && state.status !== 'revoked';
-    res.render('cp/license', {
+    return new PageView('cp/license', {
       layout: 'cp',
       title: `${this.plugin.name} · License`,
       plugin: this.plugin,
@@ -54,40 +60,34 @@ export abstract class LicenseCpController {
   }
 
   @Post('activate')
-  activate(@Body() form: LicenseForm, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.answer(req, res, async () => {
-      const claims = await this.licenses.activate(this.plugin.handle, field(form, 'token'));
-      return `License ${claims.licenseId} activated for ${claims.licensee}.`;
-    });
+  @RefusedGoesTo(panelOfPost)
+  async activate(@Body() form: LicenseForm): Promise<FormAnswer> {
+    const claims = await this.licenses.activate(this.plugin.handle, field(form, 'token'));
+    return FormAnswer.note(
+      'success',
+      `License ${claims.licenseId} activated for ${claims.licensee}.`,
+      this.panelPage(),
+    );
   }
 
   @Post('redeem')
-  redeem(@Body() form: LicenseForm, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.answer(req, res, async () => {
-      const claims = await this.licenses.redeem(this.plugin.handle, field(form, 'code'));
-      return `Purchase code redeemed: license ${claims.licenseId} activated for ${claims.licensee}.`;
-    });
+  @RefusedGoesTo(panelOfPost)
+  async redeem(@Body() form: LicenseForm): Promise<FormAnswer> {
+    const claims = await this.licenses.redeem(this.plugin.handle, field(form, 'code'));
+    const message = `Purchase code redeemed: license ${claims.licenseId} activated for ${claims.licensee}.`;
+    return FormAnswer.note('success', message, this.panelPage());
   }
 
   @Post('revoke')
-  revoke(@Body() form: LicenseForm, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.answer(req, res, async () => {
-      if (field(form, 'confirm') !== 'yes') throw new LicenseRefused('Tick the box to confirm the revocation.');
-      await this.licenses.revoke(this.plugin.handle);
-      return 'License revoked.';
-    });
+  @RefusedGoesTo(panelOfPost)
+  async revoke(@Body() form: LicenseForm): Promise<FormAnswer> {
+    if (field(form, 'confirm') !== 'yes') throw new LicenseRefused('Tick the box to confirm the revocation.');
+    await this.licenses.revoke(this.plugin.handle);
+    return FormAnswer.note('success', 'License revoked.', this.panelPage());
   }
 
-  /** Runs a form's action and goes back to the panel with its outcome as a flash. */
-  private async answer(req: Request, res: Response, action: () => Promise<string>): Promise<void> {
-    try {
-      addFlash(req, 'success', await action());
-    } catch (error) {
-      // Not left to the exception filter: it goes back by the Referer, which browsers may leave out.
-      if (!(error instanceof AppError) || !wantsHtml(req)) throw error;
-      addFlash(req, 'error', error.message);
-    }
-    res.redirect(303, `/${this.config.cpTrigger}/${this.plugin.handle}/license`);
+  private panelPage(): BrowserTarget {
+    return { to: `/${this.config.cpTrigger}/${this.plugin.handle}/license` };
   }
 }
 

@@ -1,15 +1,14 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import { CouponList } from '../../commerce/coupons/coupon-list.service';
 import { CouponService } from '../../commerce/coupons/coupon.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { CpListQuery } from '../../common/cp-list.query';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
-import { addFlash } from '../../common/session-data';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
+import { FormAnswer, PageView } from '../../web/answers/answers';
 import { CpCouponFormDto, CpCouponToggleDto, newCouponFromForm } from './cp-coupon-form.dto';
-import { CpCouponsService } from './cp-coupons.service';
 
 /** Discount codes as staff see them: the list, a form for new ones, and an on/off switch. */
 @ApiExcludeController()
@@ -17,41 +16,40 @@ import { CpCouponsService } from './cp-coupons.service';
 @Controller('coupons')
 export class CpCouponsController {
   constructor(
-    private readonly list: CpCouponsService,
+    private readonly list: CouponList,
     private readonly coupons: CouponService,
     private readonly currencies: CurrencyService,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   @Get()
-  async index(@Query() query: CpListQuery, @Res() res: Response): Promise<void> {
+  async index(@Query() query: CpListQuery): Promise<PageView> {
     const page = query.pageNumber;
-    res.render('cp/coupons', { layout: 'cp', title: 'Coupons', ...(await this.list.list(page)), page });
+    return new PageView('cp/coupons', { layout: 'cp', title: 'Coupons', ...(await this.list.list(page)), page });
   }
 
   @Get('new')
-  async form(@Res() res: Response): Promise<void> {
+  async form(): Promise<PageView> {
     const base = await this.currencies.base();
-    res.render('cp/coupons-new', { layout: 'cp', title: 'New coupon', currency: base.code });
+    return new PageView('cp/coupons-new', { layout: 'cp', title: 'New coupon', currency: base.code });
   }
 
   /** Invalid input comes back as a flash on the form page (the exception filter redirects to the Referer). */
   @Post()
-  async create(@Body() body: CpCouponFormDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async create(@Body() body: CpCouponFormDto): Promise<FormAnswer> {
     const coupon = await this.coupons.create(newCouponFromForm(body));
-    addFlash(req, 'success', `Coupon ${coupon.code} created.`);
-    res.redirect(303, `/${this.config.cpTrigger}/coupons`);
+    return new FormAnswer(`Coupon ${coupon.code} created.`, { to: this.listPage() });
   }
 
   @Post(':id/enabled')
-  async toggle(
-    @Param('id', ParseIntPipe) id: number,
-    @Body() body: CpCouponToggleDto,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
+  async toggle(@Param('id', ParseIntPipe) id: number, @Body() body: CpCouponToggleDto): Promise<FormAnswer> {
     const coupon = await this.coupons.setEnabled(id, body.enabled === 'true');
-    addFlash(req, 'success', `Coupon ${coupon.code} ${coupon.enabled ? 'enabled' : 'disabled'}.`);
-    res.redirect(303, `/${this.config.cpTrigger}/coupons`);
+    return new FormAnswer(`Coupon ${coupon.code} ${coupon.enabled ? 'enabled' : 'disabled'}.`, {
+      to: this.listPage(),
+    });
+  }
+
+  private listPage(): string {
+    return `/${this.config.cpTrigger}/coupons`;
   }
 }

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
+import { CommerceAdminModule } from '../../commerce/admin.module';
 import { CpCouponsController } from './cp-coupons.controller';
-import { CpCouponsService } from './cp-coupons.service';
 
 /** CP coupon screens (list, create, enable/disable), mounted under `/{CP_TRIGGER}/coupons`. */
 @Module({
+  imports: [CommerceAdminModule],
   controllers: [CpCouponsController],
-  providers: [CpCouponsService],
 })
 export class CpCouponsModule {}

@@ -1,12 +1,12 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
 import { GiftCardDesigns } from '../../commerce/gift-cards/gift-card-designs.service';
 import { DEFAULT_DESIGN } from '../../commerce/gift-cards/gift-card-voucher.pdf';
-import { answerCpPost } from '../../common/cp-form-post';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
+import { BrowserTarget, FormAnswer, PageView } from '../../web/answers/answers';
+import { RefusedGoesTo } from '../../web/answers/refused-form.decorator';
 import { CpDesignFormDto, CpDesignProductDto } from './cp-gift-card-forms.dto';
 
 /** Gift-card designs (name, picture, colours) and the products that sell cards of each, behind `accessMarketing`. */
@@ -20,8 +20,8 @@ export class CpGiftCardDesignsController {
   ) {}
 
   @Get()
-  async index(@Res() res: Response): Promise<void> {
-    res.render('cp/gift-cards-designs', {
+  async index(): Promise<PageView> {
+    return new PageView('cp/gift-cards-designs', {
       layout: 'cp',
       title: 'Gift-card designs',
       designs: await this.designs.list(),
@@ -30,20 +30,17 @@ export class CpGiftCardDesignsController {
   }
 
   @Post()
-  create(@Body() body: CpDesignFormDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return answerCpPost(req, res, {
-      page: `/${this.config.cpTrigger}/gift-cards/designs`,
-      action: async () => {
-        const design = await this.designs.create(body);
-        return { message: `Design ${design.name} created.`, id: design.id };
-      },
-    });
+  @HttpCode(200)
+  @RefusedGoesTo('gift-cards/designs')
+  async create(@Body() body: CpDesignFormDto): Promise<FormAnswer> {
+    const design = await this.designs.create(body);
+    return FormAnswer.done(`Design ${design.name} created.`, this.page(), { id: design.id });
   }
 
   @Get(':id')
-  async edit(@Param('id', ParseIntPipe) id: number, @Res() res: Response): Promise<void> {
+  async edit(@Param('id', ParseIntPipe) id: number): Promise<PageView> {
     const design = await this.designs.require(id);
-    res.render('cp/gift-cards-design', {
+    return new PageView('cp/gift-cards-design', {
       layout: 'cp',
       title: `Design ${design.name}`,
       design,
@@ -52,52 +49,34 @@ export class CpGiftCardDesignsController {
   }
 
   @Post(':id')
-  update(
-    @Param('id', ParseIntPipe) id: number,
-    @Body() body: CpDesignFormDto,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    return answerCpPost(req, res, {
-      page: this.page(id),
-      action: async () => ({ message: `Design ${(await this.designs.update(id, body)).name} saved.` }),
-    });
+  @HttpCode(200)
+  @RefusedGoesTo('gift-cards/designs/:id')
+  async update(@Param('id', ParseIntPipe) id: number, @Body() body: CpDesignFormDto): Promise<FormAnswer> {
+    return FormAnswer.done(`Design ${(await this.designs.update(id, body)).name} saved.`, this.page(id));
   }
 
   /** Sells a product (by SKU) as cards of this design. */
   @Post(':id/products')
-  attach(
-    @Param('id', ParseIntPipe) id: number,
-    @Body() body: CpDesignProductDto,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    return answerCpPost(req, res, {
-      page: this.page(id),
-      action: async () => {
-        const product = await this.designs.attachProduct(id, body.sku);
-        return { message: `${product.name} now sells gift cards of this design.` };
-      },
-    });
+  @HttpCode(200)
+  @RefusedGoesTo('gift-cards/designs/:id')
+  async attach(@Param('id', ParseIntPipe) id: number, @Body() body: CpDesignProductDto): Promise<FormAnswer> {
+    const product = await this.designs.attachProduct(id, body.sku);
+    return FormAnswer.done(`${product.name} now sells gift cards of this design.`, this.page(id));
   }
 
   @Post(':id/products/:productId/remove')
-  detach(
+  @HttpCode(200)
+  @RefusedGoesTo('gift-cards/designs/:id')
+  async detach(
     @Param('id', ParseIntPipe) id: number,
     @Param('productId', ParseIntPipe) productId: number,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    return answerCpPost(req, res, {
-      page: this.page(id),
-      action: async () => {
-        await this.designs.detachProduct(id, productId);
-        return { message: 'The product no longer sells gift cards.' };
-      },
-    });
+  ): Promise<FormAnswer> {
+    await this.designs.detachProduct(id, productId);
+    return FormAnswer.done('The product no longer sells gift cards.', this.page(id));
   }
 
-  private page(id: number): string {
-    return `/${this.config.cpTrigger}/gift-cards/designs/${id}`;
+  /** The designs list, or one design's page. */
+  private page(id?: number): BrowserTarget {
+    return { to: `/${this.config.cpTrigger}/gift-cards/designs${id === undefined ? '' : `/${id}`}` };
   }
 }

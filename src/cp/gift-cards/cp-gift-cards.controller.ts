@@ -1,21 +1,22 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { parseIsoMoment } from '../../commerce/coupons/coupon-input';
 import { formatGiftCardCode, maskGiftCardCode } from '../../commerce/gift-cards/gift-card-code';
 import { GiftCardDesigns } from '../../commerce/gift-cards/gift-card-designs.service';
 import { GiftCardIssuer } from '../../commerce/gift-cards/gift-card-issuer.service';
 import { GiftCardLedger } from '../../commerce/gift-cards/gift-card-ledger.service';
+import { GiftCardList } from '../../commerce/gift-cards/gift-card-list.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
-import { answerCpPost } from '../../common/cp-form-post';
 import { CpListQuery } from '../../common/cp-list.query';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
+import { BrowserTarget, FormAnswer, PageView } from '../../web/answers/answers';
+import { RefusedGoesTo } from '../../web/answers/refused-form.decorator';
 import { CpGiftCardStatusDto, CpIssueGiftCardDto } from './cp-gift-card-forms.dto';
-import { CpGiftCardsService } from './cp-gift-cards.service';
 
 /**
  * Gift cards as staff see them, behind `accessMarketing`: the list (codes masked), issuing a card by hand,
@@ -26,7 +27,7 @@ import { CpGiftCardsService } from './cp-gift-cards.service';
 @Controller('gift-cards')
 export class CpGiftCardsController {
   constructor(
-    private readonly list: CpGiftCardsService,
+    private readonly list: GiftCardList,
     private readonly issuer: GiftCardIssuer,
     private readonly ledger: GiftCardLedger,
     private readonly designs: GiftCardDesigns,
@@ -36,9 +37,9 @@ export class CpGiftCardsController {
   ) {}
 
   @Get()
-  async index(@Query() query: CpListQuery, @Res() res: Response): Promise<void> {
+  async index(@Query() query: CpListQuery): Promise<PageView> {
     const page = query.pageNumber;
-    res.render('cp/gift-cards', {
+    return new PageView('cp/gift-cards', {
       layout: 'cp',
       title: 'Gift cards',
       ...(await this.list.list(page, query.q)),
@@ -49,60 +50,54 @@ export class CpGiftCardsController {
   }
 
   @Get('new')
-  async form(@Res() res: Response): Promise<void> {
+  async form(): Promise<PageView> {
     const [currencies, base, designs] = await Promise.all([
       this.currencies.all(),
       this.currencies.base(),
       this.designs.list(),
     ]);
-    res.render('cp/gift-cards-new', {
+    return new PageView('cp/gift-cards-new', {
       layout: 'cp',
       title: 'Issue a gift card',
       currencies: currencies.map((currency) => ({ code: currency.code, selected: currency.code === base.code })),
       designs,
-      validityMonths: this.settings.get<number>('salesGiftCardsValidityMonths'),
+      validityMonths: this.settings.get('salesGiftCardsValidityMonths'),
     });
   }
 
   @Post()
-  issue(@Body() body: CpIssueGiftCardDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return answerCpPost(req, res, {
-      page: `/${this.config.cpTrigger}/gift-cards`,
-      action: async () => {
-        const card = await this.issuer.issueByStaff({
-          amount: Number(body.amount.trim().replace(',', '.')),
-          currency: body.currency || undefined,
-          expiresAt: body.neverExpires ? null : expiry(body.expiresAt),
-          designId: body.designId ? Number(body.designId) : null,
-          recipientEmail: body.recipientEmail,
-          recipientName: body.recipientName,
-          message: body.message,
-          issuedBy: `cp:${req.cpStaff!.email}`,
-        });
-        const mailed = card.recipientEmail ? ` The voucher is on its way to ${card.recipientEmail}.` : '';
-        return {
-          message: `Gift card ${formatGiftCardCode(card.code)} issued.${mailed}`,
-          code: card.code,
-        };
-      },
+  @HttpCode(200)
+  @RefusedGoesTo('gift-cards')
+  async issue(@Body() body: CpIssueGiftCardDto, @Req() req: Request): Promise<FormAnswer> {
+    const card = await this.issuer.issueByStaff({
+      amount: Number(body.amount.trim().replace(',', '.')),
+      currency: body.currency || undefined,
+      expiresAt: body.neverExpires ? null : expiry(body.expiresAt),
+      designId: body.designId ? Number(body.designId) : null,
+      recipientEmail: body.recipientEmail,
+      recipientName: body.recipientName,
+      message: body.message,
+      issuedBy: `cp:${req.cpStaff!.email}`,
+    });
+    const mailed = card.recipientEmail ? ` The voucher is on its way to ${card.recipientEmail}.` : '';
+    return FormAnswer.done(`Gift card ${formatGiftCardCode(card.code)} issued.${mailed}`, this.listPage(), {
+      code: card.code,
     });
   }
 
   /** Switches a card off (lost or stolen) or on again. */
   @Post(':id/status')
-  setStatus(
-    @Param('id', ParseIntPipe) id: number,
-    @Body() body: CpGiftCardStatusDto,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    return answerCpPost(req, res, {
-      page: `/${this.config.cpTrigger}/gift-cards`,
-      action: async () => {
-        const card = await this.ledger.setDisabled(id, body.status === 'disabled');
-        return { message: `Gift card ${maskGiftCardCode(card.code)} is now ${card.status}.`, status: card.status };
-      },
+  @HttpCode(200)
+  @RefusedGoesTo('gift-cards')
+  async setStatus(@Param('id', ParseIntPipe) id: number, @Body() body: CpGiftCardStatusDto): Promise<FormAnswer> {
+    const card = await this.ledger.setDisabled(id, body.status === 'disabled');
+    return FormAnswer.done(`Gift card ${maskGiftCardCode(card.code)} is now ${card.status}.`, this.listPage(), {
+      status: card.status,
     });
+  }
+
+  private listPage(): BrowserTarget {
+    return { to: `/${this.config.cpTrigger}/gift-cards` };
   }
 }
 

@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
+import { CommerceAdminModule } from '../../commerce/admin.module';
 import { GiftCardsModule } from '../../commerce/gift-cards/gift-cards.module';
 import { CpGiftCardDesignsController } from './cp-gift-card-designs.controller';
 import { CpGiftCardsController } from './cp-gift-cards.controller';
-import { CpGiftCardsService } from './cp-gift-cards.service';
 
 /** CP gift-card screens, mounted under `/{CP_TRIGGER}/gift-cards`; they need the `accessMarketing` permission. */
 @Module({
-  imports: [GiftCardsModule],
+  imports: [GiftCardsModule, CommerceAdminModule],
   controllers: [CpGiftCardDesignsController, CpGiftCardsController],
-  providers: [CpGiftCardsService],
 })
 export class CpGiftCardsModule {}

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
+import { CommerceAdminModule } from '../../commerce/admin.module';
 import { CpAbandonedCartsController } from './cp-abandoned-carts.controller';
-import { CpAbandonedCartsService } from './cp-abandoned-carts.service';
 
 /** CP marketing screens, mounted under `/{CP_TRIGGER}/marketing`; they need the `accessMarketing` permission. */
 @Module({
+  imports: [CommerceAdminModule],
   controllers: [CpAbandonedCartsController],
-  providers: [CpAbandonedCartsService],
 })
 export class CpMarketingModule {}

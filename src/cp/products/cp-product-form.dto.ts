@@ -1,4 +1,5 @@
 import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ProductEdit } from '../../commerce/products/product-admin.service';
 import { ProductVariant } from '../../commerce/products/product-variant.entity';
 import { Product } from '../../commerce/products/product.entity';
 import { FormProblems, parseCount, parsePrice, priceRule } from '../form-fields';
@@ -35,12 +36,6 @@ export class CpProductFormDto {
   @IsOptional()
   @IsString()
   enabled?: string;
-}
-
-export interface ProductEdit {
-  changes: Pick<Product, 'price' | 'stock' | 'visible' | 'enabled'>;
-  /** New stock per variant id (configurable products). */
-  variantStocks: Map<number, number>;
 }
 
 /** The form as changes to `product`, or a 400 naming every bad field (the product stays as it was). */

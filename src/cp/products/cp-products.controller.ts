@@ -1,13 +1,12 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import { ProductAdmin } from '../../commerce/products/product-admin.service';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
-import { addFlash } from '../../common/session-data';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { CpListQuery } from '../../common/cp-list.query';
-import { CpProductFormDto } from './cp-product-form.dto';
-import { CpProductsService } from './cp-products.service';
+import { FormAnswer, PageView } from '../../web/answers/answers';
+import { CpProductFormDto, parseProductForm } from './cp-product-form.dto';
 
 /** Products as staff see them: list and search, and an edit form for price, stock and visibility. */
 @ApiExcludeController()
@@ -15,33 +14,29 @@ import { CpProductsService } from './cp-products.service';
 @Controller('products')
 export class CpProductsController {
   constructor(
-    private readonly products: CpProductsService,
+    private readonly products: ProductAdmin,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   @Get()
-  async list(@Query() query: CpListQuery, @Res() res: Response): Promise<void> {
+  async list(@Query() query: CpListQuery): Promise<PageView> {
     const page = query.pageNumber;
     const result = await this.products.list({ q: query.q, page });
-    res.render('cp/products', { layout: 'cp', title: 'Products', ...result, page, filter: query });
+    return new PageView('cp/products', { layout: 'cp', title: 'Products', ...result, page, filter: query });
   }
 
   @Get(':id')
-  async edit(@Param('id', ParseIntPipe) id: number, @Res() res: Response): Promise<void> {
+  async edit(@Param('id', ParseIntPipe) id: number): Promise<PageView> {
     const detail = await this.products.detail(id);
-    res.render('cp/products-edit', { layout: 'cp', title: detail.product.name, ...detail });
+    return new PageView('cp/products-edit', { layout: 'cp', title: detail.product.name, ...detail });
   }
 
   /** Invalid input comes back as a flash on the form page (the exception filter redirects to the Referer). */
   @Post(':id')
-  async save(
-    @Param('id', ParseIntPipe) id: number,
-    @Body() body: CpProductFormDto,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    const product = await this.products.save(id, body);
-    addFlash(req, 'success', `${product.name} saved.`);
-    res.redirect(303, `/${this.config.cpTrigger}/products/${id}`);
+  async save(@Param('id', ParseIntPipe) id: number, @Body() body: CpProductFormDto): Promise<FormAnswer> {
+    const product = await this.products.save(id, (current, variants, decimals) =>
+      parseProductForm(body, current, variants, decimals),
+    );
+    return new FormAnswer(`${product.name} saved.`, { to: `/${this.config.cpTrigger}/products/${id}` });
   }
 }

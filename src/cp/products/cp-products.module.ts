@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
+import { CommerceAdminModule } from '../../commerce/admin.module';
 import { CpProductsController } from './cp-products.controller';
-import { CpProductsService } from './cp-products.service';
 
 /** CP product screens (list, search, edit price/stock/visibility), mounted under `/{CP_TRIGGER}/products`. */
-@Module({ controllers: [CpProductsController], providers: [CpProductsService] })
+@Module({ imports: [CommerceAdminModule], controllers: [CpProductsController] })
 export class CpProductsModule {}

@@ -1,8 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
-import { DeliverySlot } from '../../commerce/delivery/delivery-slot.entity';
 import { shopMoment } from '../../commerce/delivery/shop-calendar';
-import { ShippingMethod } from '../../commerce/shipping/shipping-method.entity';
+import { DeliverySlotValues, ShippingMethodValues } from '../../commerce/shipping/shipping-admin.service';
 import { isCountryCode } from '../../common/countries';
 import { FormProblems, parseCount, parsePrice, priceRule } from '../form-fields';
 
@@ -98,25 +97,6 @@ export class CpDeliverySlotFormDto extends CpListedRowFormDto {
   @IsString({ each: true })
   weekdays?: string[];
 }
-
-export type ShippingMethodValues = Pick<
-  ShippingMethod,
-  | 'name'
-  | 'description'
-  | 'price'
-  | 'freeShippingThreshold'
-  | 'countries'
-  | 'maxWeightGrams'
-  | 'sortOrder'
-  | 'enabled'
-  | 'visibleFrom'
-  | 'visibleUntil'
->;
-
-export type DeliverySlotValues = Pick<
-  DeliverySlot,
-  'label' | 'startMinute' | 'endMinute' | 'capacity' | 'weekdays' | 'sortOrder' | 'enabled'
->;
 
 const HANDLE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const CLOCK = /^([01]\d|2[0-3]):([0-5]\d)$/;
@@ -225,9 +205,4 @@ function parseListing(form: CpListedRowFormDto, problems: FormProblems): { sortO
 function minutes(text: string): number | null {
   const match = CLOCK.exec(text.trim());
   return match ? Number(match[1]) * 60 + Number(match[2]) : null;
-}
-
-/** 510 → `08:30`. */
-export function clock(minute: number): string {
-  return `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
 }

@@ -1,12 +1,18 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseIntPipe, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import { ShippingAdmin, weekdayBoxes } from '../../commerce/shipping/shipping-admin.service';
+import { CurrencyService } from '../../commerce/stores/currency.service';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
-import { addFlash } from '../../common/session-data';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
-import { CpDeliverySlotFormDto, CpShippingMethodFormDto } from './cp-shipping-forms';
-import { CpShippingService, weekdayBoxes } from './cp-shipping.service';
+import { FormAnswer, PageView } from '../../web/answers/answers';
+import {
+  CpDeliverySlotFormDto,
+  CpShippingMethodFormDto,
+  parseDeliverySlotForm,
+  parseHandle,
+  parseShippingMethodForm,
+} from './cp-shipping-forms';
 
 /**
  * Shipping methods (price, free-shipping threshold, countries, weight limit) and delivery slots (time,
@@ -17,18 +23,19 @@ import { CpShippingService, weekdayBoxes } from './cp-shipping.service';
 @Controller('shipping')
 export class CpShippingController {
   constructor(
-    private readonly shipping: CpShippingService,
+    private readonly shipping: ShippingAdmin,
+    private readonly currencies: CurrencyService,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   @Get()
-  async overview(@Res() res: Response): Promise<void> {
-    res.render('cp/shipping', { layout: 'cp', title: 'Shipping', ...(await this.shipping.overview()) });
+  async overview(): Promise<PageView> {
+    return new PageView('cp/shipping', { layout: 'cp', title: 'Shipping', ...(await this.shipping.overview()) });
   }
 
   @Get('methods/new')
-  newMethod(@Res() res: Response): void {
-    res.render('cp/shipping-method-form', {
+  newMethod(): PageView {
+    return new PageView('cp/shipping-method-form', {
       layout: 'cp',
       title: 'New shipping method',
       creating: true,
@@ -38,15 +45,16 @@ export class CpShippingController {
   }
 
   @Post('methods')
-  async createMethod(@Body() body: CpShippingMethodFormDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const method = await this.shipping.createMethod(body);
-    this.done(req, res, `${method.name} created.`);
+  async createMethod(@Body() body: CpShippingMethodFormDto): Promise<FormAnswer> {
+    const handle = parseHandle(body.handle);
+    const method = await this.shipping.createMethod(handle, await this.methodValues(body));
+    return this.done(`${method.name} created.`);
   }
 
   @Get('methods/:id')
-  async editMethod(@Param('id', ParseIntPipe) id: number, @Res() res: Response): Promise<void> {
+  async editMethod(@Param('id', ParseIntPipe) id: number): Promise<PageView> {
     const form = await this.shipping.methodForm(id);
-    res.render('cp/shipping-method-form', {
+    return new PageView('cp/shipping-method-form', {
       layout: 'cp',
       title: form.method.name,
       ...form,
@@ -55,19 +63,14 @@ export class CpShippingController {
   }
 
   @Post('methods/:id')
-  async saveMethod(
-    @Param('id', ParseIntPipe) id: number,
-    @Body() body: CpShippingMethodFormDto,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    const method = await this.shipping.saveMethod(id, body);
-    this.done(req, res, `${method.name} saved.`);
+  async saveMethod(@Param('id', ParseIntPipe) id: number, @Body() body: CpShippingMethodFormDto): Promise<FormAnswer> {
+    const method = await this.shipping.saveMethod(id, await this.methodValues(body));
+    return this.done(`${method.name} saved.`);
   }
 
   @Get('slots/new')
-  newSlot(@Res() res: Response): void {
-    res.render('cp/delivery-slot-form', {
+  newSlot(): PageView {
+    return new PageView('cp/delivery-slot-form', {
       layout: 'cp',
       title: 'New delivery slot',
       creating: true,
@@ -77,30 +80,34 @@ export class CpShippingController {
   }
 
   @Post('slots')
-  async createSlot(@Body() body: CpDeliverySlotFormDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const slot = await this.shipping.createSlot(body);
-    this.done(req, res, `Delivery slot ${slot.label} created.`);
+  async createSlot(@Body() body: CpDeliverySlotFormDto): Promise<FormAnswer> {
+    const slot = await this.shipping.createSlot(parseDeliverySlotForm(body));
+    return this.done(`Delivery slot ${slot.label} created.`);
   }
 
   @Get('slots/:id')
-  async editSlot(@Param('id', ParseIntPipe) id: number, @Res() res: Response): Promise<void> {
+  async editSlot(@Param('id', ParseIntPipe) id: number): Promise<PageView> {
     const form = await this.shipping.slotForm(id);
-    res.render('cp/delivery-slot-form', { layout: 'cp', title: form.slot.label, ...form, enabled: form.slot.enabled });
+    return new PageView('cp/delivery-slot-form', {
+      layout: 'cp',
+      title: form.slot.label,
+      ...form,
+      enabled: form.slot.enabled,
+    });
   }
 
   @Post('slots/:id')
-  async saveSlot(
-    @Param('id', ParseIntPipe) id: number,
-    @Body() body: CpDeliverySlotFormDto,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    const slot = await this.shipping.saveSlot(id, body);
-    this.done(req, res, `Delivery slot ${slot.label} saved.`);
+  async saveSlot(@Param('id', ParseIntPipe) id: number, @Body() body: CpDeliverySlotFormDto): Promise<FormAnswer> {
+    const slot = await this.shipping.saveSlot(id, parseDeliverySlotForm(body));
+    return this.done(`Delivery slot ${slot.label} saved.`);
   }
 
-  private done(req: Request, res: Response, message: string): void {
-    addFlash(req, 'success', message);
-    res.redirect(303, `/${this.config.cpTrigger}/shipping`);
+  /** The method form's values: amounts in the base currency, times in the shop's time zone. */
+  private async methodValues(body: CpShippingMethodFormDto) {
+    return parseShippingMethodForm(body, (await this.currencies.base()).decimals, this.shipping.timeZone());
+  }
+
+  private done(message: string): FormAnswer {
+    return new FormAnswer(message, { to: `/${this.config.cpTrigger}/shipping` });
   }
 }

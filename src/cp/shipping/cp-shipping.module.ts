@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
+import { CommerceAdminModule } from '../../commerce/admin.module';
 import { CpShippingController } from './cp-shipping.controller';
-import { CpShippingService } from './cp-shipping.service';
 
 /** CP: shipping methods and delivery slots. */
-@Module({ controllers: [CpShippingController], providers: [CpShippingService] })
+@Module({ imports: [CommerceAdminModule], controllers: [CpShippingController] })
 export class CpShippingModule {}

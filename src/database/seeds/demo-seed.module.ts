@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { CpModule } from '../../cp/cp.module';
+import { StaffModule } from '../../commerce/staff/staff.module';
 import { DemoSeedService } from './demo-seed.service';
 
-@Module({ imports: [CpModule], providers: [DemoSeedService] })
+@Module({ imports: [StaffModule], providers: [DemoSeedService] })
 export class DemoSeedModule {}

@@ -10,7 +10,7 @@ import { Store } from '../../commerce/stores/store.entity';
 import { AppConfig, DEMO_CP_PASSWORD } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
-import { CpUsersService } from '../../cp/cp-users.service';
+import { CpUsersService } from '../../commerce/staff/cp-users.service';
 import { writeLock } from '../locking';
 import { TransactionRunner } from '../transaction-runner';
 import demoCatalog from './demo-catalog.json';

@@ -1,13 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { answerCpPost } from '../../common/cp-form-post';
+import type { Request } from 'express';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppError, FieldErrors } from '../../common/errors/app-error';
 import { wantsHtml } from '../../common/session-data';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { CpListQuery } from '../../common/cp-list.query';
+import { FormAnswer, PageView } from '../../web/answers/answers';
+import { RefusedGoesTo } from '../../web/answers/refused-form.decorator';
 import { FlowsService, FlowWithSecret } from '../flows.service';
 import { FlowFormDto, FlowToggleDto } from './flow-form.dto';
 import { actionsText, describeFlow, describeRun, WEBHOOK_PATH } from './flow-views';
@@ -46,82 +47,75 @@ export class FlowsCpController {
   ) {}
 
   @Get()
-  async index(@Res() res: Response): Promise<void> {
+  async index(): Promise<PageView> {
     const flows = (await this.flows.list()).map(describeFlow);
-    res.render('cp/flows', { layout: 'cp', title: 'Flows', flows });
+    return new PageView('cp/flows', { layout: 'cp', title: 'Flows', flows });
   }
 
   @Get('new')
-  form(@Res() res: Response): void {
-    this.renderForm(res, { name: '', actions: EXAMPLE_ACTIONS, enabled: true });
+  form(): PageView {
+    return this.formView({ name: '', actions: EXAMPLE_ACTIONS, enabled: true });
   }
 
   @Post()
   @HttpCode(200)
-  async create(@Body() body: FlowFormDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  @Header('Cache-Control', 'no-store')
+  async create(@Body() body: FlowFormDto, @Req() req: Request): Promise<object> {
+    const input = { name: body.name ?? '', actions: body.actions ?? '' };
     const enabled = body.enabled !== undefined;
     try {
-      this.answerSecret(
-        req,
-        res,
-        await this.flows.create({ name: body.name ?? '', actions: body.actions ?? '' }, enabled),
-      );
+      return this.secretAnswer(req, await this.flows.create(input, enabled));
     } catch (error) {
-      if (!(error instanceof AppError) || !wantsHtml(req)) throw error;
-      this.renderRefused(res, error, { name: body.name ?? '', actions: body.actions ?? '', enabled });
+      return this.refusedFormView(req, error, { ...input, enabled });
     }
   }
 
   @Get(':id')
-  async edit(@Param('id', ParseIntPipe) id: number, @Res() res: Response): Promise<void> {
+  async edit(@Param('id', ParseIntPipe) id: number): Promise<PageView> {
     const flow = await this.flows.get(id);
-    this.renderForm(res, { flow: describeFlow(flow), name: flow.name, actions: actionsText(flow) });
+    return this.formView({ flow: describeFlow(flow), name: flow.name, actions: actionsText(flow) });
   }
 
   @Post(':id')
+  @HttpCode(200)
   async update(
     @Param('id', ParseIntPipe) id: number,
     @Body() body: FlowFormDto,
     @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
+  ): Promise<FormAnswer | PageView> {
     const flow = describeFlow(await this.flows.get(id));
     const input = { name: body.name ?? '', actions: body.actions ?? '' };
-    return answerCpPost(req, res, {
-      page: this.url(String(id)),
-      action: async () => ({ message: `Flow "${(await this.flows.update(id, input)).name}" saved.` }),
-      refused: (error) => this.renderRefused(res, error, { flow, ...input }),
-    });
+    try {
+      return FormAnswer.done(`Flow "${(await this.flows.update(id, input)).name}" saved.`, {
+        to: this.url(String(id)),
+      });
+    } catch (error) {
+      return this.refusedFormView(req, error, { flow, ...input });
+    }
   }
 
   @Post(':id/enabled')
-  toggle(
-    @Param('id', ParseIntPipe) id: number,
-    @Body() body: FlowToggleDto,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    return answerCpPost(req, res, {
-      page: this.url(''),
-      action: async () => {
-        const flow = await this.flows.setEnabled(id, body.enabled === 'true');
-        return { message: `Flow "${flow.name}" ${flow.enabled ? 'enabled' : 'disabled'}.`, enabled: flow.enabled };
-      },
-    });
+  @HttpCode(200)
+  @RefusedGoesTo('flows')
+  async toggle(@Param('id', ParseIntPipe) id: number, @Body() body: FlowToggleDto): Promise<FormAnswer> {
+    const flow = await this.flows.setEnabled(id, body.enabled === 'true');
+    const message = `Flow "${flow.name}" ${flow.enabled ? 'enabled' : 'disabled'}.`;
+    return FormAnswer.done(message, { to: this.url('') }, { enabled: flow.enabled });
   }
 
   @Post(':id/rotate-secret')
   @HttpCode(200)
-  async rotate(@Param('id', ParseIntPipe) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
-    this.answerSecret(req, res, await this.flows.rotateSecret(id));
+  @Header('Cache-Control', 'no-store')
+  async rotate(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<object> {
+    return this.secretAnswer(req, await this.flows.rotateSecret(id));
   }
 
   @Get(':id/runs')
-  async runs(@Param('id', ParseIntPipe) id: number, @Query() query: CpListQuery, @Res() res: Response): Promise<void> {
+  async runs(@Param('id', ParseIntPipe) id: number, @Query() query: CpListQuery): Promise<PageView> {
     const flow = describeFlow(await this.flows.get(id));
     const page = query.pageNumber;
     const { runs, total, pages } = await this.flows.runs(id, page);
-    res.render('cp/flows-runs', {
+    return new PageView('cp/flows-runs', {
       layout: 'cp',
       title: `Runs of ${flow.name}`,
       flow,
@@ -134,15 +128,11 @@ export class FlowsCpController {
     });
   }
 
-  /** The one page that shows a secret in full; never cached, and never written anywhere else. */
-  private answerSecret(req: Request, res: Response, { flow, secret }: FlowWithSecret): void {
+  /** The one answer that shows a secret in full (its routes send `no-store`); never written anywhere else. */
+  private secretAnswer(req: Request, { flow, secret }: FlowWithSecret): object {
     const webhookUrl = `${this.config.baseUrl}${WEBHOOK_PATH}/${secret}`;
-    res.setHeader('Cache-Control', 'no-store');
-    if (!wantsHtml(req)) {
-      res.json({ success: true, flow: describeFlow(flow), secret, webhookUrl });
-      return;
-    }
-    res.render('cp/flows-secret', {
+    if (!wantsHtml(req)) return { success: true, flow: describeFlow(flow), secret, webhookUrl };
+    return new PageView('cp/flows-secret', {
       layout: 'cp',
       title: `Webhook secret of ${flow.name}`,
       flow: describeFlow(flow),
@@ -151,13 +141,15 @@ export class FlowsCpController {
     });
   }
 
-  private renderRefused(res: Response, error: AppError, state: FormState): void {
-    this.renderForm(res.status(400), { ...state, errors: error.fields ?? {}, problem: error.message });
+  /** A browser's refused form shown again (400) with its field errors; anything else is thrown on. */
+  private refusedFormView(req: Request, error: unknown, state: FormState): PageView {
+    if (!(error instanceof AppError) || !wantsHtml(req)) throw error;
+    return this.formView({ ...state, errors: error.fields ?? {}, problem: error.message }, 400);
   }
 
-  private renderForm(res: Response, state: FormState): void {
+  private formView(state: FormState, status?: number): PageView {
     const title = state.flow ? `Flow ${state.flow.name}` : 'New flow';
-    res.render('cp/flows-form', { layout: 'cp', title, ...state, errors: state.errors ?? {} });
+    return new PageView('cp/flows-form', { layout: 'cp', title, ...state, errors: state.errors ?? {} }, { status });
   }
 
   private url(path: string): string {

@@ -22,8 +22,8 @@ export class BankpayEndpoints {
     return this.configuredOrSandbox('bankpay.cardPayUrl', `${this.config.baseUrl}/_sandbox/bankpay/cardpay`);
   }
 
-  private configuredOrSandbox(key: string, sandboxUrl: string): string | null {
-    const configured = this.settings.get<string>(key).trim().replace(/\/+$/, '');
+  private configuredOrSandbox(key: 'bankpay.gatewayBaseUrl' | 'bankpay.cardPayUrl', sandboxUrl: string): string | null {
+    const configured = this.settings.get(key).trim().replace(/\/+$/, '');
     if (configured) return configured;
     return this.config.sandboxes ? sandboxUrl : null;
   }

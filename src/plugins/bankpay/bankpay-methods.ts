@@ -2,7 +2,7 @@ import { PaymentMethodDescriptor } from '../../plugin-api';
 
 export const BANKPAY_HANDLE = 'bankpay';
 
-/** Place-order dispatch codes (spec "Payment method descriptor"). */
+/** Place-order dispatch codes: the `code` of each method's descriptor. */
 export const CARD = 'bankpay';
 export const BANK_TRANSFER = 'bankpay-bank';
 export const QR = 'bankpay-qr';
@@ -30,7 +30,7 @@ export interface MethodSwitches {
 const COMMON = { type: 'online', price: 0, url: null, logo: null } as const;
 
 /**
- * The descriptors, gated as the spec says: card always, pay-later by its switch, and with the REST API
+ * The descriptors, gated by the settings: card always, pay-later by its switch, and with the REST API
  * also bank transfer and QR by theirs. Switched-off methods are described as disabled, so their ids keep
  * their place in the registry.
  */

@@ -41,9 +41,9 @@ const unconfirmed = (note: string): PaymentOutcome => ({ ...pending(note), uncon
 const canceled = (note: string): PaymentOutcome => ({ status: 'canceled', paid: 0, note });
 
 /**
- * The bank payment gateway (spec items 6 and 10): card by signed redirect (`bankCardPay`) or through the
- * REST API (`bankPayPlusAPI`, which also offers bank transfer and QR), and the pay-later loan. It never
- * writes orders: it turns the bank's answers into outcomes, and commerce settles them once.
+ * The bank payment gateway (docs/integrations.md, _Bank payments_): card by signed redirect (`bankCardPay`)
+ * or through the REST API (`bankPayPlusAPI`, which also offers bank transfer and QR), and the pay-later loan.
+ * It never writes orders: it turns the bank's answers into outcomes, and commerce settles them once.
  */
 @Injectable()
 export class BankpayGateway implements PaymentGateway {
@@ -58,7 +58,7 @@ export class BankpayGateway implements PaymentGateway {
   ) {}
 
   getDetails(): PaymentMethodDescriptor[] {
-    const fee = this.settings.get<number>('bankpay.fee');
+    const fee = this.settings.get('bankpay.fee');
     return bankpayDescriptors({
       paymentType: this.paymentType(),
       payLater: this.settings.isOn('bankpay.enablePayLaterType'),
@@ -69,16 +69,16 @@ export class BankpayGateway implements PaymentGateway {
 
   /** The Restrictions settings, and the bank's own loan amount range. */
   isAvailable(code: string, { country, subtotalBase }: PaymentContext): boolean {
-    const countries = this.settings.get<string[]>('bankpay.countries');
+    const countries = this.settings.get('bankpay.countries');
     if (country && countries.length > 0 && !countries.includes(country)) return false;
     if (subtotalBase === null) return true;
-    const min = this.settings.get<number>('bankpay.minOrderTotal');
-    const max = this.settings.get<number>('bankpay.maxOrderTotal');
+    const min = this.settings.get('bankpay.minOrderTotal');
+    const max = this.settings.get('bankpay.maxOrderTotal');
     if (subtotalBase < min || (max > 0 && subtotalBase > max)) return false;
     return !isLoan(code) || (subtotalBase >= LOAN_MIN && subtotalBase <= LOAN_MAX);
   }
 
-  /** Place-order: the redirect to the bank, or a failed attempt (the spec's empty result) the shopper may retry. */
+  /** Place-order: the redirect to the bank, or a failed attempt the shopper may retry when the bank gave nothing. */
   async startPayment(code: string, request: PaymentRequest): Promise<PaymentStart> {
     if (code === CARD && this.paymentType() === 'bankCardPay') return this.cardPay.start(request);
     const context = await this.payloadContext(request.order, request.transaction);
@@ -112,7 +112,7 @@ export class BankpayGateway implements PaymentGateway {
     };
   }
 
-  /** The shopper's return (spec "States and transitions"); the server-side status decides, never the URL. */
+  /** The shopper's return: the server-side status decides, never the URL. */
   async postValidate(input: PaymentReturn): Promise<PaymentOutcome> {
     const { transaction, params } = input;
     if (transaction.extra.cardPay) return this.cardPay.validateReturn(input);
@@ -235,7 +235,7 @@ export class BankpayGateway implements PaymentGateway {
   }
 
   private paymentType(): PaymentType {
-    return this.settings.get<PaymentType>('bankpay.paymentType');
+    return this.settings.get('bankpay.paymentType');
   }
 }
 

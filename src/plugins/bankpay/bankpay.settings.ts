@@ -23,7 +23,7 @@ const pemKeys = (value: unknown) =>
     : 'must be a JSON object of key id to PEM public key';
 
 /** Settings of the bank payment gateway plugin (docs/configuration.md). */
-export const BANKPAY_SETTINGS: readonly SettingDefinition[] = [
+export const BANKPAY_SETTINGS = [
   {
     key: 'bankpay.paymentType',
     type: 'string',
@@ -79,7 +79,7 @@ export const BANKPAY_SETTINGS: readonly SettingDefinition[] = [
   {
     key: 'bankpay.cardPayPublicKeys',
     type: 'json',
-    default: {},
+    default: {} as Record<string, string>,
     description: "The bank's ECDSA public keys by key id (PEM); when set, card returns must carry a valid ECDSA",
     check: pemKeys,
   },
@@ -107,8 +107,14 @@ export const BANKPAY_SETTINGS: readonly SettingDefinition[] = [
   {
     key: 'bankpay.countries',
     type: 'json',
-    default: [],
+    default: [] as string[],
     description: 'Countries the bank methods are offered for (empty: all)',
     check: countryList,
   },
-];
+] as const satisfies readonly SettingDefinition[];
+
+declare module '../../plugin-api' {
+  interface SettingLists {
+    bankpay: typeof BANKPAY_SETTINGS;
+  }
+}

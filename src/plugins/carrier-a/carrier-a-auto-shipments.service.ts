@@ -29,7 +29,7 @@ interface AutoShipmentPayload {
 class AlreadyTaken extends Error {}
 
 /**
- * Creates an order's parcel when it reaches the configured status (spec "Other transitions"). The status
+ * Creates an order's parcel when it reaches `carrier-a.autoCreateStatus`. The status
  * change queues one job per order in its own transaction; the job's row in `carrier_a_auto_shipments`
  * (unique per order, changed under a row lock) records how far it got, so retries, a crash mid-call and
  * several app instances still make one parcel at most.
@@ -52,7 +52,7 @@ export class CarrierAAutoShipments implements OnModuleInit {
   }
 
   private async queueFor(tx: Tx, change: OrderStatusChange): Promise<void> {
-    const status = this.settings.get<string>('carrier-a.autoCreateStatus');
+    const status = this.settings.get('carrier-a.autoCreateStatus');
     if (!status || change.to !== status) return;
     const order = await tx.manager.findOne(Order, {
       where: { id: change.orderId },

@@ -16,8 +16,7 @@ export interface SenderDetails {
 
 /**
  * The `POST /v1/parcels` body for an order: recipient from its shipping address, sender from the shop's
- * address, weight from the order or the default, and cash on delivery while it is unpaid (spec
- * "Outbound calls to the carrier A API").
+ * address, weight from the order or the default, and cash on delivery while it is unpaid.
  */
 export function parcelPayload(
   order: Order,

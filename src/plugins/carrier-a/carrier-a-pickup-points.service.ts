@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { Store } from '../../plugin-api';
 import { CarrierAClient, CarrierAParcelShop } from './carrier-a.client';
 
-/** A pickup point in the spec's shape ("Pickup point (carrier A)"). */
+/** A pickup point as the `carrier-a/api/pickup-points` site endpoint answers it. */
 export interface PickupPoint {
   id: string;
   name: string;
@@ -20,7 +20,7 @@ export interface PickupPoint {
   raw: CarrierAParcelShop;
 }
 
-/** Spec "Limits": one hour per country and ZIP combination. */
+/** Pickup points are cached one hour per country and ZIP combination. */
 const CACHE_TTL_MS = 60 * 60 * 1000;
 const ISO_COUNTRY = /^[A-Za-z]{2}$/;
 

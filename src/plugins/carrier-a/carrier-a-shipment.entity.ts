@@ -1,7 +1,7 @@
 import { Column, Entity, Index } from 'typeorm';
 import { BaseRow } from '../../plugin-api/entity';
 
-/** A parcel registered with carrier A for an order (spec "Shipment record (carrier A)"). */
+/** A parcel registered with carrier A for an order. */
 @Entity('carrier_a_shipments')
 @Index(['orderId'])
 export class CarrierAShipment extends BaseRow {

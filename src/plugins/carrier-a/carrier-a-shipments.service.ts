@@ -64,10 +64,10 @@ export class CarrierAShipments {
   async createParcel(orderId: number, options: ParcelOptions = {}): Promise<CarrierAShipment> {
     const order = await this.dataSource.getRepository(Order).findOneBy({ id: orderId });
     if (!order) throw new CarrierAConfigurationError(`Carrier A: there is no order ${orderId}`);
-    const defaultWeight = this.settings.get<number>('carrier-a.defaultWeight');
+    const defaultWeight = this.settings.get('carrier-a.defaultWeight');
     const payload = parcelPayload(order, await this.isPaid(order), await this.sender(order), defaultWeight);
     const month = labelMonth();
-    const limit = options.withinLabelLimit ? this.settings.get<number>('carrier-a.labelLimit') : 0;
+    const limit = options.withinLabelLimit ? this.settings.get('carrier-a.labelLimit') : 0;
     await this.runner.run(async (tx) => {
       if (!(await takeLabel(tx.manager, month, limit))) {
         throw new LabelLimitReached(`Carrier A: the limit of ${limit} labels in ${month} is reached`);
@@ -176,7 +176,7 @@ export class CarrierAShipments {
     const store = await this.dataSource.getRepository(Store).findOneBy({ id: order.storeId });
     return {
       name: store?.name ?? 'Shop',
-      address: this.settings.get<string>('salesSellerAddress'),
+      address: this.settings.get('salesSellerAddress'),
       countryCode: store?.country ?? 'SK',
     };
   }

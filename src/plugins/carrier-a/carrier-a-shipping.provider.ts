@@ -14,7 +14,7 @@ export const PARCELSHOP_HANDLE = 'parcelshop';
 
 /**
  * The checkout's ParcelShop picker (public/js/carrier-a-pickup.js). It asks the site endpoint with the plugin
- * handle as `country`, as the original widget does (spec "Site-facing carrier endpoints").
+ * handle as `country`, as the original widget does.
  */
 const PICKUP_WIDGET: ShippingWidget = {
   name: 'carrier-a-pickup',

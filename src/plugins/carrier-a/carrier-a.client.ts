@@ -65,9 +65,9 @@ export interface CarrierAParcelShop {
 }
 
 /**
- * Carrier A's REST API (spec "Outbound calls to the carrier A API"). Every request or response error is
- * logged (without credentials) and raised as a `CarrierAConfigurationError` with a readable message. The
- * credentials go only to public addresses (loopback too while the sandboxes run).
+ * Carrier A's REST API under `/v1`, with HTTP Basic (docs/integrations.md, _Carriers_). Every request or
+ * response error is logged (without credentials) and raised as a `CarrierAConfigurationError` with a readable
+ * message. The credentials go only to public addresses (loopback too while the sandboxes run).
  */
 @Injectable()
 export class CarrierAClient {
@@ -114,7 +114,7 @@ export class CarrierAClient {
     );
   }
 
-  /** The connection test of the CP: asks for one ParcelShop (spec "Limits"). */
+  /** The connection test of the CP: asks for one ParcelShop. */
   async testConnection(countryCode = 'SK'): Promise<void> {
     await this.getParcelShops(countryCode, '', 1);
   }
@@ -173,15 +173,15 @@ export class CarrierAClient {
     if (!base) {
       throw this.fail(what, 'no API address: turn on sandbox mode or set a custom URL (carrier-a.customUrl)');
     }
-    const user = this.settings.get<string>('carrier-a.username');
-    const password = this.settings.get<string>('carrier-a.password');
+    const user = this.settings.get('carrier-a.username');
+    const password = this.settings.get('carrier-a.password');
     const authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
     return { url: `${base}/v1${path}`, headers: { authorization } };
   }
 
   /** The custom URL, else the sandbox when sandbox mode is on; there is no built-in production address. */
   private baseUrl(): string | null {
-    const custom = this.settings.get<string>('carrier-a.customUrl').trim();
+    const custom = this.settings.get('carrier-a.customUrl').trim();
     if (custom) return custom.replace(/\/+$/, '').replace(/\/v1$/, '');
     if (this.settings.isOn('carrier-a.sandbox')) return `${this.config.sandboxBaseUrl}/carrier-a`;
     return null;

@@ -1,4 +1,4 @@
-/** Carrier A could not be used as configured, or it answered with an error (spec "Errors"). */
+/** Carrier A could not be used as configured, or it answered with an error; the message says which. */
 export class CarrierAConfigurationError extends Error {
   constructor(
     message: string,

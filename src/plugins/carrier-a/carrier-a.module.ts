@@ -6,11 +6,11 @@ import { CarrierAShipments } from './carrier-a-shipments.service';
 import { CarrierAShippingProvider } from './carrier-a-shipping.provider';
 import { CarrierAClient } from './carrier-a.client';
 import { CarrierAPlugin } from './carrier-a.plugin';
-import { CARRIER_A_SETTINGS } from './carrier-a.settings';
+import { CARRIER_A_DASHBOARD, CARRIER_A_SETTINGS } from './carrier-a.settings';
 
 /** Carrier A: parcels, labels, tracking and ParcelShop pickup points. */
 @Module({
-  imports: [PluginSettingsModule.register(CARRIER_A_SETTINGS)],
+  imports: [PluginSettingsModule.register([...CARRIER_A_SETTINGS, CARRIER_A_DASHBOARD.setting])],
   providers: [
     CarrierAClient,
     CarrierAPickupPoints,

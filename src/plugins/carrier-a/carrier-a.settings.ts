@@ -9,7 +9,7 @@ export const CARRIER_A_DASHBOARD = new DashboardLayout('carrier-a.dashboardLayou
 ]);
 
 /** Settings of the carrier A plugin (docs/configuration.md). */
-export const CARRIER_A_SETTINGS: readonly SettingDefinition[] = [
+export const CARRIER_A_SETTINGS = [
   { key: 'carrier-a.sandbox', type: 'boolean', default: true, description: 'Use the carrier sandbox API' },
   {
     key: 'carrier-a.customUrl',
@@ -52,5 +52,10 @@ export const CARRIER_A_SETTINGS: readonly SettingDefinition[] = [
     default: 0,
     description: 'Labels per calendar month after which automation stops creating parcels (0: no limit)',
   },
-  CARRIER_A_DASHBOARD.setting,
-];
+] as const satisfies readonly SettingDefinition[];
+
+declare module '../../plugin-api' {
+  interface SettingLists {
+    carrierA: typeof CARRIER_A_SETTINGS;
+  }
+}

@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig, CurrencyService, InjectConfig, SettingsService, toMajor } from '../../plugin-api';
 import { CarrierBRatesReader, CountryAmounts } from './carrier-b-rates';
 
-/** Who is calling the widget (spec "Versioning" 3). */
+/** Who is calling the widget (`appIdentity`): this service and its version. */
 export const CARRIER_B_APP_IDENTITY = 'storefront-service-2.0.0';
-/** The point fields the widget joins into the value it returns (spec "Widget options (carrier B)"). */
+/** The point fields the widget joins into the value it returns. */
 const VALUE_FORMAT = 'id,carrierId,carrierPickupPointId,name,city,street';
 
-/** Spec "Widget options (carrier B)": the optional keys appear only when their setting is on or set. */
+/** The widget's options: the optional keys appear only when their setting is on or set. */
 export interface CarrierBWidgetOptions {
   webUrl: string;
   appIdentity: string;
@@ -40,12 +40,12 @@ export class CarrierBOptions {
     const major = (minor: number) => toMajor(minor, decimals);
     const majors = (amounts: CountryAmounts) =>
       Object.fromEntries(Object.entries(amounts).map(([country, minor]) => [country, major(minor)]));
-    const weight = this.settings.get<number>('carrier-b.dropOffWeight');
+    const weight = this.settings.get('carrier-b.dropOffWeight');
     return {
       webUrl: this.config.baseUrl,
       appIdentity: CARRIER_B_APP_IDENTITY,
       country: rates.countries.join(','),
-      language: this.settings.get<string>('carrier-b.language'),
+      language: this.settings.get('carrier-b.language'),
       valueFormat: VALUE_FORMAT,
       defaultPrice: major(rates.defaultPrice),
       defaultFreeShippingThreshold: major(rates.defaultFreeShippingThreshold),

@@ -24,17 +24,15 @@ export class CarrierBRatesReader {
     const byCountry = this.settings.isOn('carrier-b.countryPricesEnabled');
     return {
       countries: this.settings
-        .get<string>('carrier-b.countries')
+        .get('carrier-b.countries')
         .split(',')
         .map((code) => code.trim().toLowerCase())
         .filter(Boolean),
-      defaultPrice: this.settings.get<number>('carrier-b.defaultPrice'),
-      defaultFreeShippingThreshold: this.settings.get<number>('carrier-b.defaultFreeShippingThreshold'),
-      currency: this.settings.get<string>('carrier-b.defaultCurrency'),
-      countryPrices: byCountry ? this.settings.get<CountryAmounts>('carrier-b.countryPrices') : null,
-      countryFreeShippingThresholds: byCountry
-        ? this.settings.get<CountryAmounts>('carrier-b.countryFreeShippingThresholds')
-        : null,
+      defaultPrice: this.settings.get('carrier-b.defaultPrice'),
+      defaultFreeShippingThreshold: this.settings.get('carrier-b.defaultFreeShippingThreshold'),
+      currency: this.settings.get('carrier-b.defaultCurrency'),
+      countryPrices: byCountry ? this.settings.get('carrier-b.countryPrices') : null,
+      countryFreeShippingThresholds: byCountry ? this.settings.get('carrier-b.countryFreeShippingThresholds') : null,
     };
   }
 }

@@ -54,7 +54,7 @@ export class CarrierBShippingProvider implements ShippingProvider {
 
   /**
    * The checkout's picker (public/js/carrier-b-pickup.js). The API key goes to the browser by design: the
-   * vendor's widget takes it as the first argument of `pick` (spec "Authentication" 9).
+   * vendor's widget takes it as the first argument of `pick`.
    */
   private widget(): ShippingWidget | null {
     const widgetUrl = this.widgetUrl();
@@ -63,7 +63,7 @@ export class CarrierBShippingProvider implements ShippingProvider {
       name: 'carrier-b-pickup',
       script: '/public/js/carrier-b-pickup.js',
       data: {
-        apiKey: this.settings.get<string>('carrier-b.apiKey'),
+        apiKey: this.settings.get('carrier-b.apiKey'),
         widgetUrl,
         optionsUrl: '/index.php?p=carrier-b/api/options',
       },
@@ -75,7 +75,7 @@ export class CarrierBShippingProvider implements ShippingProvider {
    * loopback sandbox URL is the server's own); null when neither is there.
    */
   private widgetUrl(): string | null {
-    const configured = this.settings.get<string>('carrier-b.widgetUrl').trim().replace(/\/+$/, '');
+    const configured = this.settings.get('carrier-b.widgetUrl').trim().replace(/\/+$/, '');
     if (configured) return configured;
     return this.config.sandboxes ? `${this.config.baseUrl}/_sandbox/carrier-b` : null;
   }

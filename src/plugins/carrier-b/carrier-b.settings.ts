@@ -22,7 +22,7 @@ function checkNotNegative(value: unknown): string | undefined {
 }
 
 /** Settings of the carrier B widget plugin (docs/configuration.md, docs/integrations.md). */
-export const CARRIER_B_SETTINGS: readonly SettingDefinition[] = [
+export const CARRIER_B_SETTINGS = [
   { key: 'carrier-b.apiKey', type: 'string', default: '', secret: true, description: 'Widget API key' },
   {
     key: 'carrier-b.widgetUrl',
@@ -67,14 +67,14 @@ export const CARRIER_B_SETTINGS: readonly SettingDefinition[] = [
   {
     key: 'carrier-b.countryPrices',
     type: 'json',
-    default: {},
+    default: {} as Record<string, number>,
     description: 'Country code → price (minor units)',
     check: checkCountryAmounts,
   },
   {
     key: 'carrier-b.countryFreeShippingThresholds',
     type: 'json',
-    default: {},
+    default: {} as Record<string, number>,
     description: 'Country code → free-shipping threshold (minor units; 0: never)',
     check: checkCountryAmounts,
   },
@@ -87,5 +87,10 @@ export const CARRIER_B_SETTINGS: readonly SettingDefinition[] = [
   },
   { key: 'carrier-b.claimAssistantOnly', type: 'boolean', default: false, description: 'Complaint points only' },
   { key: 'carrier-b.packetConsignmentOnly', type: 'boolean', default: false, description: 'Drop-off points only' },
-  CARRIER_B_DASHBOARD.setting,
-];
+] as const satisfies readonly SettingDefinition[];
+
+declare module '../../plugin-api' {
+  interface SettingLists {
+    carrierB: typeof CARRIER_B_SETTINGS;
+  }
+}

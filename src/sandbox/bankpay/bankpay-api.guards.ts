@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { BANKPAY_BASE, Scope } from './bankpay-sandbox.model';
 import { BankpaySandboxState } from './bankpay-sandbox.state';
-import { bankError, EmptyAnswer, GarbageAnswer, NoAnswer, SANDBOX_SLOW_MS } from '../common/sandbox-answers';
+import { answerSlowly, bankError, EmptyAnswer, GarbageAnswer } from '../common/sandbox-answers';
 
 /** The OAuth token endpoint, relative to the bank's base as the stats count it. */
 export const TOKEN_ROUTE = '/auth/oauth/v2/token';
@@ -42,11 +42,9 @@ export class BankTrafficGuard implements CanActivate {
       case 'error':
         throw new EmptyAnswer(503);
       case 'garbage':
-        throw new GarbageAnswer();
+        throw new GarbageAnswer('{"paymentId": ');
       case 'timeout':
-        // Unref'd, so a test run that ends meanwhile does not wait for the slow bank.
-        await new Promise((resolve) => setTimeout(resolve, SANDBOX_SLOW_MS).unref());
-        if (req.socket.destroyed) throw new NoAnswer();
+        await answerSlowly(req);
     }
   }
 }

@@ -1,15 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, Get, Param, Post, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
+import { PageView, Redirect } from '../../web/answers/answers';
 import { cardStatus } from './bankpay-payment-status';
 import { loanPage, paymentPage } from './bankpay-pages.views';
 import { BANKPAY_BASE, PAYABLE_STATUSES, SandboxApplication, SandboxPayment } from './bankpay-sandbox.model';
 import { BankpaySandboxState } from './bankpay-sandbox.state';
 import { LOAN_OUTCOMES, PAY_OUTCOMES, PayOutcome } from './bankpay-shopper-outcomes';
 import { SandboxAnswerFilter } from '../common/sandbox-answers';
-import { allowFormRedirectTo, appendQuery, PageAnswer, postedChoice, sendPage } from '../common/sandbox-pages';
+import {
+  allowFormRedirectTo,
+  appendQuery,
+  PageAnswer,
+  PagePolicy,
+  postedChoice,
+  sandboxPage,
+} from '../common/sandbox-pages';
 
 const ALREADY_PROCESSED = 'This payment has already been processed';
 
@@ -25,14 +32,13 @@ export class BankpayPagesController {
   constructor(private readonly state: BankpaySandboxState) {}
 
   @Get('pay/:id')
-  showPayment(@Param('id') id: string, @Res() res: Response): void {
+  showPayment(@Param('id') id: string, @PagePolicy() policy: string | undefined): PageView {
     const payment = this.payablePayment(id);
-    allowFormRedirectTo(res, payment.redirectUri);
-    sendPage(res, 200, paymentPage(payment));
+    return sandboxPage(paymentPage(payment), allowFormRedirectTo(policy, payment.redirectUri));
   }
 
   @Post('pay/:id')
-  pay(@Param('id') id: string, @Body('outcome') posted: unknown, @Res() res: Response): void {
+  pay(@Param('id') id: string, @Body('outcome') posted: unknown): Redirect {
     const payment = this.payablePayment(id);
     const outcome = postedChoice(PAY_OUTCOMES, posted);
     this.state.updatePayment(payment, {
@@ -40,22 +46,20 @@ export class BankpayPagesController {
       selectedPaymentMethod: outcome.method ?? payment.selectedPaymentMethod,
       status: outcome.card ? cardStatus(payment, outcome.card) : payment.status,
     });
-    res.redirect(303, appendQuery(payment.redirectUri, paymentReturn(payment, outcome)));
+    return new Redirect(appendQuery(payment.redirectUri, paymentReturn(payment, outcome)));
   }
 
   @Get('loan/:id')
-  showLoan(@Param('id') id: string, @Res() res: Response): void {
+  showLoan(@Param('id') id: string, @PagePolicy() policy: string | undefined): PageView {
     const application = this.openApplication(id);
-    allowFormRedirectTo(res, application.redirectUri);
-    sendPage(res, 200, loanPage(application));
+    return sandboxPage(loanPage(application), allowFormRedirectTo(policy, application.redirectUri));
   }
 
   @Post('loan/:id')
-  decideLoan(@Param('id') id: string, @Body('outcome') posted: unknown, @Res() res: Response): void {
+  decideLoan(@Param('id') id: string, @Body('outcome') posted: unknown): Redirect {
     const application = this.openApplication(id);
     this.state.setApplicationStatus(application, postedChoice(LOAN_OUTCOMES, posted).status);
-    res.redirect(
-      303,
+    return new Redirect(
       appendQuery(application.redirectUri, { order_number: application.orderNo, applicationId: application.id }),
     );
   }

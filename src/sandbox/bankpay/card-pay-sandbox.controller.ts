@@ -1,13 +1,20 @@
-import { Body, Controller, Get, Inject, Post, Query, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Post, Query, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
+import { PageView, Redirect } from '../../web/answers/answers';
 import { BANKPAY_BASE } from './bankpay-sandbox.model';
 import { CardPayRequest, checkCardPayRequest } from './card-pay-request';
 import { BANK_KEY_ID, bankPublicKeyPem, cardPayReturn, CardPayResult, MerchantKeys } from './card-pay-signing';
 import { CARD_PAY_CHOICES, cardPayPage, cardPayProblemsPage } from './card-pay.views';
 import { SandboxAnswerFilter } from '../common/sandbox-answers';
-import { allowFormRedirectTo, appendQuery, PageAnswer, postedChoice, sendPage } from '../common/sandbox-pages';
+import {
+  allowFormRedirectTo,
+  appendQuery,
+  PageAnswer,
+  PagePolicy,
+  postedChoice,
+  sandboxPage,
+} from '../common/sandbox-pages';
 
 /** The merchants this sandbox bank knows (MerchantKeys). */
 export const CARD_PAY_MERCHANTS = Symbol('CARD_PAY_MERCHANTS');
@@ -24,19 +31,18 @@ export class CardPaySandboxController {
   constructor(@Inject(CARD_PAY_MERCHANTS) private readonly merchants: MerchantKeys) {}
 
   @Get()
-  show(@Query() query: Record<string, unknown>, @Res() res: Response): void {
+  show(@Query() query: Record<string, unknown>, @PagePolicy() policy: string | undefined): PageView {
     const request = this.validRequest(query);
-    allowFormRedirectTo(res, request.returnUrl);
-    sendPage(res, 200, cardPayPage(request.params));
+    return sandboxPage(cardPayPage(request.params), allowFormRedirectTo(policy, request.returnUrl));
   }
 
   /** The shopper's choice, carrying the whole request again, so it is verified again. */
   @Post()
-  decide(@Body() body: Record<string, unknown> | undefined, @Res() res: Response): void {
+  decide(@Body() body: Record<string, unknown> | undefined): Redirect {
     const request = this.validRequest(body ?? {});
     const result = postedChoice(CARD_PAY_CHOICES, body?.result).value as CardPayResult;
     const back = cardPayReturn(request.keyHex, request.params, result);
-    res.redirect(303, appendQuery(request.returnUrl, back));
+    return new Redirect(appendQuery(request.returnUrl, back));
   }
 
   @Get('keys')

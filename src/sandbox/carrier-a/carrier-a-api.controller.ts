@@ -1,6 +1,5 @@
-import { Body, Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, StreamableFile, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { SandboxAnswerFilter } from '../common/sandbox-answers';
 import { carrierError } from './carrier-a-answers';
@@ -43,13 +42,11 @@ export class CarrierAApiController {
   }
 
   @Get('parcels/:id/label')
-  async label(@Param('id') id: string, @Query('format') format: string | undefined, @Res() res: Response) {
+  async label(@Param('id') id: string, @Query('format') format: string | undefined): Promise<StreamableFile> {
     const parcel = this.existing(id);
     if ((format ?? 'pdf') !== 'pdf') throw carrierError(400, 'format: only pdf is supported');
-    res
-      .status(200)
-      .type('application/pdf')
-      .send(await labelPdf(parcel));
+    const pdf = await labelPdf(parcel);
+    return new StreamableFile(pdf, { type: 'application/pdf', length: pdf.length });
   }
 
   @Get('parcels/:id/tracking')

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { CarrierApiError, carrierError } from './carrier-a-answers';
 import { CARRIER_A_BASE, SANDBOX_PASSWORD, SANDBOX_USER } from './carrier-a-sandbox.model';
 import { CarrierASandboxState } from './carrier-a-sandbox.state';
-import { GarbageAnswer, NoAnswer, SANDBOX_SLOW_MS } from '../common/sandbox-answers';
+import { answerSlowly, GarbageAnswer } from '../common/sandbox-answers';
 
 /**
  * What every /v1 request meets first: a count in the stats, the fault mode a test switched on, then the
@@ -26,11 +26,9 @@ export class CarrierAApiGuard implements CanActivate {
       case 'error':
         throw new CarrierApiError(503, { detail: 'Service temporarily unavailable' });
       case 'garbage':
-        throw new GarbageAnswer();
+        throw new GarbageAnswer('{"paymentId": ');
       case 'timeout':
-        // Unref'd, so a test run that ends meanwhile does not wait for the slow carrier.
-        await new Promise((resolve) => setTimeout(resolve, SANDBOX_SLOW_MS).unref());
-        if (req.socket.destroyed) throw new NoAnswer();
+        await answerSlowly(req);
     }
   }
 }

@@ -1,6 +1,6 @@
-import { Controller, Get, Header, Query, Res } from '@nestjs/common';
+import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
+import { JsonAnswer } from '../../web/answers/answers';
 import { CARRIER_B_LIBRARY_JS } from './carrier-b-library';
 import { widgetPoints } from './carrier-b-points';
 
@@ -30,12 +30,11 @@ export class CarrierBSandboxController {
 
   /** `?apiKey=&country=sk,cz&valueFormat=id,name` → `{ points }`; 401 `{ error }` without a key. */
   @Get('api/points')
-  points(@Query() query: Record<string, unknown>, @Res() res: Response): void {
+  points(@Query() query: Record<string, unknown>) {
     if (typeof query.apiKey !== 'string' || query.apiKey.trim() === '') {
-      res.status(401).json({ error: 'An API key is required.' });
-      return;
+      return new JsonAnswer(401, { error: 'An API key is required.' });
     }
     const countries = list(query.country).map((code) => code.toLowerCase());
-    res.json({ points: widgetPoints(countries, list(query.valueFormat)) });
+    return { points: widgetPoints(countries, list(query.valueFormat)) };
   }
 }

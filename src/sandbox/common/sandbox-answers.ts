@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
@@ -53,14 +54,28 @@ export class EmptyAnswer extends SandboxAnswer {
 
 /** A 200 that claims JSON and carries a truncated document: a gateway that answers garbage. */
 export class GarbageAnswer extends SandboxAnswer {
+  constructor(readonly truncatedJson: string) {
+    super('HTTP 200 garbage');
+  }
+
   send(res: Response): void {
-    res.status(200).set('Content-Type', 'application/json').send('{"paymentId": ');
+    res.status(200).set('Content-Type', 'application/json').send(this.truncatedJson);
   }
 }
 
 /** The caller hung up while the bank was being slow: there is no one to answer. */
 export class NoAnswer extends SandboxAnswer {
   send(): void {}
+}
+
+/**
+ * Keeps the caller waiting SANDBOX_SLOW_MS, as the service does in its slow mode, then lets the answer go on;
+ * throws `NoAnswer` if the caller hung up meanwhile.
+ */
+export async function answerSlowly(req: Request): Promise<void> {
+  // Unref'd, so a test run that ends meanwhile does not wait for the slow service.
+  await sleep(SANDBOX_SLOW_MS, undefined, { ref: false });
+  if (req.socket.destroyed) throw new NoAnswer();
 }
 
 /** Writes every `SandboxAnswer` thrown in a sandbox controller, unless the caller has gone. */

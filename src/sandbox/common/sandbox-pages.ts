@@ -1,4 +1,6 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Response } from 'express';
+import { PageView } from '../../web/answers/answers';
 import { SandboxAnswer } from './sandbox-answers';
 
 /** Markup that is already safe to emit; everything else interpolated into `markup` is escaped. */
@@ -85,6 +87,15 @@ export function factList(facts: Array<[string, string]>): SafeHtml {
   return markup`<dl>\n${items}</dl>`;
 }
 
+/**
+ * A sandbox page as a handler returns it, with a 200 and `headers`: `views/sandbox/page.hbs` sends the markup as it
+ * is, without a layout.
+ */
+export function sandboxPage(page: SafeHtml, headers: Record<string, string> = {}): PageView {
+  return new PageView('sandbox/page', { layout: false, html: page.value }, { status: 200, headers });
+}
+
+/** Writes a page answered instead of the handler's result (`SandboxAnswerFilter`). */
 export function sendPage(res: Response, status: number, page: SafeHtml): void {
   res.status(status).type('html').send(page.value);
 }
@@ -123,18 +134,27 @@ export function postedChoice<T extends Choice>(choices: T[], posted: unknown): T
 }
 
 /**
- * Lets this page's forms end in a redirect to `target`'s origin. The app's CSP says `form-action 'self'`,
- * and browsers apply it to the redirect after a form post too; the shop that receives the shopper back
- * (the Redirect-URI, RURL) is usually on another origin than the sandbox URL the API handed out.
+ * `@PagePolicy() policy`: the Content-Security-Policy the app set for this response (helmet's, built per request),
+ * if any; `allowFormRedirectTo` widens it for a page.
  */
-export function allowFormRedirectTo(res: Response, target: string): void {
-  const policy = res.getHeader('Content-Security-Policy');
-  if (typeof policy !== 'string') return;
+export const PagePolicy = createParamDecorator((_data: unknown, context: ExecutionContext): string | undefined => {
+  const policy = context.switchToHttp().getResponse<Response>().getHeader('Content-Security-Policy');
+  return typeof policy === 'string' ? policy : undefined;
+});
+
+/**
+ * The headers that let a page's forms end in a redirect to `target`'s origin: `policy` with that origin added to
+ * `form-action` (none without a policy). The app's CSP says `form-action 'self'`, and browsers apply it to the
+ * redirect after a form post too; the shop that receives the shopper back (the Redirect-URI, RURL) is usually on
+ * another origin than the sandbox URL the API handed out.
+ */
+export function allowFormRedirectTo(policy: string | undefined, target: string): Record<string, string> {
+  if (policy === undefined) return {};
   const origin = new URL(target).origin;
   const directives = policy
     .split(';')
     .map((directive) => (directive.trim().startsWith('form-action') ? `${directive.trim()} ${origin}` : directive));
-  res.setHeader('Content-Security-Policy', directives.join(';'));
+  return { 'Content-Security-Policy': directives.join(';') };
 }
 
 /** Appends query parameters to a URL kept as given (`?` or `&`), before any fragment. */

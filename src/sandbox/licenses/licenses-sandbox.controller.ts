@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
-import { SANDBOX_SLOW_MS } from '../common/sandbox-answers';
-import { markup, sendPage } from '../common/sandbox-pages';
+import { JsonAnswer, PageView } from '../../web/answers/answers';
+import { answerSlowly, EmptyAnswer, GarbageAnswer, SandboxAnswerFilter } from '../common/sandbox-answers';
+import { markup, sandboxPage } from '../common/sandbox-pages';
 import { signLicense, testClaims } from './sandbox-license-signer';
 
 const PLUGIN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -20,72 +21,61 @@ const MAX_DAYS = 3650;
  */
 @ApiExcludeController()
 @SkipCsrf()
+@UseFilters(SandboxAnswerFilter)
 @Controller('_sandbox/licenses')
 export class LicensesSandboxController {
   @Get()
-  page(@Res() res: Response): void {
-    sendPage(res, 200, HELP_PAGE);
+  page(): PageView {
+    return sandboxPage(HELP_PAGE);
   }
 
   /** `?plugin=carrier-a[&expiresInDays=N][&licensee=…]` → `{ token, claims }`. */
   @Get('issue')
-  issue(@Query() query: Record<string, unknown>, @Res() res: Response): void {
+  issue(@Query() query: Record<string, unknown>) {
     const { plugin, expiresInDays, licensee = 'Sandbox Shop' } = query;
     if (typeof plugin !== 'string' || !PLUGIN.test(plugin)) {
-      return refuse(res, 400, 'invalid_request', 'plugin: a plugin handle such as carrier-a');
+      return refusal(400, 'invalid_request', 'plugin: a plugin handle such as carrier-a');
     }
     const days = expiresInDays === undefined ? null : Number(expiresInDays);
     if (days !== null && !(Number.isInteger(days) && Math.abs(days) <= MAX_DAYS)) {
-      return refuse(res, 400, 'invalid_request', `expiresInDays: a whole number from -${MAX_DAYS} to ${MAX_DAYS}`);
+      return refusal(400, 'invalid_request', `expiresInDays: a whole number from -${MAX_DAYS} to ${MAX_DAYS}`);
     }
     if (typeof licensee !== 'string' || licensee.trim() === '' || licensee.length > 200) {
-      return refuse(res, 400, 'invalid_request', 'licensee: 1 to 200 characters');
+      return refusal(400, 'invalid_request', 'licensee: 1 to 200 characters');
     }
     const claims = testClaims(plugin, licensee.trim(), days);
-    res.json({ token: signLicense(claims), claims });
+    return { token: signLicense(claims), claims };
   }
 
   /** `{ code, plugin, domain }` → `{ token }`; an unknown code is a 404 `{ error, message }`. */
   @Post('v1/redeem')
   @HttpCode(200)
-  redeem(@Body() body: Record<string, unknown> | undefined, @Req() req: Request, @Res() res: Response): void {
+  async redeem(@Body() body: Record<string, unknown> | undefined, @Req() req: Request) {
     const { code, plugin, domain } = body ?? {};
     if (typeof plugin !== 'string' || !PLUGIN.test(plugin) || typeof code !== 'string') {
-      return refuse(
-        res,
-        400,
-        'invalid_request',
-        'Send { code, plugin, domain } with a plugin handle such as carrier-a.',
-      );
+      return refusal(400, 'invalid_request', 'Send { code, plugin, domain } with a plugin handle such as carrier-a.');
     }
     const prefix = `TEST-${plugin.toUpperCase()}-`;
     const normalized = code.trim().toUpperCase();
     const suffix = normalized.slice(prefix.length);
     if (!normalized.startsWith(prefix) || !CODE_SUFFIX.test(suffix)) {
-      return refuse(res, 404, 'unknown_code', `No ${plugin} license has the code ${code.trim()}.`);
+      return refusal(404, 'unknown_code', `No ${plugin} license has the code ${code.trim()}.`);
     }
-    const license = () =>
-      signLicense(testClaims(plugin, licenseeFor(domain), suffix === 'EXPIRED' ? -1 : REDEEMED_LICENSE_DAYS));
     switch (suffix) {
       case 'DOWN':
-        res.status(503).end();
-        return;
+        throw new EmptyAnswer(503);
       case 'GARBAGE':
-        res.status(200).type('application/json').send('{"token": ');
-        return;
+        throw new GarbageAnswer('{"token": ');
       case 'SLOW':
-        setTimeout(() => {
-          if (!req.socket.destroyed) res.json({ token: license() });
-        }, SANDBOX_SLOW_MS).unref();
-        return;
-      default:
-        res.json({ token: license() });
+        await answerSlowly(req);
     }
+    const days = suffix === 'EXPIRED' ? -1 : REDEEMED_LICENSE_DAYS;
+    return { token: signLicense(testClaims(plugin, licenseeFor(domain), days)) };
   }
 }
 
-function refuse(res: Response, status: number, error: string, message: string): void {
-  res.status(status).json({ error, message });
+function refusal(status: number, error: string, message: string): JsonAnswer {
+  return new JsonAnswer(status, { error, message });
 }
 
 /** The shop's host name, as a real server would license the domain the code was redeemed from. */

@@ -1,11 +1,10 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { safeEqual } from '../../common/ids';
-import { EmptyAnswer, NoAnswer, SANDBOX_SLOW_MS, SandboxAnswerFilter } from '../common/sandbox-answers';
+import { answerSlowly, EmptyAnswer, SandboxAnswerFilter } from '../common/sandbox-answers';
 import { publicKeySet, signJwt } from './oauth-sandbox.jwt';
 import {
   IssuedAccessToken,
@@ -173,8 +172,6 @@ export class OAuthApiController {
   /** The `timeout` and `error` switches: hang past the client's timeout, or answer an empty 503. */
   private async outage(req: Request): Promise<void> {
     if (this.state.mode === 'error') throw new EmptyAnswer(503);
-    if (this.state.mode !== 'timeout') return;
-    await sleep(SANDBOX_SLOW_MS, undefined, { ref: false });
-    if (req.socket.destroyed) throw new NoAnswer();
+    if (this.state.mode === 'timeout') await answerSlowly(req);
   }
 }

@@ -1,9 +1,9 @@
-import { Body, Controller, Get, Param, Post, Query, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
+import { PageView, Redirect } from '../../web/answers/answers';
 import { SandboxAnswerFilter } from '../common/sandbox-answers';
-import { allowFormRedirectTo, appendQuery, sendPage } from '../common/sandbox-pages';
+import { allowFormRedirectTo, appendQuery, PagePolicy, sandboxPage } from '../common/sandbox-pages';
 import { OAUTH_BASE, Provider, SandboxUser } from './oauth-sandbox.model';
 import { AuthorizeRequest, DENY, formPostPage, ProviderPageAnswer, signInPage } from './oauth-sandbox.pages';
 import { pageProvider, readAuthorizeRequest } from './oauth-sandbox.requests';
@@ -34,15 +34,23 @@ export class OAuthAuthorizeController {
   constructor(private readonly state: OAuthSandboxState) {}
 
   @Get(':provider/authorize')
-  show(@Param('provider') name: string, @Query() query: Record<string, unknown>, @Res() res: Response): void {
+  show(
+    @Param('provider') name: string,
+    @Query() query: Record<string, unknown>,
+    @PagePolicy() policy: string | undefined,
+  ): PageView {
     const provider = pageProvider(name);
     const request = readAuthorizeRequest(provider, query);
-    allowFormRedirectTo(res, request.redirectUri);
-    sendPage(res, 200, signInPage(provider, request, this.state.listUsers()));
+    const headers = allowFormRedirectTo(policy, request.redirectUri);
+    return sandboxPage(signInPage(provider, request, this.state.listUsers()), headers);
   }
 
   @Post(':provider/authorize')
-  decide(@Param('provider') name: string, @Body() body: Record<string, unknown> | undefined, @Res() res: Response) {
+  decide(
+    @Param('provider') name: string,
+    @Body() body: Record<string, unknown> | undefined,
+    @PagePolicy() policy: string | undefined,
+  ): PageView | Redirect {
     const provider = pageProvider(name);
     const request = readAuthorizeRequest(provider, body ?? {});
     const choice = body?.user;
@@ -53,11 +61,10 @@ export class OAuthAuthorizeController {
     const answer = user ? this.grant(provider, request, user) : { ...DENIALS[provider] };
     if (request.state !== null) answer.state = request.state;
     if (request.responseMode === 'form_post') {
-      allowFormRedirectTo(res, request.redirectUri);
-      sendPage(res, 200, formPostPage(provider, request.redirectUri, answer));
-      return;
+      const headers = allowFormRedirectTo(policy, request.redirectUri);
+      return sandboxPage(formPostPage(provider, request.redirectUri, answer), headers);
     }
-    res.redirect(303, appendQuery(request.redirectUri, answer));
+    return new Redirect(appendQuery(request.redirectUri, answer));
   }
 
   private grant(provider: Provider, request: AuthorizeRequest, user: SandboxUser): Record<string, string> {

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { EU_COUNTRIES } from '../../common/countries';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
-import { SANDBOX_SLOW_MS } from '../common/sandbox-answers';
+import { JsonAnswer } from '../../web/answers/answers';
+import { answerSlowly, EmptyAnswer, SandboxAnswerFilter } from '../common/sandbox-answers';
 
 /** VIES country codes: the EU's, with Greece as EL, plus XI for Northern Ireland. */
 const PREFIXES = new Set([...EU_COUNTRIES.map((code) => (code === 'GR' ? 'EL' : code)), 'XI']);
@@ -25,11 +26,12 @@ interface ViesRequest {
  */
 @ApiExcludeController()
 @SkipCsrf()
+@UseFilters(SandboxAnswerFilter)
 @Controller('_sandbox/vies')
 export class ViesSandboxController {
   @Post('check-vat-number')
   @HttpCode(200)
-  check(@Body() body: ViesRequest | undefined, @Req() req: Request, @Res() res: Response): void {
+  async check(@Body() body: ViesRequest | undefined, @Req() req: Request): Promise<object | string> {
     const { countryCode, vatNumber, requesterMemberStateCode, requesterNumber } = body ?? {};
     if (
       typeof countryCode !== 'string' ||
@@ -37,8 +39,7 @@ export class ViesSandboxController {
       typeof vatNumber !== 'string' ||
       !VAT_NUMBER.test(vatNumber)
     ) {
-      res.status(400).json(failure('INVALID_INPUT'));
-      return;
+      return new JsonAnswer(400, failure('INVALID_INPUT'));
     }
     const registered = {
       countryCode,
@@ -54,24 +55,19 @@ export class ViesSandboxController {
     };
     switch (vatNumber.slice(-3)) {
       case '000':
-        res.json({ ...registered, valid: false, name: '---', address: '---' });
-        return;
+        return { ...registered, valid: false, name: '---', address: '---' };
       case '999':
-        res.json(failure('MS_UNAVAILABLE'));
-        return;
+        return failure('MS_UNAVAILABLE');
       case '998':
-        res.status(503).end();
-        return;
+        throw new EmptyAnswer(503);
       case '997':
-        setTimeout(() => {
-          if (!req.socket.destroyed) res.json(registered);
-        }, SANDBOX_SLOW_MS).unref();
-        return;
+        await answerSlowly(req);
+        return registered;
       case '996':
-        res.type('html').send('<!doctype html><html><body><h1>Service temporarily unavailable</h1></body></html>');
-        return;
+        // A string is sent as text/html.
+        return '<!doctype html><html><body><h1>Service temporarily unavailable</h1></body></html>';
       default:
-        res.json(registered);
+        return registered;
     }
   }
 }

@@ -12,6 +12,7 @@ import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { CartSession } from './cart-session.service';
 import { cartChanged, CartSummaries } from './cart-summaries.service';
 import { CouponDto, RemoveCouponDto } from './dto/cart.dto';
+import { cartErrors } from '../../commerce/carts/carts-errors';
 
 /**
  * Codes tried per 10 minutes and address, right ones included: a shopper types one or two, while coupon codes are
@@ -42,10 +43,10 @@ export class CartCouponController {
   async add(@Body() body: CouponDto, @Req() req: Request, @PageText() text: PageTextFn): Promise<FormAnswer> {
     if (body.remove === 1) return this.remove(body, req, text);
     const cart = await this.session.current(req);
-    if (!cart) throw AppError.conflict('cart_empty', 'Add something to your cart before using a coupon.');
+    if (!cart) throw cartErrors.cart_empty();
     const priced = await this.summaries.priced(cart.id);
     if (priced.lines.length === 0) {
-      throw AppError.conflict('cart_empty', 'Add something to your cart before using a coupon.');
+      throw cartErrors.cart_empty();
     }
     const coupon = await this.coupons.findUsable(body.coupon_code, {
       subtotal: priced.subtotalBase,

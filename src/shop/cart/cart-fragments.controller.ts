@@ -1,6 +1,6 @@
-import { Controller, Get, Header, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { CartService } from '../../commerce/carts/cart.service';
 import { CatalogProduct } from '../../commerce/products/catalog-product';
 import { ProductsService } from '../../commerce/products/products.service';
@@ -8,8 +8,9 @@ import { StoreService } from '../../commerce/stores/store.service';
 import { CartFragmentCache } from './cart-fragment.cache';
 import { CartSession } from './cart-session.service';
 import { CartSummaries } from './cart-summaries.service';
+import { PageView } from '../../web/answers/answers';
 import { chooseLanguage } from '../../web/i18n/page-language';
-import { cartView } from './cart-view';
+import { CartView, cartView } from './cart-view';
 import { FragmentQuery, RelatedItemsQuery } from './dto/cart.dto';
 
 type Fragment = 'items' | 'totals';
@@ -29,14 +30,14 @@ export class CartFragmentsController {
 
   @Get('get-items')
   @Header('Cache-Control', 'private, no-cache')
-  items(@Query() query: FragmentQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.fragment('items', query, req, res);
+  items(@Query() query: FragmentQuery, @Req() req: Request): Promise<PageView> {
+    return this.fragment('items', query, req);
   }
 
   @Get('get-totals')
   @Header('Cache-Control', 'private, no-cache')
-  totals(@Query() query: FragmentQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.fragment('totals', query, req, res);
+  totals(@Query() query: FragmentQuery, @Req() req: Request): Promise<PageView> {
+    return this.fragment('totals', query, req);
   }
 
   @Get('get-cross-items')
@@ -58,31 +59,25 @@ export class CartFragmentsController {
   }
 
   /**
-   * Renders a fragment, from the cache unless `force-reload=1`. The cache variant includes the cart's
-   * last change time, so a fragment can never outlive the content it shows.
+   * A fragment, from what the cache keeps of it unless `force-reload=1` (`X-Cache` says which). The cache variant
+   * includes the cart's last change time, so a fragment can never outlive the content it shows.
    */
-  private async fragment(kind: Fragment, query: FragmentQuery, req: Request, res: Response): Promise<void> {
+  private async fragment(kind: Fragment, query: FragmentQuery, req: Request): Promise<PageView> {
     const store = await this.stores.resolve(query.store);
     const currency = await this.session.currency(req);
     const cart = await this.session.current(req);
     // The fragment speaks the language a page of that store view would.
     const lang = chooseLanguage(req.session.language, store.language);
     const variant = `${kind}:${store.handle}:${lang}:${cart?.currency ?? currency.code}:${cart?.lastActivityAt ?? 0}`;
+    const page = (view: CartView, cache: 'hit' | 'miss') =>
+      new PageView(`shop/cart/${kind}`, { layout: false, lang, cart: view }, { headers: { 'X-Cache': cache } });
     if (cart && query['force-reload'] !== '1') {
       const cached = await this.cache.get(cart.id, variant);
-      if (cached !== undefined) {
-        res.type('html').set('X-Cache', 'hit').send(cached);
-        return;
-      }
+      if (cached !== undefined) return page(cached, 'hit');
     }
-    const priced = await this.summaries.priced(cart?.id, currency.code);
-    const html = await new Promise<string>((resolve, reject) =>
-      res.render(`shop/cart/${kind}`, { layout: false, lang, cart: cartView(priced, lang) }, (error, rendered) =>
-        error ? reject(error) : resolve(rendered),
-      ),
-    );
-    if (cart) await this.cache.set(cart.id, variant, html);
-    res.type('html').set('X-Cache', 'miss').send(html);
+    const view = cartView(await this.summaries.priced(cart?.id, currency.code), lang);
+    if (cart) await this.cache.set(cart.id, variant, view);
+    return page(view, 'miss');
   }
 
   private async suggestions(

@@ -15,6 +15,8 @@ import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
 import { CartSession } from './cart-session.service';
 import { cartChanged } from './cart-summaries.service';
 import { GiftCardCodeDto } from './dto/gift-card.dto';
+import { cartErrors } from '../../commerce/carts/carts-errors';
+import { giftCardErrors } from '../../commerce/gift-cards/gift-cards-errors';
 
 /** Codes tried per minute and IP: enough for a family's stack of cards, too few to guess one. */
 export const GIFT_CARD_APPLY_LIMIT = 30;
@@ -44,14 +46,14 @@ export class CartGiftCardController {
   async apply(@Body() body: GiftCardCodeDto, @Req() req: Request) {
     const cart = await this.session.current(req);
     if (!cart || (await this.carts.lines(cart.id)).length === 0) {
-      throw AppError.conflict('cart_empty', 'Add something to your cart before using a gift card.');
+      throw cartErrors.cart_empty();
     }
     const currency = await this.currencies.chosenOrBase(cart.currency);
     const card = await this.redemption.findSpendable(body.code, currency.code);
     const codes = cart.giftCardCodes ?? [];
     if (!codes.includes(card.code)) {
       if (codes.length >= MAX_GIFT_CARDS_PER_CART) {
-        throw new AppError('gift_card_limit', `At most ${MAX_GIFT_CARDS_PER_CART} gift cards can pay for one order.`);
+        throw giftCardErrors.gift_card_limit({ max: MAX_GIFT_CARDS_PER_CART });
       }
       await this.carts.setGiftCards(cart.id, [...codes, card.code]);
     }
@@ -79,7 +81,7 @@ export class CartGiftCardController {
   /** The cart as checkout prices it (shipping and fees included), so `amountDue` is what is left to pay. */
   private async summary(cartId: number): Promise<CartSummary> {
     const cart = await this.carts.findOpen(cartId);
-    if (!cart) throw AppError.conflict('cart_closed', 'This cart has already been ordered. Start a new one.');
+    if (!cart) throw cartErrors.cart_closed();
     return this.pricing.summarize((await this.quotes.quote(cart)).priced);
   }
 }

@@ -1,8 +1,9 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Get, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { SettingsService } from '../../config/settings.service';
-import { pageLanguage, t } from '../../web/i18n/page-language';
+import { PageView } from '../../web/answers/answers';
+import { PageLanguage, PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { CartSession } from './cart-session.service';
 import { CartShareLinks } from './cart-share-links';
 import { CartSummaries } from './cart-summaries.service';
@@ -20,13 +21,13 @@ export class CartPageController {
   ) {}
 
   @Get()
-  async page(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async page(@Req() req: Request, @PageText() text: PageTextFn, @PageLanguage() language: string): Promise<PageView> {
     const [cart, currency] = await Promise.all([this.session.current(req), this.session.currency(req)]);
     const priced = await this.summaries.priced(cart?.id, currency.code);
-    res.render('shop/cart/page', {
-      title: t(res, 'cart.title'),
+    return new PageView('shop/cart/page', {
+      title: text('cart.title'),
       csrf: true,
-      cart: cartView(priced, pageLanguage(res)),
+      cart: cartView(priced, language),
       couponsEnabled: this.settings.isOn('salesCouponsEnabled'),
       giftCardsEnabled: this.settings.isOn('salesGiftCardsEnabled'),
       shareUrl: cart?.shareToken ? this.shareLinks.url(cart.shareToken) : null,

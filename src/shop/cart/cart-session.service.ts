@@ -21,7 +21,7 @@ export class CartSession {
 
   /** The session's open cart, or null: reading never creates one. */
   current(req: Request): Promise<Cart | null> {
-    return this.sessionCarts.open(req);
+    return this.sessionCarts.open(req.session);
   }
 
   async currentOrCreate(req: Request): Promise<Cart> {
@@ -30,7 +30,7 @@ export class CartSession {
     const [store, currency, customerId] = await Promise.all([
       this.stores.default(),
       this.currency(req),
-      this.customers.currentId(req),
+      this.customers.currentId(req.session),
     ]);
     // A logged-in customer's cart is theirs, so it is found again at their next login.
     const cart = await this.carts.create(store.id, currency.code, customerId);

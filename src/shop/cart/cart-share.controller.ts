@@ -12,6 +12,7 @@ import { CartSession } from './cart-session.service';
 import { CartShareLinks } from './cart-share-links';
 import { CART_PAGE } from './cart-summaries.service';
 import { ShareEmailsDto } from './dto/cart.dto';
+import { cartErrors } from '../../commerce/carts/carts-errors';
 
 /** Share links asked for per minute, per session and per address: the same cart keeps its one token anyway. */
 const SHARE_CREATE_LIMIT = 10;
@@ -77,8 +78,7 @@ export class CartShareController {
   private async tokenOfCurrentCart(req: Request): Promise<string> {
     const cart = await this.session.current(req);
     const lines = cart ? await this.carts.lines(cart.id) : [];
-    if (!cart || lines.length === 0)
-      throw AppError.conflict('cart_empty', 'Add something to your cart before sharing it.');
+    if (!cart || lines.length === 0) throw cartErrors.cart_empty();
     return this.carts.shareToken(cart.id);
   }
 }

@@ -11,7 +11,7 @@ import { FormAnswer } from '../../web/answers/answers';
 /** Where a cart form post goes back to when its page is unknown. */
 export const CART_PAGE = '/shop/cart';
 
-/** Spec "Product added to cart": what the AJAX add answers about the product. */
+/** What the AJAX add-to-cart answers about the product it added. */
 export interface AddedProduct {
   id: number;
   name: string;

@@ -3,6 +3,9 @@ import { maskGiftCardCode } from '../../commerce/gift-cards/gift-card-code';
 import { formatMoney } from '../../common/money-format';
 
 /** What the cart templates show: every amount already formatted for the page's locale. */
+export type CartView = ReturnType<typeof cartView>;
+
+/** Builds the CartView of a priced cart, amounts written as `locale` writes them. */
 export function cartView(priced: PricedCart, locale: string) {
   const money = (minor: number) => formatMoney(minor, priced.currency, locale);
   return {

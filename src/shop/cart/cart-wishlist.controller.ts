@@ -2,9 +2,9 @@ import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req } from '@nes
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CartService } from '../../commerce/carts/cart.service';
-import { addToGuestWishlist } from '../../commerce/customers/guest-wishlist';
+import { addToGuestWishlist } from '../../commerce/wishlists/guest-wishlist';
 import { SessionCustomers } from '../../commerce/customers/session-customers.service';
-import { WishlistService } from '../../commerce/customers/wishlist.service';
+import { WishlistService } from '../../commerce/wishlists/wishlist.service';
 import { RequiresFeature } from '../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
@@ -37,7 +37,7 @@ export class CartWishlistController {
     @Req() req: Request,
     @PageText() text: PageTextFn,
   ) {
-    const customer = await this.customers.current(req);
+    const customer = await this.customers.current(req.session);
     // Guests have exactly one (session) wishlist; named wishlists belong to customer accounts.
     if (!customer && body.wishlist !== undefined) throw AppError.notFound('That wishlist does not exist.');
     const cart = await this.session.current(req);
@@ -50,7 +50,7 @@ export class CartWishlistController {
       configuration: line.configuration,
     };
     if (customer) await this.wishlists.add(customer.id, [entry], body.wishlist);
-    else addToGuestWishlist(req, entry);
+    else addToGuestWishlist(req.session, entry);
     await this.carts.remove(cart.id, line.id);
     return cartChanged(text('cart.messages.movedToWishlist'), () => this.summaries.summary(cart.id));
   }

@@ -12,7 +12,7 @@ import { CartWishlistController } from './cart-wishlist.controller';
 import { CartController } from './cart.controller';
 import { CurrencyController } from './currency.controller';
 
-/** Storefront cart: every /shop/cart endpoint of the spec, the cart page and the currency switch. */
+/** Storefront cart: every /shop/cart endpoint, the cart page and the currency switch. */
 @Module({
   controllers: [
     CartController,

@@ -14,7 +14,7 @@ export class CatalogAliasesMiddleware implements NestMiddleware {
   constructor(private readonly settings: SettingsService) {}
 
   use(req: Request, _res: Response, next: NextFunction): void {
-    if (isAlias(req.path, this.settings.get<unknown>('catalogAliases'))) {
+    if (isAlias(req.path, this.settings.get('catalogAliases'))) {
       const query = req.url.indexOf('?');
       req.url = query === -1 ? LISTING_PATH : `${LISTING_PATH}${req.url.slice(query)}`;
     }

@@ -1,9 +1,10 @@
-import type { Request, Response } from 'express';
-import { AppError } from '../../common/errors/app-error';
+import type { Request } from 'express';
+import { CatalogPage, ProductPage } from '../../commerce/catalog/catalog.service';
 import { CatalogProduct } from '../../commerce/products/catalog-product';
-import { t } from '../../web/i18n/page-language';
-import { cacheForGuests } from '../../web/page-cache';
-import { CatalogPage, ProductPage } from './catalog.service';
+import { PageView } from '../../web/answers/answers';
+import { PageTextFn } from '../../web/i18n/page-text.decorator';
+import { guestPage } from '../../web/page-cache';
+import { productErrors } from '../../commerce/products/products-errors';
 
 /** Stock at or below this is worth saying ("Only 3 left"); the exact count of a full shelf is not. */
 const LOW_STOCK = 5;
@@ -19,23 +20,12 @@ export function sessionCurrency(req: Request): string | undefined {
 }
 
 /**
- * Renders a page that is the same for every guest: shared-cacheable for a visitor without a session (forms
- * then get their CSRF token from shop.js), personal, with the session's token in its forms, for one with a
- * session (src/web/page-cache.ts).
+ * The product-404 page, in place: a product URL that does not resolve keeps its URL and answers 404;
+ * JSON clients get the 404 error body.
  */
-export function renderGuestPage(req: Request, res: Response, view: string, locals: Record<string, unknown>): void {
-  const personal = cacheForGuests(req, res);
-  res.render(view, { ...locals, csrf: personal });
-}
-
-/**
- * The product-404 page, in place: a product URL that does not resolve keeps its URL and answers 404
- * (spec "Errors"); JSON clients get the 404 error body.
- */
-export function renderProductNotFound(req: Request, res: Response): void {
-  if (wantsJson(req)) throw new AppError('product_not_found', 'Product not found', 404);
-  res.status(404);
-  renderGuestPage(req, res, 'shop/catalog/product-404', { title: t(res, 'catalog.notFound.title') });
+export function productNotFoundPage(req: Request, text: PageTextFn): PageView {
+  if (wantsJson(req)) throw productErrors.product_not_found();
+  return guestPage(req, 'shop/catalog/product-404', { title: text('catalog.notFound.title') }, 404);
 }
 
 /** Exactly the documented listing shape: `{ success, products, page, perPage, total }`. */

@@ -1,23 +1,17 @@
-import { Controller, Get, Header, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import { CatalogService } from '../../commerce/catalog/catalog.service';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
-import { t } from '../../web/i18n/page-language';
-import {
-  catalogPageJson,
-  catalogPageView,
-  renderGuestPage,
-  renderProductNotFound,
-  sessionCurrency,
-  wantsJson,
-} from './catalog-view';
-import { CatalogService } from './catalog.service';
+import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
+import { guestPage } from '../../web/page-cache';
+import { catalogPageJson, catalogPageView, productNotFoundPage, sessionCurrency, wantsJson } from './catalog-view';
 import { CatalogListingQuery, CatalogSearchQuery } from './dto/catalog-query.dto';
 
 /**
  * Listing, search results and the product-404 page. The same URL answers HTML or JSON by `Accept`; the JSON
- * follows the session's currency and stays private, the HTML is shared-cacheable for guests (renderGuestPage).
+ * follows the session's currency and stays private, the HTML is shared-cacheable for guests (guestPage).
  */
 @ApiTags('catalog')
 @Controller('shop/catalog')
@@ -33,20 +27,17 @@ export class CatalogController {
   @ApiOkResponse({
     description: 'HTML listing; with Accept: application/json { success, products, page, perPage, total }',
   })
-  async products(@Query() query: CatalogListingQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const page = await this.catalog.listing(query, sessionCurrency(req));
-    if (wantsJson(req)) {
-      res.json(catalogPageJson(page));
-      return;
-    }
+  async products(@Query() query: CatalogListingQuery, @Req() req: Request, @PageText() text: PageTextFn) {
+    const page = await this.catalog.listing({ ...query, inStock: query.inStock === '1' }, sessionCurrency(req));
+    if (wantsJson(req)) return catalogPageJson(page);
     const filters = {
       sort: query.sort,
       inStock: query.inStock === '1' ? '1' : undefined,
       minPrice: query.minPrice?.toString(),
       maxPrice: query.maxPrice?.toString(),
     };
-    renderGuestPage(req, res, 'shop/catalog/products', {
-      title: t(res, 'catalog.listing.title'),
+    return guestPage(req, 'shop/catalog/products', {
+      title: text('catalog.listing.title'),
       filters,
       filtered: Boolean(filters.inStock || filters.minPrice || filters.maxPrice),
       ...catalogPageView(page, req, filters, this.config.baseUrl),
@@ -57,21 +48,18 @@ export class CatalogController {
   @Header('Vary', 'Accept')
   @Header('Cache-Control', 'private, no-cache')
   @ApiOkResponse({ description: 'HTML results; with Accept: application/json the listing shape, best match first' })
-  async searchResults(@Query() query: CatalogSearchQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async searchResults(@Query() query: CatalogSearchQuery, @Req() req: Request, @PageText() text: PageTextFn) {
     const page = await this.catalog.search(query, sessionCurrency(req));
-    if (wantsJson(req)) {
-      res.json(catalogPageJson(page));
-      return;
-    }
-    renderGuestPage(req, res, 'shop/catalog/search', {
-      title: query.q ? t(res, 'catalog.search.titleFor', { q: query.q }) : t(res, 'catalog.search.title'),
+    if (wantsJson(req)) return catalogPageJson(page);
+    return guestPage(req, 'shop/catalog/search', {
+      title: query.q ? text('catalog.search.titleFor', { q: query.q }) : text('catalog.search.title'),
       q: query.q,
       ...catalogPageView(page, req, { q: query.q }, this.config.baseUrl),
     });
   }
 
   @Get('product-404')
-  productMissing(@Req() req: Request, @Res() res: Response): void {
-    renderProductNotFound(req, res);
+  productMissing(@Req() req: Request, @PageText() text: PageTextFn) {
+    return productNotFoundPage(req, text);
   }
 }

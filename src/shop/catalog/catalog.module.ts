@@ -1,20 +1,20 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { CatalogReadModule } from '../../commerce/catalog/catalog.module';
 import { CatalogAliasesMiddleware } from './catalog-aliases.middleware';
 import { CatalogImportCommand } from './catalog-import.command';
 import { CatalogController } from './catalog.controller';
-import { CatalogService } from './catalog.service';
 import { HomeController } from './home.controller';
 import { LanguageController } from './language.controller';
 import { ProductPageController } from './product-page.controller';
-import { ProductSearchService } from './product-search.service';
 
 /**
  * Product listing (and its language aliases), search, product pages, the home page, the layout's language
  * switch, and the `catalog:import` command.
  */
 @Module({
+  imports: [CatalogReadModule],
   controllers: [HomeController, CatalogController, ProductPageController, LanguageController],
-  providers: [CatalogService, ProductSearchService, CatalogImportCommand],
+  providers: [CatalogImportCommand],
 })
 export class CatalogModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -1,11 +1,13 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Get, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import { CatalogService } from '../../commerce/catalog/catalog.service';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
-import { t } from '../../web/i18n/page-language';
-import { productCards, renderGuestPage, sessionCurrency } from './catalog-view';
-import { CatalogService } from './catalog.service';
+import { PageView } from '../../web/answers/answers';
+import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
+import { guestPage } from '../../web/page-cache';
+import { productCards, sessionCurrency } from './catalog-view';
 
 /** The shop's front page: a handful of products to start from. */
 @ApiExcludeController()
@@ -17,10 +19,10 @@ export class HomeController {
   ) {}
 
   @Get()
-  async home(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async home(@Req() req: Request, @PageText() text: PageTextFn): Promise<PageView> {
     const { products, currency } = await this.catalog.featured(sessionCurrency(req));
-    renderGuestPage(req, res, 'shop/home', {
-      title: t(res, 'catalog.home.title'),
+    return guestPage(req, 'shop/home', {
+      title: text('catalog.home.title'),
       products: productCards(products, this.config.baseUrl),
       currency,
     });

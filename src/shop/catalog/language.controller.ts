@@ -1,9 +1,8 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { backUrl } from '../../common/back-url';
+import type { Request } from 'express';
 import { AppError } from '../../common/errors/app-error';
-import { addFlash, wantsHtml } from '../../common/session-data';
+import { FormAnswer } from '../../web/answers/answers';
 import { translations } from '../../web/i18n/translations';
 import { SetLanguageDto } from './dto/set-language.dto';
 
@@ -14,7 +13,7 @@ export class LanguageController {
   @Post('set')
   @HttpCode(200)
   @ApiOkResponse({ description: '{ success: true, language }; a browser form is redirected back with a flash' })
-  set(@Body() body: SetLanguageDto, @Req() req: Request, @Res() res: Response): void {
+  set(@Body() body: SetLanguageDto, @Req() req: Request): FormAnswer {
     const shipped = translations();
     const language = body.language.toLowerCase();
     if (!shipped.has(language)) {
@@ -24,11 +23,10 @@ export class LanguageController {
       );
     }
     req.session.language = language;
-    if (!wantsHtml(req)) {
-      res.json({ success: true, language });
-      return;
-    }
-    addFlash(req, 'success', shipped.t(language, 'layout.language.changed'));
-    res.redirect(303, backUrl(req, '/'));
+    // The flash speaks the language just chosen, not the one this request's page was in.
+    return new FormAnswer(shipped.t(language, 'layout.language.changed'), { back: '/' }, () => ({
+      success: true,
+      language,
+    }));
   }
 }

@@ -1,10 +1,12 @@
-import { Controller, Get, Header, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Param, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import { CatalogService } from '../../commerce/catalog/catalog.service';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
-import { productPageView, renderGuestPage, renderProductNotFound, sessionCurrency, wantsJson } from './catalog-view';
-import { CatalogService } from './catalog.service';
+import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
+import { guestPage } from '../../web/page-cache';
+import { productNotFoundPage, productPageView, sessionCurrency, wantsJson } from './catalog-view';
 
 /** `/shop/p/{slug}`: hidden products too (sold by direct link); missing, disabled or foreign ones get the product-404. */
 @ApiTags('catalog')
@@ -19,16 +21,10 @@ export class ProductPageController {
   @Header('Vary', 'Accept')
   @Header('Cache-Control', 'private, no-cache')
   @ApiOkResponse({ description: 'HTML product page; with Accept: application/json { success, product }' })
-  async show(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async show(@Param('slug') slug: string, @Req() req: Request, @PageText() text: PageTextFn) {
     const page = await this.catalog.productPage(slug, sessionCurrency(req));
-    if (!page) return renderProductNotFound(req, res);
-    if (wantsJson(req)) {
-      res.json({ success: true, product: page.product });
-      return;
-    }
-    renderGuestPage(req, res, 'shop/product', {
-      title: page.product.name,
-      ...productPageView(page, this.config.baseUrl),
-    });
+    if (!page) return productNotFoundPage(req, text);
+    if (wantsJson(req)) return { success: true, product: page.product };
+    return guestPage(req, 'shop/product', { title: page.product.name, ...productPageView(page, this.config.baseUrl) });
   }
 }

@@ -71,10 +71,9 @@ export class CheckoutPageService {
       detailsSaved: Boolean(cart.email && cart.billingAddress),
       shippingMethod: cart.shippingMethod ?? '',
       paymentMethod: cart.paymentMethod ?? '',
-      /** The VAT id is checked against the EU service as it is typed (spec: only with `format_existence`). */
+      /** The VAT id is checked against the EU service as it is typed, only with `format_existence`. */
       vatCheck:
-        this.settings.isOn('salesValidateVAT') &&
-        this.settings.get<string>('salesValidateVATType') === 'format_existence',
+        this.settings.isOn('salesValidateVAT') && this.settings.get('salesValidateVATType') === 'format_existence',
       delivery: this.deliveryChoice(cart.deliverySlotId, cart.deliveryDate),
       items: priced.lines.map((item) => ({ name: item.name, qty: item.line.qty, total: money(item.total) })),
       totals: {
@@ -96,7 +95,7 @@ export class CheckoutPageService {
   /** The delivery-date picker: the dates a slot can be booked on, and the slot chosen before. */
   private deliveryChoice(slotId: number | null, date: string | null) {
     if (!this.settings.isOn('salesDeliveryTimeEnabled')) return null;
-    const today = shopNow(this.settings.get<string>('salesTimezone')).date;
+    const today = shopNow(this.settings.get('salesTimezone')).date;
     return { firstDay: today, lastDay: addDays(today, BOOKING_HORIZON_DAYS), slotId: slotId ?? '', day: date ?? '' };
   }
 }

@@ -1,12 +1,16 @@
-import { Controller, Get, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { OrdersService } from '../../commerce/orders/orders.service';
 import { PaymentService } from '../../commerce/payments/payment.service';
-import { pageLanguage, t } from '../../web/i18n/page-language';
+import { PageView, Redirect } from '../../web/answers/answers';
+import { PageLanguage, PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { CheckoutPageService } from './checkout-page.service';
 import { CheckoutPageQuery } from './dto/checkout.dto';
 import { OrderPageService } from './order-page.service';
+
+/** What the pages about the order this browser placed send: nobody may keep them. */
+const PRIVATE_PAGE = { headers: { 'Cache-Control': 'private, no-store' } };
 
 /** The checkout page, and the pages a shopper lands on after placing an order or returning from the gateway. */
 @ApiExcludeController()
@@ -25,26 +29,35 @@ export class CheckoutPagesController {
    * answer without JavaScript.
    */
   @Get()
-  async checkout(@Query() query: CheckoutPageQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const checkout = await this.checkoutPage.view(req, pageLanguage(res), {
+  async checkout(
+    @Query() query: CheckoutPageQuery,
+    @Req() req: Request,
+    @PageText() text: PageTextFn,
+    @PageLanguage() language: string,
+  ): Promise<PageView | Redirect> {
+    const checkout = await this.checkoutPage.view(req, language, {
       billing: query.billingAddressId,
       shipping: query.shippingAddressId,
     });
-    if (!checkout) return res.redirect(302, '/shop/cart');
-    res.render('shop/checkout/page', { title: t(res, 'checkout.title'), csrf: true, checkout });
+    if (!checkout) return new Redirect('/shop/cart', 302);
+    return new PageView('shop/checkout/page', { title: text('checkout.title'), csrf: true, checkout });
   }
 
   /** Needs the order this browser just placed; without one there is nothing to confirm. */
   @Get('success')
-  async success(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async success(
+    @Req() req: Request,
+    @PageText() text: PageTextFn,
+    @PageLanguage() language: string,
+  ): Promise<PageView | Redirect> {
     const order = await this.orders.byNumber(req.session.lastOrderNumber);
-    if (!order) return res.redirect(302, '/shop/cart');
-    if ((await this.payments.nextStep(order.id)).kind === 'failed') return res.redirect(302, '/shop/checkout/failed');
-    res.setHeader('Cache-Control', 'private, no-store');
-    res.render('shop/checkout/success', {
-      title: t(res, 'checkout.success.title'),
-      order: await this.pages.view(order, pageLanguage(res)),
-    });
+    if (!order) return new Redirect('/shop/cart', 302);
+    if ((await this.payments.nextStep(order.id)).kind === 'failed') return new Redirect('/shop/checkout/failed', 302);
+    return new PageView(
+      'shop/checkout/success',
+      { title: text('checkout.success.title'), order: await this.pages.view(order, language) },
+      PRIVATE_PAGE,
+    );
   }
 
   /**
@@ -55,18 +68,22 @@ export class CheckoutPagesController {
   async failed(
     @Query('unconfirmed') unconfirmedReturn: unknown,
     @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
+    @PageText() text: PageTextFn,
+    @PageLanguage() language: string,
+  ): Promise<PageView | Redirect> {
     const order = await this.orders.byNumber(req.session.lastOrderNumber);
-    if (!order) return res.redirect(302, '/shop/cart');
+    if (!order) return new Redirect('/shop/cart', 302);
     const step = await this.payments.nextStep(order.id);
     const unconfirmed = unconfirmedReturn === '1' && step.kind === 'redirect';
-    if (step.kind !== 'failed' && !unconfirmed) return res.redirect(302, '/shop/checkout/success');
-    res.setHeader('Cache-Control', 'private, no-store');
-    res.render('shop/checkout/failed', {
-      title: t(res, unconfirmed ? 'checkout.failed.unconfirmedTitle' : 'checkout.failed.title'),
-      order: await this.pages.view(order, pageLanguage(res)),
-      unconfirmed,
-    });
+    if (step.kind !== 'failed' && !unconfirmed) return new Redirect('/shop/checkout/success', 302);
+    return new PageView(
+      'shop/checkout/failed',
+      {
+        title: text(unconfirmed ? 'checkout.failed.unconfirmedTitle' : 'checkout.failed.title'),
+        order: await this.pages.view(order, language),
+        unconfirmed,
+      },
+      PRIVATE_PAGE,
+    );
   }
 }

@@ -1,13 +1,12 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { CartPricingService, CartSummary } from '../../commerce/carts/cart-pricing.service';
+import type { Request } from 'express';
+import { CartPricingService } from '../../commerce/carts/cart-pricing.service';
 import { Cart } from '../../commerce/carts/cart.entity';
 import { QuoteService } from '../../commerce/checkout/quote.service';
 import { addressJson } from '../../commerce/customers/address-book.service';
-import { addFlash, wantsHtml } from '../../common/session-data';
-import { backUrl } from '../../common/back-url';
 import { SettingsService } from '../../config/settings.service';
+import { FormAnswer } from '../../web/answers/answers';
 import { CheckoutService } from './checkout.service';
 import { SaveCheckoutDto, SavePaymentMethodDto, SaveShippingMethodDto } from './dto/checkout.dto';
 
@@ -32,9 +31,7 @@ export class CheckoutController {
       : await this.pricing.price({ currency: currency.code, couponCode: null, email: null } as Cart, []);
     const details = await this.checkout.details(req, cart);
     const { customer } = details;
-    const vatValidation = this.settings.isOn('salesValidateVAT')
-      ? this.settings.get<string>('salesValidateVATType')
-      : 'none';
+    const vatValidation = this.settings.isOn('salesValidateVAT') ? this.settings.get('salesValidateVATType') : 'none';
     return {
       success: true,
       customer: customer && {
@@ -67,39 +64,32 @@ export class CheckoutController {
 
   @Post('save')
   @HttpCode(200)
-  save(@Body() body: SaveCheckoutDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.saveStep(req, res, 'Your details were saved.', (cart) => this.checkout.save(cart, body));
+  save(@Body() body: SaveCheckoutDto, @Req() req: Request): Promise<FormAnswer> {
+    return this.saveStep(req, 'Your details were saved.', (cart) => this.checkout.save(cart, body));
   }
 
   @Post('save-shipping-method')
   @HttpCode(200)
-  saveShippingMethod(@Body() body: SaveShippingMethodDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.saveStep(req, res, 'Shipping method chosen.', (cart) => this.checkout.saveShippingMethod(cart, body));
+  saveShippingMethod(@Body() body: SaveShippingMethodDto, @Req() req: Request): Promise<FormAnswer> {
+    return this.saveStep(req, 'Shipping method chosen.', (cart) => this.checkout.saveShippingMethod(cart, body));
   }
 
   @Post('save-payment-method')
   @HttpCode(200)
-  savePaymentMethod(@Body() body: SavePaymentMethodDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.saveStep(req, res, 'Payment method chosen.', (cart) => this.checkout.savePaymentMethod(cart, body));
+  savePaymentMethod(@Body() body: SavePaymentMethodDto, @Req() req: Request): Promise<FormAnswer> {
+    return this.saveStep(req, 'Payment method chosen.', (cart) => this.checkout.savePaymentMethod(cart, body));
   }
 
   /**
    * Saves one step on the session's cart, then answers: JSON `{ success, cart }` for scripts, a flash and a
    * redirect back for a plain form post.
    */
-  private async saveStep(
-    req: Request,
-    res: Response,
-    message: string,
-    save: (cart: Cart) => Promise<void>,
-  ): Promise<void> {
+  private async saveStep(req: Request, message: string, save: (cart: Cart) => Promise<void>): Promise<FormAnswer> {
     const cart = await this.checkout.requireCart(req);
     await save(cart);
-    if (wantsHtml(req)) {
-      addFlash(req, 'success', message);
-      return res.redirect(303, backUrl(req, '/shop/checkout'));
-    }
-    const summary: CartSummary = await this.checkout.summary(cart.id);
-    res.json({ success: true, cart: summary });
+    return new FormAnswer(message, { back: '/shop/checkout' }, async () => ({
+      success: true,
+      cart: await this.checkout.summary(cart.id),
+    }));
   }
 }

@@ -4,7 +4,8 @@ import { CartPricingService, CartSummary } from '../../commerce/carts/cart-prici
 import { Address, Cart } from '../../commerce/carts/cart.entity';
 import { CartService } from '../../commerce/carts/cart.service';
 import { SessionCarts } from '../../commerce/carts/session-carts.service';
-import { cartEmpty, CheckoutRules } from '../../commerce/checkout/checkout-rules';
+import { CheckoutRules } from '../../commerce/checkout/checkout-rules';
+import { cartErrors } from '../../commerce/carts/carts-errors';
 import { QuoteService } from '../../commerce/checkout/quote.service';
 import { AddressBookService, addressNotFound, asAddress } from '../../commerce/customers/address-book.service';
 import { CustomerAddress } from '../../commerce/customers/customer-address.entity';
@@ -57,12 +58,12 @@ export class CheckoutService {
 
   /** The session's open cart, or null. */
   cart(req: Request): Promise<Cart | null> {
-    return this.sessionCarts.open(req);
+    return this.sessionCarts.open(req.session);
   }
 
   async requireCart(req: Request): Promise<Cart> {
     const cart = await this.cart(req);
-    if (!cart) throw cartEmpty();
+    if (!cart) throw cartErrors.cart_empty();
     return cart;
   }
 
@@ -72,7 +73,7 @@ export class CheckoutService {
    * address; an id that is not in their book (a guest has none) is a 404, never another customer's address.
    */
   async details(req: Request, cart: Cart | null, picked: PickedAddresses = {}): Promise<CheckoutDetails> {
-    const customer = await this.customers.current(req);
+    const customer = await this.customers.current(req.session);
     const book = customer ? await this.addressBook.list(customer.id) : [];
     const entry = (id: number): Address => {
       const found = book.find((address) => address.id === id);
@@ -107,7 +108,7 @@ export class CheckoutService {
    * named in `locale` (the page language; JSON answers stay English).
    */
   countries(locale?: string): CountryOption[] {
-    const allowed = this.settings.get<string[]>('salesAllowedCountries');
+    const allowed = this.settings.get('salesAllowedCountries');
     return countryOptions(locale, allowed.length ? allowed : COUNTRY_CODES);
   }
 
@@ -154,8 +155,7 @@ export class CheckoutService {
   private async vatId(raw: string | undefined, billingCountry: string): Promise<string | null> {
     if (!raw) return null;
     const checked = await this.vat.validate(raw, billingCountry, { existence: false });
-    const checking =
-      this.settings.isOn('salesValidateVAT') && this.settings.get<string>('salesValidateVATType') !== 'none';
+    const checking = this.settings.isOn('salesValidateVAT') && this.settings.get('salesValidateVATType') !== 'none';
     if (checking && (checked.status === 'invalid_format' || checked.status === 'country_mismatch')) {
       throw AppError.invalid(
         {

@@ -1,20 +1,21 @@
-import { Controller, Get, Param, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { OrdersService } from '../../commerce/orders/orders.service';
 import { PaymentService } from '../../commerce/payments/payment.service';
 import { AppError } from '../../common/errors/app-error';
 import { addFlash } from '../../common/session-data';
 import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
-import { pageLanguage, t } from '../../web/i18n/page-language';
+import { PageView, Redirect } from '../../web/answers/answers';
+import { PageLanguage, PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { OrderPageService } from './order-page.service';
 import { stepUrl } from './place-order.controller';
 
 /** Requests per minute and IP: plenty for a shopper, too few to search the order-number space. */
 export const GUEST_ORDER_LIMIT = 30;
 
-/** A guest's order, reached with the order number alone (spec "Authentication" 5). */
+/** A guest's order, reached with the order number alone (a long random value nobody can guess). */
 @ApiExcludeController()
 @Controller('shop/order')
 @UseGuards(ShopThrottlerGuard)
@@ -27,32 +28,39 @@ export class GuestOrderController {
   ) {}
 
   @Get('view/:orderNumber')
-  async view(@Param('orderNumber') number: string, @Res() res: Response): Promise<void> {
+  async view(
+    @Param('orderNumber') number: string,
+    @PageText() text: PageTextFn,
+    @PageLanguage() language: string,
+  ): Promise<PageView> {
     const order = await this.orders.byNumber(number);
-    if (!order) throw AppError.notFound(t(res, 'order.notFound'));
-    res.setHeader('Cache-Control', 'private, no-store');
-    res.setHeader('X-Robots-Tag', 'noindex');
-    res.render('shop/order/view', {
-      title: t(res, 'order.title', { reference: order.reference }),
-      order: await this.pages.view(order, pageLanguage(res)),
-    });
+    if (!order) throw AppError.notFound(text('order.notFound'));
+    return new PageView(
+      'shop/order/view',
+      { title: text('order.title', { reference: order.reference }), order: await this.pages.view(order, language) },
+      { headers: { 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex' } },
+    );
   }
 
   /** Pays again while the order awaits an online payment; otherwise back to the order with a word why not. */
   @Get('pay/:orderNumber')
-  async pay(@Param('orderNumber') number: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async pay(
+    @Param('orderNumber') number: string,
+    @Req() req: Request,
+    @PageText() text: PageTextFn,
+  ): Promise<Redirect> {
     const order = await this.orders.byNumber(number);
-    if (!order) throw AppError.notFound(t(res, 'order.notFound'));
+    if (!order) throw AppError.notFound(text('order.notFound'));
     const step = await this.payments.retry(order, req.ip ?? '');
     if (!step) {
       addFlash(
         req,
         'info',
-        t(res, order.status === 'pending_payment' ? 'order.payByTransfer' : 'order.notAwaitingPayment'),
+        text(order.status === 'pending_payment' ? 'order.payByTransfer' : 'order.notAwaitingPayment'),
       );
-      return res.redirect(302, `/shop/order/view/${order.number}`);
+      return new Redirect(`/shop/order/view/${order.number}`, 302);
     }
     req.session.lastOrderNumber = order.number;
-    res.redirect(302, stepUrl(step));
+    return new Redirect(stepUrl(step), 302);
   }
 }

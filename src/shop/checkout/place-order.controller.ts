@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { PlaceOrderService } from '../../commerce/checkout/place-order.service';
 import { SessionCarts } from '../../commerce/carts/session-carts.service';
 import { SessionCustomers } from '../../commerce/customers/session-customers.service';
@@ -9,6 +9,7 @@ import { PaymentService, PaymentStep } from '../../commerce/payments/payment.ser
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { wantsHtml } from '../../common/session-data';
+import { Redirect } from '../../web/answers/answers';
 import { PlaceOrderDto } from './dto/checkout.dto';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,100}$/;
@@ -42,34 +43,29 @@ export class PlaceOrderController {
     @Body() body: PlaceOrderDto,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
+  ): Promise<Redirect | { success: true; orderNumber: string; redirect: string }> {
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw AppError.invalid({ 'Idempotency-Key': ['must be 1 to 100 visible ASCII characters'] });
     }
     const { order, created } = await this.placeOrder.place({
-      cartId: await this.sessionCarts.placeable(req),
+      cartId: await this.sessionCarts.placeable(req.session),
       idempotencyKey,
-      customerId: await this.customers.currentId(req),
+      customerId: await this.customers.currentId(req.session),
       expectedTotal: body.expectedTotal,
       saveAddresses: body.saveToAddressBook === true,
     });
     const step = created ? await this.payments.start(order, req.ip ?? '') : await this.payments.nextStep(order.id);
     req.session.lastOrderNumber = order.number;
     const redirect = stepUrl(step);
-    if (wantsHtml(req)) return res.redirect(302, redirect);
-    res.json({ success: true, orderNumber: order.number, redirect });
+    if (wantsHtml(req)) return new Redirect(redirect, 302);
+    return { success: true, orderNumber: order.number, redirect };
   }
 
   /** The gateway's redirect back (GET): the order comes from `order` / `order_number`, else this browser's last order. */
   @Get('process-payment')
-  async returnFromGateway(
-    @Query() query: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
+  returnFromGateway(@Query() query: Record<string, unknown>, @Req() req: Request): Promise<Redirect> {
     const number = query.order ?? query.order_number ?? req.session.lastOrderNumber;
-    await this.process(number, query, req, res);
+    return this.process(number, query, req);
   }
 
   /** The gateway's return as a cross-site form post: no session cookie comes along, so the number is in the path. */
@@ -80,17 +76,16 @@ export class PlaceOrderController {
     @Query() query: Record<string, unknown>,
     @Body() body: Record<string, unknown>,
     @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    await this.process(orderNumber, { ...query, ...body }, req, res);
+  ): Promise<Redirect> {
+    return this.process(orderNumber, { ...query, ...body }, req);
   }
 
-  private async process(number: unknown, params: Record<string, unknown>, req: Request, res: Response): Promise<void> {
+  private async process(number: unknown, params: Record<string, unknown>, req: Request): Promise<Redirect> {
     const order = await this.orders.byNumber(number);
     if (!order) throw AppError.notFound('We could not find that order.');
     const step = await this.payments.handleReturn(order, textParams(params));
     req.session.lastOrderNumber = order.number;
-    res.redirect(303, stepUrl(step));
+    return new Redirect(stepUrl(step));
   }
 }
 

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { SettingsService } from '../../config/settings.service';
 
 /**
- * `validate-vat` exists only while VAT validation is on with `format_existence` (spec, feature flags);
+ * `validate-vat` exists only while VAT validation is on with `format_existence` (docs/configuration.md);
  * otherwise it answers exactly like an unknown route. Read per request, so a CP change needs no restart.
  */
 @Injectable()
@@ -11,10 +11,7 @@ export class VatCheckEnabledGuard implements CanActivate {
   constructor(private readonly settings: SettingsService) {}
 
   canActivate(context: ExecutionContext): boolean {
-    if (
-      this.settings.isOn('salesValidateVAT') &&
-      this.settings.get<string>('salesValidateVATType') === 'format_existence'
-    ) {
+    if (this.settings.isOn('salesValidateVAT') && this.settings.get('salesValidateVATType') === 'format_existence') {
       return true;
     }
     const req = context.switchToHttp().getRequest<Request>();

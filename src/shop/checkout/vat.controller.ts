@@ -1,10 +1,10 @@
-import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
-import type { Response } from 'express';
 import { VatCheckResult, VatValidationService } from '../../commerce/tax/vat-validation.service';
 import { countryName } from '../../common/countries';
 import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
+import { JsonAnswer } from '../../web/answers/answers';
 import { ValidateVatDto } from './dto/validate-vat.dto';
 import { VatCheckEnabledGuard } from './vat-check-enabled.guard';
 
@@ -18,27 +18,33 @@ const UNAVAILABLE = 'The EU VAT service is not available right now, please try a
 export class VatController {
   constructor(private readonly vat: VatValidationService) {}
 
-  /** Checks a VAT id's format and its registration in the EU VAT service (spec "VAT validation result"). */
+  /** Checks a VAT id's format and its registration in the EU VAT service. */
   @Post('validate-vat')
   @HttpCode(200)
   @UseGuards(VatCheckEnabledGuard, ShopThrottlerGuard)
   @Throttle({ default: { limit: VAT_CHECK_LIMIT, ttl: 60_000 } })
-  async validate(@Body() body: ValidateVatDto, @Res() res: Response): Promise<void> {
-    const result = await this.vat.validate(body.vatId, body.country, { existence: true });
-    const { status, json } = answer(result, body.country);
-    res.status(status).json(json);
+  async validate(@Body() body: ValidateVatDto): Promise<JsonAnswer> {
+    return answer(await this.vat.validate(body.vatId, body.country, { existence: true }), body.country);
   }
 }
 
-function answer(result: VatCheckResult, country: string): { status: number; json: object } {
+/**
+ * The result body: `valid`, a message for the shopper, and the company's `name` and `address` when valid;
+ * 502 while the EU service cannot answer.
+ */
+function answer(result: VatCheckResult, country: string): JsonAnswer {
   const { vatId } = result;
-  const invalid = (message: string) => ({ status: 200, json: { success: true, valid: false, message, vatId } });
+  const invalid = (message: string) => new JsonAnswer(200, { success: true, valid: false, message, vatId });
   switch (result.status) {
     case 'valid':
-      return {
-        status: 200,
-        json: { success: true, valid: true, message: null, vatId, name: result.name, address: result.address },
-      };
+      return new JsonAnswer(200, {
+        success: true,
+        valid: true,
+        message: null,
+        vatId,
+        name: result.name,
+        address: result.address,
+      });
     case 'invalid_format':
       return invalid('Invalid VAT ID format.');
     case 'not_registered':
@@ -48,15 +54,12 @@ function answer(result: VatCheckResult, country: string): { status: number; json
     case 'not_eu':
       return invalid('VAT IDs can only be checked for EU countries.');
     case 'unavailable':
-      // The spec's result body plus the error object every failed JSON answer carries (docs/http-contract.md).
-      return {
-        status: 502,
-        json: {
-          success: false,
-          valid: false,
-          message: UNAVAILABLE,
-          error: { code: 'vat_service_unavailable', message: UNAVAILABLE },
-        },
-      };
+      // The result body plus the error object every failed JSON answer carries (docs/http-contract.md).
+      return new JsonAnswer(502, {
+        success: false,
+        valid: false,
+        message: UNAVAILABLE,
+        error: { code: 'vat_service_unavailable', message: UNAVAILABLE },
+      });
   }
 }

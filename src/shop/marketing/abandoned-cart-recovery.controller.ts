@@ -1,10 +1,11 @@
-import { Controller, Get, Header, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Param, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { SessionCustomers } from '../../commerce/customers/session-customers.service';
 import { AbandonedCartRecoveryService } from '../../commerce/marketing/abandoned-cart-recovery.service';
 import { RequiresFeature } from '../../common/decorators/requires-feature.decorator';
 import { addFlash, FlashMessage } from '../../common/session-data';
+import { PageView, Redirect } from '../../web/answers/answers';
 
 /** The friendly pages for links that restore nothing: what happened and where to go on. */
 const NOTHING_TO_RESTORE = {
@@ -25,7 +26,7 @@ const NOTHING_TO_RESTORE = {
   },
 };
 
-/** The recovery link of the abandoned-cart reminders (spec "Catalog and marketing"). */
+/** The recovery link of the abandoned-cart reminders. */
 @ApiExcludeController()
 @RequiresFeature('salesAbandonedCartsEnabled')
 @Controller('shop/marketing/abandoned-carts')
@@ -38,18 +39,17 @@ export class AbandonedCartRecoveryController {
   /** Restores the lines into a new session cart and shows the cart page, or explains why it cannot. */
   @Get('recover/:uid')
   @Header('Cache-Control', 'no-store')
-  async recover(@Param('uid') uid: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const result = await this.recovery.recover(uid, await this.customers.currentId(req));
+  async recover(@Param('uid') uid: string, @Req() req: Request): Promise<PageView | Redirect> {
+    const result = await this.recovery.recover(uid, await this.customers.currentId(req.session));
     if (result.outcome !== 'restored') {
       const page = NOTHING_TO_RESTORE[result.outcome];
-      res.status(page.status).render('shop/marketing/abandoned-cart', page);
-      return;
+      return new PageView('shop/marketing/abandoned-cart', page, { status: page.status });
     }
     req.session.cartId = result.cart.id;
     req.session.currency = result.cart.currency;
     const flash = restoredMessage(result.restored, result.skipped);
     addFlash(req, flash.type, flash.message);
-    res.redirect(302, '/shop/cart');
+    return new Redirect('/shop/cart', 302);
   }
 }
 

@@ -1,7 +1,6 @@
-import { Controller, Get, Header, Param, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Param, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
-import type { Response } from 'express';
 import { GiftCardDesigns } from '../../commerce/gift-cards/gift-card-designs.service';
 import { GiftCardRedemption } from '../../commerce/gift-cards/gift-card-redemption.service';
 import { GiftCardVouchers } from '../../commerce/gift-cards/gift-card-vouchers.service';
@@ -15,11 +14,12 @@ import { toMajor } from '../../common/money';
 import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
+import { FileAnswer, JsonAnswer, PageView } from '../../web/answers/answers';
 
 /** Lookups by code per minute and IP: plenty for a shopper, far too few to search the code space. */
 export const GIFT_CARD_LOOKUP_LIMIT = 30;
 
-/** The gift-card pages of the spec ("Catalog and marketing"), registered only while `salesGiftCardsEnabled` is on. */
+/** The gift-card pages (previews and voucher details), registered only while `salesGiftCardsEnabled` is on. */
 @ApiExcludeController()
 @RequiresFeature('salesGiftCardsEnabled')
 @Controller('shop/marketing/gift-cards')
@@ -35,11 +35,11 @@ export class GiftCardPagesController {
 
   /** A design as a card, and the products that sell it. */
   @Get('preview/:id')
-  async preview(@Param('id') id: string, @Res() res: Response): Promise<void> {
+  async preview(@Param('id') id: string): Promise<PageView> {
     const design = /^\d{1,9}$/.test(id) ? await this.designs.find(Number(id)) : null;
     if (!design) throw AppError.notFound('This gift-card design does not exist.');
     const [store, products] = await Promise.all([this.stores.default(), this.designs.products(design.id)]);
-    res.render('shop/marketing/gift-card-preview', {
+    return new PageView('shop/marketing/gift-card-preview', {
       title: `${design.name} gift card`,
       design,
       storeName: store.name,
@@ -55,13 +55,11 @@ export class GiftCardPagesController {
   @Throttle({ default: { limit: GIFT_CARD_LOOKUP_LIMIT, ttl: 60_000 } })
   @Header('Cache-Control', 'private, no-store')
   @Header('X-Robots-Tag', 'noindex')
-  async previewCard(@Param('code') code: string, @Res() res: Response): Promise<void> {
+  async previewCard(@Param('code') code: string): Promise<FileAnswer> {
     const card = await this.redemption.byCode(code);
     if (!card) throw AppError.notFound('No gift card has this code.');
     const { filename, pdf } = await this.vouchers.voucher(card);
-    res.setHeader('Content-Type', 'application/pdf');
-    res.setHeader('Content-Disposition', `inline; filename="${filename}"`);
-    res.send(pdf);
+    return new FileAnswer(pdf, { type: 'application/pdf', filename, disposition: 'inline' });
   }
 
   /** `{ success, code, balance, currency, expiresAt, status }`; JSON for every caller, a browser too. */
@@ -69,23 +67,23 @@ export class GiftCardPagesController {
   @UseGuards(ShopThrottlerGuard)
   @Throttle({ default: { limit: GIFT_CARD_LOOKUP_LIMIT, ttl: 60_000 } })
   @Header('Cache-Control', 'private, no-store')
-  async itemDetails(@Param('code') code: string, @Res() res: Response): Promise<void> {
+  async itemDetails(@Param('code') code: string) {
     const card = await this.redemption.byCode(code);
     if (!card) {
       // Answered here rather than thrown: the exception filter would show a browser an HTML error page.
-      res
-        .status(404)
-        .json({ success: false, error: { code: 'gift_card_unknown', message: 'No gift card has this code.' } });
-      return;
+      return new JsonAnswer(404, {
+        success: false,
+        error: { code: 'gift_card_unknown', message: 'No gift card has this code.' },
+      });
     }
     const { decimals } = await this.currencies.chosenOrBase(card.currency);
-    res.json({
+    return {
       success: true,
       code: card.code,
       balance: toMajor(card.balance, decimals),
       currency: card.currency,
       expiresAt: card.expiresAt === null ? null : new Date(card.expiresAt).toISOString(),
       status: giftCardState(card),
-    });
+    };
   }
 }

@@ -1,12 +1,14 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, StreamableFile } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { backUrl } from '../../common/back-url';
 import { AppError } from '../../common/errors/app-error';
 import { addFlash, wantsHtml } from '../../common/session-data';
+import { AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config.module';
 import { t } from '../i18n/page-language';
-import { FormAnswer, PageView, Redirect } from './answers';
+import { FileAnswer, FormAnswer, JsonAnswer, PageView, Redirect } from './answers';
 import { REFUSED_FORM_PAGE, RefusedFormPage } from './refused-form.decorator';
 
 /**
@@ -16,7 +18,10 @@ import { REFUSED_FORM_PAGE, RefusedFormPage } from './refused-form.decorator';
  */
 @Injectable()
 export class AnswerInterceptor implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    private readonly reflector: Reflector,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
@@ -27,39 +32,71 @@ export class AnswerInterceptor implements NestInterceptor {
       mergeMap((result) => {
         if (result instanceof FormAnswer) return from(answerForm(result, req, res));
         if (result instanceof PageView) return from(render(result, res));
+        if (result instanceof JsonAnswer) {
+          res.status(result.status);
+          return of(result.body);
+        }
+        if (result instanceof FileAnswer) return of(fileBody(result, res));
         if (result instanceof Redirect) {
-          res.status(result.status).location(result.url);
+          redirect(res, result.status, result.url);
           return of(undefined);
         }
         return of(result);
       }),
       catchError((error: unknown) => {
-        if (!refusedPage || !(error instanceof AppError) || !wantsHtml(req) || error.status >= 500) {
-          return throwError(() => error);
-        }
+        if (!refusedPage || !(error instanceof AppError) || !wantsHtml(req)) return throwError(() => error);
         addFlash(req, 'error', error.message);
-        res.status(303).location(typeof refusedPage === 'string' ? refusedPage : refusedPage(req));
+        redirect(res, 303, backUrl(req, this.pageOf(refusedPage, req)));
         return of(undefined);
       }),
     );
   }
+
+  private pageOf(page: RefusedFormPage, req: Request): string {
+    if (typeof page !== 'string') return page(req);
+    const path = page.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(req.params[name] ?? '')));
+    return `/${this.config.cpTrigger}/${path}`;
+  }
+}
+
+/**
+ * Sets up a redirect; Nest then sends it without a body. `Vary: Accept` as Express's own redirect says it: the same
+ * post answers a script with JSON.
+ */
+function redirect(res: Response, status: number, url: string): void {
+  res.status(status).location(url).vary('Accept');
 }
 
 /** The JSON body to send, or undefined once the response is set up as a redirect (sent without a body). */
 async function answerForm(result: FormAnswer, req: Request, res: Response): Promise<object | undefined> {
   if (result.json && !wantsHtml(req)) return result.json();
   const { message, target } = result;
-  addFlash(req, 'success', typeof message === 'string' ? message : t(res, message.key, message.params));
+  addFlash(req, result.flash, typeof message === 'string' ? message : t(res, message.key, message.params));
   // Nest sends the result with the status set here: the route's own code (200) is applied before the handler runs.
-  res.status(303).location('back' in target ? backUrl(req, target.back) : target.to);
+  redirect(res, 303, 'back' in target ? backUrl(req, target.back) : target.to);
   return undefined;
+}
+
+/** The file as Nest sends a stream, with its headers set here (Nest's own would not replace them). */
+function fileBody(answer: FileAnswer, res: Response): StreamableFile {
+  const { type, filename, disposition, headers } = answer.file;
+  res.setHeader('Content-Type', type);
+  // Only characters a header carries as they are: the name is ours (an invoice or parcel number), but plugins pass it.
+  res.setHeader('Content-Disposition', `${disposition}; filename="${filename.replace(/[^\w.-]/g, '_')}"`);
+  for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
+  return new StreamableFile(typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body);
 }
 
 /** The page's HTML, which Nest then sends as it sends any string (`text/html`). */
 function render(page: PageView, res: Response): Promise<string> {
-  if (page.options.status) res.status(page.options.status);
-  for (const [name, value] of Object.entries(page.options.headers ?? {})) res.setHeader(name, value);
+  // A copy: Express writes the request's locals (CSRF token, flash) onto the model it is given. Status and headers
+  // only once the page rendered, so a failing template's error page carries neither (a public Cache-Control above all).
   return new Promise((resolve, reject) =>
-    res.render(page.view, page.model, (error, html) => (error ? reject(error) : resolve(html))),
+    res.render(page.view, { ...page.model }, (error, html) => {
+      if (error) return reject(error);
+      if (page.options.status) res.status(page.options.status);
+      for (const [name, value] of Object.entries(page.options.headers ?? {})) res.setHeader(name, value);
+      resolve(html);
+    }),
   );
 }

@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Response } from 'express';
-import { t } from './page-language';
+import { pageLanguage, t } from './page-language';
 
 /** Translates a UI string into the current page's language. */
 export type PageTextFn = (key: string, params?: Record<string, unknown>) => string;
@@ -13,3 +13,8 @@ export const PageText = createParamDecorator((_data: unknown, context: Execution
   const res = context.switchToHttp().getResponse<Response>();
   return (key, params) => t(res, key, params);
 });
+
+/** `@PageLanguage() language`: the current page's language (`pageLanguage(res)`), e.g. to format amounts in it. */
+export const PageLanguage = createParamDecorator((_data: unknown, context: ExecutionContext): string =>
+  pageLanguage(context.switchToHttp().getResponse<Response>()),
+);

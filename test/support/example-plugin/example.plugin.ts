@@ -17,7 +17,7 @@ export class ExamplePlugin implements StorefrontPlugin {
     this.siteEndpoints = [
       {
         route: 'example/api/greeting',
-        handler: ({ name }) => ({ success: true, greeting: `${settings.get<string>('example.greeting')}, ${name}` }),
+        handler: ({ name }) => ({ success: true, greeting: `${settings.get('example.greeting')}, ${name}` }),
       },
     ];
   }

@@ -1,7 +1,14 @@
 import { SettingDefinition } from '../../../src/plugin-api';
 
 /** The example plugin's settings: `<handle>.<name>`, defined when its module loads. */
-export const EXAMPLE_SETTINGS: readonly SettingDefinition[] = [
+export const EXAMPLE_SETTINGS = [
   { key: 'example.invoiceEnabled', type: 'boolean', default: true, description: 'Offer payment by invoice' },
   { key: 'example.greeting', type: 'string', default: 'Hello from the example plugin', description: 'Greeting' },
-];
+] as const satisfies readonly SettingDefinition[];
+
+/** `settings.get('example.greeting')` is a string, `isOn('example.invoiceEnabled')` a checked flag. */
+declare module '../../../src/plugin-api' {
+  interface SettingLists {
+    example: typeof EXAMPLE_SETTINGS;
+  }
+}

@@ -42,8 +42,8 @@ export class CardPayService {
 
   /** The signed redirect to the bank's card page, or a failure when the redirect cannot be built. */
   async start({ order, transaction, returnUrl, customerIp }: PaymentRequest): Promise<PaymentStart> {
-    const mid = this.settings.get<string>('bankpay.merchantMid');
-    const secretKey = this.settings.get<string>('bankpay.secretKey');
+    const mid = this.settings.get('bankpay.merchantMid');
+    const secretKey = this.settings.get('bankpay.secretKey');
     const cardPayUrl = this.endpoints.cardPayUrl();
     const currency = NUMERIC_CURRENCY[order.currency];
     const problem =
@@ -104,11 +104,11 @@ export class CardPayService {
     amount: number,
     params: Record<string, string>,
   ): Promise<string | null> {
-    const secretKey = this.settings.get<string>('bankpay.secretKey');
+    const secretKey = this.settings.get('bankpay.secretKey');
     if (!secretKey) return 'no secretKey is configured';
     const returnString = signingString(RETURN_SIGNED_FIELDS, params);
     if (!signatureMatches(cardPayHmac(secretKey, returnString), params.HMAC)) return 'the HMAC does not verify';
-    const keys = this.settings.get<Record<string, string>>('bankpay.cardPayPublicKeys');
+    const keys = this.settings.get('bankpay.cardPayPublicKeys');
     if (Object.keys(keys).length > 0) {
       const pem = keys[params.ECDSA_KEY ?? ''];
       if (!pem) return `unknown ECDSA key ${params.ECDSA_KEY ?? '(none)'}`;

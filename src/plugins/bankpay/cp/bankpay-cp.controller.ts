@@ -1,14 +1,25 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { answerCpPost, AppConfig, CpPermission, InjectConfig } from '../../../plugin-api';
+import type { Request } from 'express';
+import {
+  AppConfig,
+  AppError,
+  BrowserTarget,
+  CpPermission,
+  FormAnswer,
+  InjectConfig,
+  PageView,
+  Redirect,
+  RefusedGoesTo,
+  wantsHtml,
+} from '../../../plugin-api';
 import { PayPlusClient } from '../pay-plus/pay-plus.client';
 import { BankpayCpService } from './bankpay-cp.service';
 
 /** Loan amounts the Pricing section previews when none is asked for (EUR). */
 const PREVIEW_LOAN_AMOUNT = 500;
 
-/** The gateway's CP pages (spec "Control-panel routes"), all behind `accessPlugin-bankpay`. */
+/** The gateway's CP pages, all behind `accessPlugin-bankpay`. */
 @ApiExcludeController()
 @CpPermission('accessPlugin-bankpay')
 @Controller('bankpay')
@@ -20,58 +31,63 @@ export class BankpayCpController {
   ) {}
 
   @Get()
-  landing(@Res() res: Response): void {
-    res.redirect(302, `/${this.config.cpTrigger}/bankpay/dashboard`);
+  landing(): Redirect {
+    return new Redirect(`/${this.config.cpTrigger}/bankpay/dashboard`, 302);
   }
 
   @Get('dashboard')
-  async dashboard(@Res() res: Response): Promise<void> {
-    res.render('cp/bankpay-dashboard', { layout: 'cp', title: 'Bank payments', ...(await this.cp.dashboard()) });
+  async dashboard(): Promise<PageView> {
+    return new PageView('cp/bankpay-dashboard', {
+      layout: 'cp',
+      title: 'Bank payments',
+      ...(await this.cp.dashboard()),
+    });
   }
 
   @Get('settings')
-  settingsLanding(@Res() res: Response): void {
-    res.redirect(302, `/${this.config.cpTrigger}/bankpay/settings/general`);
+  settingsLanding(): Redirect {
+    return new Redirect(`/${this.config.cpTrigger}/bankpay/settings/general`, 302);
   }
 
-  /** Requests a token with the stored credentials (spec: bankpay/settings/test → flash). */
+  /** Requests a token with the stored credentials, and says in a flash how it went. */
   @Post('settings/test')
-  test(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return answerCpPost(req, res, {
-      page: `/${this.config.cpTrigger}/bankpay/settings/credentials`,
-      action: async () =>
-        (await this.payPlus.getAccessToken('BANKPAYPLUS'))
-          ? { message: 'The bank accepted the credentials.' }
-          : {
-              success: false,
-              message: 'The bank did not issue a token: check the API key, client secret and base URL.',
-            },
-    });
+  @HttpCode(200)
+  @RefusedGoesTo('bankpay/settings/credentials')
+  async test(): Promise<FormAnswer> {
+    const page = this.settingsPage('credentials');
+    if (await this.payPlus.getAccessToken('BANKPAYPLUS')) {
+      return FormAnswer.done('The bank accepted the credentials.', page);
+    }
+    const refusal = 'The bank did not issue a token: check the API key, client secret and base URL.';
+    // Not an error of the request: a script gets it as `success: false`, a browser as an error flash.
+    return new FormAnswer(refusal, page, () => ({ success: false, message: refusal }), 'error');
   }
 
-  /** The one save action shared by every section; the form says which section it is. */
+  /**
+   * The one save action shared by every section; the form says which section it is. A refused save goes back to
+   * its section with the error as a flash; an unknown section is a 404 page (hence no `@RefusedGoesTo`, which would
+   * flash it too).
+   */
   @Post('settings/save')
-  save(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  @HttpCode(200)
+  async save(@Body() body: Record<string, unknown>, @Req() req: Request): Promise<FormAnswer> {
     const section = this.cp.section(String(body.section ?? ''));
-    return answerCpPost(req, res, {
-      page: `/${this.config.cpTrigger}/bankpay/settings/${section.handle}`,
-      action: async () => {
-        await this.cp.save(section, body);
-        return { message: `${section.title} settings saved.` };
-      },
-    });
+    const page = this.settingsPage(section.handle);
+    try {
+      await this.cp.save(section, body);
+    } catch (error) {
+      if (!(error instanceof AppError) || !wantsHtml(req)) throw error;
+      return FormAnswer.note('error', error.message, page);
+    }
+    return FormAnswer.done(`${section.title} settings saved.`, page);
   }
 
   @Get('settings/:section')
-  async settings(
-    @Param('section') handle: string,
-    @Query('amount') amount: unknown,
-    @Res() res: Response,
-  ): Promise<void> {
+  async settings(@Param('section') handle: string, @Query('amount') amount: unknown): Promise<PageView> {
     const section = this.cp.section(handle);
     const loanAmount = previewAmount(amount);
     const loanOffers = section.handle === 'pricing' ? await this.payPlus.getLoanPrecalculation(loanAmount) : [];
-    res.render('cp/bankpay-settings', {
+    return new PageView('cp/bankpay-settings', {
       layout: 'cp',
       title: `Bank payments · ${section.title}`,
       ...this.cp.form(section),
@@ -81,6 +97,10 @@ export class BankpayCpController {
       loanAmount,
       loanOffers,
     });
+  }
+
+  private settingsPage(handle: string): BrowserTarget {
+    return { to: `/${this.config.cpTrigger}/bankpay/settings/${handle}` };
   }
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import { AppError, fieldName, Order, PaymentTransaction, SettingsService } from '../../../plugin-api';
-import { BANKPAY_HANDLE, PaymentType } from '../bankpay-methods';
+import { BANKPAY_HANDLE } from '../bankpay-methods';
 import { PayPlusClient } from '../pay-plus/pay-plus.client';
 import { SETTINGS_SECTIONS, SettingsSection } from './bankpay-settings-form';
 
@@ -49,7 +49,7 @@ export class BankpayCpService {
       .find({ where: { id: In(failures.map((failure) => failure.orderId)) }, select: { id: true, reference: true } });
     const referenceOf = new Map(orders.map((order) => [order.id, order.reference]));
     return {
-      paymentType: this.settings.get<PaymentType>('bankpay.paymentType'),
+      paymentType: this.settings.get('bankpay.paymentType'),
       sandbox: this.settings.isOn('bankpay.sandbox'),
       byStatus: byStatus.map((row) => ({ status: row.status, count: Number(row.count) })),
       byMethod: byMethod.map((row) => ({ code: row.code, count: Number(row.count), paid: Number(row.paid) })),
@@ -75,12 +75,12 @@ export class BankpayCpService {
 
   /**
    * Saves one section. Each value is checked by its setting; saving General or Credentials also needs the
-   * credentials the chosen Payment Type requires (spec settings table). Saving clears the bank's method list
+   * credentials the chosen Payment Type requires. Saving clears the bank's method list
    * from the cache (PayPlusClient listens for the save).
    */
   async save(section: SettingsSection, body: Record<string, unknown>): Promise<void> {
     const values = section.form.parse(this.settings, body);
-    const after = (key: string) => (key in values ? values[key] : this.settings.get(key));
+    const after = (key: string) => (key in values ? values[key] : this.settings.value(key));
     const gated = section.handle === 'general' || section.handle === 'credentials';
     const missing = (gated ? requiredCredentials(after) : []).filter((key) => String(after(key) ?? '').trim() === '');
     if (missing.length > 0) {

@@ -1,7 +1,7 @@
 import { SettingsForm } from '../../../plugin-api';
 import { BANKPAY_SETTINGS } from '../bankpay.settings';
 
-/** A section of the gateway's CP settings (spec "Control-panel routes": bankpay/settings/*). */
+/** A section of the gateway's CP settings (`bankpay/settings/*`). */
 export interface SettingsSection {
   handle: string;
   title: string;

@@ -1,4 +1,4 @@
-/** The spec's "Payment status": the bank's raw answer with `authorizationStatus` normalised. */
+/** A payment's status (`GET /v1/payments/{id}/status`): the bank's raw answer with `authorizationStatus` normalised. */
 export interface PaymentStatus {
   /** `OK`, `DECLINED`, `EXPIRED`, `CANCEL`, `PENDING`, or the raw value when the bank sent something unknown. */
   authorizationStatus: string;
@@ -13,12 +13,12 @@ export interface PaymentStatus {
   comfortPayStatus: unknown;
 }
 
-/** The spec's "Loan application status", with the bank's `CANCELED` spelled `CANCEL`. */
+/** A loan application's status (`GET /v1/applications/{id}/status`), with the bank's `CANCELED` spelled `CANCEL`. */
 export interface LoanApplicationStatus {
   status: string;
 }
 
-/** Raw authorization states and what they mean (docs/integrations.md, Normalisation). */
+/** The bank's raw authorization states, each as the one outcome the rest of the plugin knows. */
 const AUTHORIZATION: Record<string, string> = {
   AUTH_DONE: 'OK',
   AUTH_FAILED: 'DECLINED',

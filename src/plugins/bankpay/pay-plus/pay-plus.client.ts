@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { CACHE_MANAGER } from '@nestjs/cache-manager';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { OnEvent } from '@nestjs/event-emitter';
 import type { Cache } from 'cache-manager';
 import {
   AddressGuard,
   AppConfig,
   InjectConfig,
+  OnDomainEvent,
   OutboundRequest,
   requestJson,
   SETTINGS_SAVED,
@@ -22,7 +22,7 @@ import {
   PaymentStatus,
 } from './pay-plus-status';
 
-/** Token scopes: card, transfer and QR calls, or loan calls (spec "Authentication" 7). */
+/** Token scopes: card, transfer and QR calls, or loan calls. */
 export type Scope = 'BANKPAYPLUS' | 'PAY_LATER';
 
 /** The cache entry checkout's method list comes from; cleared whenever a bankpay setting is saved. */
@@ -71,9 +71,9 @@ interface CachedToken {
 class BankCallError extends Error {}
 
 /**
- * The bank's REST API ("PayPlus", docs/integrations.md) and the spec's status-query service. Every call has
- * the configured timeout; every failure is logged (without credentials or tokens) and comes back as the
- * spec's empty result: null, [] or false. Tokens are kept per scope until shortly before they expire and
+ * The bank's REST API ("PayPlus", docs/integrations.md), status queries included. Every call has the
+ * configured timeout; every failure is logged (without credentials or tokens) and comes back as an empty
+ * result: null, [] or false. Tokens are kept per scope until shortly before they expire and
  * fetched one at a time per scope, however many payments start at once.
  */
 @Injectable()
@@ -94,7 +94,7 @@ export class PayPlusClient {
   }
 
   /** New credentials or URLs: forget tokens and the method list, so the next call uses them. */
-  @OnEvent(SETTINGS_SAVED)
+  @OnDomainEvent(SETTINGS_SAVED)
   async onSettingsSaved({ keys }: SettingsSavedEvent): Promise<void> {
     if (!keys.some((key) => key.startsWith('bankpay.'))) return;
     this.tokens.clear();
@@ -253,8 +253,8 @@ export class PayPlusClient {
   }
 
   private async requestToken(scope: Scope): Promise<string> {
-    const clientId = this.settings.get<string>('bankpay.apiKey');
-    const clientSecret = this.settings.get<string>('bankpay.clientSecret');
+    const clientId = this.settings.get('bankpay.apiKey');
+    const clientSecret = this.settings.get('bankpay.clientSecret');
     if (!clientId || !clientSecret) throw new BankCallError('apiKey and clientSecret are not configured');
     const response = await requestJson(`${this.base()}/auth/oauth/v2/token`, {
       method: 'POST',

@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CpPermission, LicenseCpController } from '../../../plugin-api';
 
-/** Carrier A's license panel (spec "Control-panel routes": carrier-a/license). */
+/** Carrier A's license panel (`carrier-a/license`). */
 @ApiExcludeController()
 @CpPermission('accessPlugin-carrier-a')
 @Controller('carrier-a/license')

@@ -1,10 +1,16 @@
-import { Controller, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { answerCpPost, AppConfig, CpPermission, InjectConfig, PluginPanelsCpController } from '../../../plugin-api';
+import {
+  AppConfig,
+  CpPermission,
+  FormAnswer,
+  InjectConfig,
+  PluginPanelsCpController,
+  RefusedGoesTo,
+} from '../../../plugin-api';
 import { CarrierAPanelsCpService } from './carrier-a-panels-cp.service';
 
-/** Carrier A's dashboard, settings and connection test (spec "Control-panel routes"). */
+/** Carrier A's dashboard, settings and connection test. */
 @ApiExcludeController()
 @CpPermission('accessPlugin-carrier-a')
 @Controller('carrier-a')
@@ -18,9 +24,17 @@ export class CarrierAPanelsCpController extends PluginPanelsCpController {
     super(carrierA, config);
   }
 
-  /** Spec "Limits": asks the carrier for one ParcelShop with the stored settings. */
+  /**
+   * Asks the carrier for one ParcelShop with the stored settings. A refusal is not an error of the
+   * request: a script gets it as `success: false`, a browser as an error flash on the settings page.
+   */
   @Post('api/test-connection')
-  testConnection(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return answerCpPost(req, res, { page: this.url('settings'), action: () => this.carrierA.testConnection() });
+  @HttpCode(200)
+  @RefusedGoesTo('carrier-a/settings')
+  async testConnection(): Promise<FormAnswer> {
+    const page = { to: this.url('settings') };
+    const { success, message } = await this.carrierA.testConnection();
+    if (success) return FormAnswer.done(message, page);
+    return new FormAnswer(message, page, () => ({ success, message }), 'error');
   }
 }

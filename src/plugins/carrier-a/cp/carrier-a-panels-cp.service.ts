@@ -11,20 +11,17 @@ import { CARRIER_A_DASHBOARD, CARRIER_A_SETTINGS } from '../carrier-a.settings';
 const STATISTICS_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const SETTINGS_FORM = new SettingsForm(
-  CARRIER_A_SETTINGS.filter((definition) => definition.key !== CARRIER_A_DASHBOARD.key),
-  {
-    sandbox: 'Sandbox mode',
-    customUrl: 'Custom API URL',
-    username: 'Username',
-    password: 'Password',
-    defaultWeight: 'Default weight (g)',
-    autoCreateStatus: 'Create parcels at status',
-    pickupPointsEnabled: 'Offer pickup points',
-    pickupPointCountry: 'Pickup point country',
-    labelLimit: 'Label limit per month',
-  },
-);
+const SETTINGS_FORM = new SettingsForm(CARRIER_A_SETTINGS, {
+  sandbox: 'Sandbox mode',
+  customUrl: 'Custom API URL',
+  username: 'Username',
+  password: 'Password',
+  defaultWeight: 'Default weight (g)',
+  autoCreateStatus: 'Create parcels at status',
+  pickupPointsEnabled: 'Offer pickup points',
+  pickupPointCountry: 'Pickup point country',
+  labelLimit: 'Label limit per month',
+});
 
 export interface CarrierADashboard {
   widgets: ArrangedWidget[];
@@ -65,7 +62,7 @@ export class CarrierAPanelsCpService extends PluginPanelsService {
       const day = new Date(today - back * DAY_MS).toISOString().slice(0, 10);
       return { day, count: countsByDay.get(day) ?? 0 };
     });
-    const limit = this.settings.get<number>('carrier-a.labelLimit');
+    const limit = this.settings.get('carrier-a.labelLimit');
     return {
       widgets: CARRIER_A_DASHBOARD.current(this.settings),
       byStatus: byStatus

@@ -1,13 +1,22 @@
-import { Controller, Get, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { addFlash, AppConfig, AppError, backUrl, CpPermission, InjectConfig, wantsHtml } from '../../../plugin-api';
+import type { Request } from 'express';
+import {
+  AppConfig,
+  commonErrors,
+  CpPermission,
+  FileAnswer,
+  FormAnswer,
+  InjectConfig,
+  PageView,
+  wantsHtml,
+} from '../../../plugin-api';
 import { CarrierAShipments } from '../carrier-a-shipments.service';
 import { CarrierAConfigurationError } from '../carrier-a.errors';
 import { CarrierAShipmentsCpService } from './carrier-a-shipments-cp.service';
 import { CARRIER_A_STATUSES, ShipmentListQuery } from './carrier-a-shipments-filter';
 
-/** Carrier A's shipment screens (spec "Control-panel routes", carrier-a/shipments*). */
+/** Carrier A's shipment screens (`carrier-a/shipments*`). */
 @ApiExcludeController()
 @CpPermission('accessPlugin-carrier-a')
 @Controller('carrier-a/shipments')
@@ -20,20 +29,21 @@ export class CarrierAShipmentsCpController {
 
   /** The list; `?format=csv` downloads the whole filtered list instead of a page of it. */
   @Get()
-  async list(@Query() query: ShipmentListQuery, @Res() res: Response): Promise<void> {
+  async list(@Query() query: ShipmentListQuery): Promise<FileAnswer | PageView> {
     const filter = { status: query.status, q: query.q };
     if (query.format === 'csv') {
-      const csv = await this.cp.exportCsv(filter);
       const today = new Date().toISOString().slice(0, 10);
-      res.setHeader('Content-Disposition', `attachment; filename="carrier-a-shipments-${today}.csv"`);
-      res.setHeader('Cache-Control', 'private, no-store');
-      res.type('text/csv; charset=utf-8').send(csv);
-      return;
+      return new FileAnswer(await this.cp.exportCsv(filter), {
+        type: 'text/csv; charset=utf-8',
+        filename: `carrier-a-shipments-${today}.csv`,
+        disposition: 'attachment',
+        headers: { 'Cache-Control': 'private, no-store' },
+      });
     }
     const page = query.pageNumber;
     const result = await this.cp.list(filter, page);
     const url = (extra: Record<string, string>) => `?${new URLSearchParams({ ...definedOnly(filter), ...extra })}`;
-    res.render('cp/carrier-a-shipments', {
+    return new PageView('cp/carrier-a-shipments', {
       layout: 'cp',
       title: 'Carrier A shipments',
       ...result,
@@ -51,13 +61,13 @@ export class CarrierAShipmentsCpController {
    * status current); when the carrier cannot answer, the page says so and shows the stored status.
    */
   @Get(':id')
-  async detail(@Param('id', ParseIntPipe) id: number, @Res() res: Response): Promise<void> {
+  async detail(@Param('id', ParseIntPipe) id: number): Promise<PageView> {
     const shipment = await this.cp.shipment(id);
     const tracking = await this.shipments.refreshTracking(shipment).then(
       (steps) => ({ steps, error: null }),
       (error: unknown) => ({ steps: [], error: carrierFailure(error).message }),
     );
-    res.render('cp/carrier-a-shipment', {
+    return new PageView('cp/carrier-a-shipment', {
       layout: 'cp',
       title: `Carrier A parcel ${shipment.parcelNumber}`,
       shipment,
@@ -69,76 +79,70 @@ export class CarrierAShipmentsCpController {
 
   /** The label PDF, shown in the browser, or downloaded with `?download=1`. */
   @Get(':id/label')
-  async label(
-    @Param('id', ParseIntPipe) id: number,
-    @Query('download') download: unknown,
-    @Res() res: Response,
-  ): Promise<void> {
+  async label(@Param('id', ParseIntPipe) id: number, @Query('download') download: unknown): Promise<FileAnswer> {
     const shipment = await this.cp.shipment(id);
     const pdf = await this.shipments.label(shipment).catch((error: unknown) => {
-      throw new AppError('upstream_failed', carrierFailure(error).message, 502);
+      throw commonErrors.upstream_failed({ failure: carrierFailure(error).message });
     });
-    const filename = `carrier-a-${shipment.parcelNumber.replace(/[^\w-]/g, '')}.pdf`;
-    res.setHeader('Content-Disposition', `${download === '1' ? 'attachment' : 'inline'}; filename="${filename}"`);
-    res.setHeader('Cache-Control', 'private, no-store');
-    // Chrome shows a PDF in an <embed> governed by the response's own policy, which the pages' `object-src
-    // 'none'` would blank (crbug.com/271452); a PDF needs only the framing rule.
-    res.setHeader('Content-Security-Policy', "frame-ancestors 'self'");
-    res.type('application/pdf').send(pdf);
+    return new FileAnswer(pdf, {
+      type: 'application/pdf',
+      filename: `carrier-a-${shipment.parcelNumber.replace(/[^\w-]/g, '')}.pdf`,
+      disposition: download === '1' ? 'attachment' : 'inline',
+      headers: {
+        'Cache-Control': 'private, no-store',
+        // Chrome shows a PDF in an <embed> governed by the response's own policy, which the pages' `object-src
+        // 'none'` would blank (crbug.com/271452); a PDF needs only the framing rule.
+        'Content-Security-Policy': "frame-ancestors 'self'",
+      },
+    });
   }
 
   @Post('create/:orderId')
-  async create(
-    @Param('orderId', ParseIntPipe) orderId: number,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
+  async create(@Param('orderId', ParseIntPipe) orderId: number, @Req() req: Request): Promise<FormAnswer> {
     const order = await this.cp.order(orderId);
     const orderUrl = `/${this.config.cpTrigger}/orders/${order.id}`;
-    const created = await this.carrierAction(req, res, orderUrl, () => this.shipments.createParcel(order.id));
-    if (!created) return;
-    addFlash(req, 'success', `Carrier A parcel ${created.parcelNumber} created for order ${order.reference}.`);
-    res.redirect(303, this.detailUrl(created.id));
+    return this.carrierAction(req, orderUrl, {
+      call: () => this.shipments.createParcel(order.id),
+      done: (created) =>
+        new FormAnswer(`Carrier A parcel ${created.parcelNumber} created for order ${order.reference}.`, {
+          to: this.detailUrl(created.id),
+        }),
+    });
   }
 
   @Post('refresh/:id')
-  async refresh(@Param('id', ParseIntPipe) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async refresh(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<FormAnswer> {
     const shipment = await this.cp.shipment(id);
-    const steps = await this.carrierAction(req, res, this.detailUrl(id), () =>
-      this.shipments.refreshTracking(shipment),
-    );
-    if (!steps) return;
-    addFlash(req, 'success', `Tracking refreshed: the parcel is ${shipment.status}.`);
-    res.redirect(303, this.detailUrl(id));
+    return this.carrierAction(req, this.detailUrl(id), {
+      call: () => this.shipments.refreshTracking(shipment),
+      done: () => new FormAnswer(`Tracking refreshed: the parcel is ${shipment.status}.`, { to: this.detailUrl(id) }),
+    });
   }
 
   /** A new parcel and label for the same order; the earlier parcel stays registered with the carrier. */
   @Post('resync/:id')
-  async resync(@Param('id', ParseIntPipe) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async resync(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<FormAnswer> {
     const shipment = await this.cp.shipment(id);
-    const created = await this.carrierAction(req, res, this.detailUrl(id), () =>
-      this.shipments.createParcel(shipment.orderId),
-    );
-    if (!created) return;
-    addFlash(
-      req,
-      'success',
-      `New carrier A parcel ${created.parcelNumber} created; parcel ${shipment.parcelNumber} is still registered with the carrier.`,
-    );
-    res.redirect(303, this.detailUrl(created.id));
+    return this.carrierAction(req, this.detailUrl(id), {
+      call: () => this.shipments.createParcel(shipment.orderId),
+      done: (created) =>
+        new FormAnswer(
+          `New carrier A parcel ${created.parcelNumber} created; parcel ${shipment.parcelNumber} is still registered with the carrier.`,
+          { to: this.detailUrl(created.id) },
+        ),
+    });
   }
 
+  /** Nothing to delete is told in an info flash. */
   @Post('delete-label/:id')
-  async deleteLabel(@Param('id', ParseIntPipe) id: number, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const deleted = await this.shipments.deleteLabel(await this.cp.shipment(id));
-    addFlash(
-      req,
-      deleted ? 'success' : 'info',
-      deleted
-        ? 'The stored label was deleted; the parcel is kept, and the next label view fetches the label again.'
-        : 'There is no stored label to delete.',
-    );
-    res.redirect(303, this.detailUrl(id));
+  async deleteLabel(@Param('id', ParseIntPipe) id: number): Promise<FormAnswer> {
+    const detail = { to: this.detailUrl(id) };
+    if (!(await this.shipments.deleteLabel(await this.cp.shipment(id)))) {
+      return FormAnswer.note('info', 'There is no stored label to delete.', detail);
+    }
+    const message =
+      'The stored label was deleted; the parcel is kept, and the next label view fetches the label again.';
+    return FormAnswer.note('success', message, detail);
   }
 
   private detailUrl(id: number): string {
@@ -146,25 +150,25 @@ export class CarrierAShipmentsCpController {
   }
 
   /**
-   * Runs a carrier call for a form post. When the carrier fails, the staff member goes back where they came
-   * from (else `fallback`) with the carrier's message as an error flash, and null is returned; a script gets
-   * the 502 of docs/http-contract.md.
+   * Runs a carrier call for a form post and answers with what `done` makes of its result. When the carrier fails,
+   * the staff member goes back where they came from (else `fallback`) with the carrier's message as an error
+   * flash; a script gets the 502 of docs/http-contract.md. (Not `@RefusedGoesTo`: a refusal that is not the
+   * carrier's, an unknown order or parcel above all, is left to the exception filter.)
    */
   private async carrierAction<T>(
     req: Request,
-    res: Response,
     fallback: string,
-    call: () => Promise<T>,
-  ): Promise<T | null> {
+    action: { call: () => Promise<T>; done: (result: T) => FormAnswer },
+  ): Promise<FormAnswer> {
+    let result: T;
     try {
-      return await call();
+      result = await action.call();
     } catch (error) {
       const failure = carrierFailure(error);
-      if (!wantsHtml(req)) throw new AppError('upstream_failed', failure.message, 502);
-      addFlash(req, 'error', failure.message);
-      res.redirect(303, backUrl(req, fallback));
-      return null;
+      if (!wantsHtml(req)) throw commonErrors.upstream_failed({ failure: failure.message });
+      return FormAnswer.note('error', failure.message, { back: fallback });
     }
+    return action.done(result);
   }
 }
 

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { AppConfig, CpPermission, InjectConfig, PluginPanelsCpController } from '../../../plugin-api';
 import { CarrierBCpService } from './carrier-b-cp.service';
 
-/** Carrier B's dashboard and settings (spec "Control-panel routes"). */
+/** Carrier B's dashboard and settings (`carrier-b/dashboard`, `carrier-b/settings`). */
 @ApiExcludeController()
 @CpPermission('accessPlugin-carrier-b')
 @Controller('carrier-b')

@@ -13,24 +13,21 @@ import {
 import { CarrierBRatesReader } from '../carrier-b-rates';
 import { CARRIER_B_DASHBOARD, CARRIER_B_SETTINGS } from '../carrier-b.settings';
 
-const SETTINGS_FORM = new SettingsForm(
-  CARRIER_B_SETTINGS.filter((definition) => definition.key !== CARRIER_B_DASHBOARD.key),
-  {
-    apiKey: 'API key',
-    widgetUrl: 'Widget URL',
-    countries: 'Countries',
-    language: 'Widget language',
-    defaultPrice: 'Default price (minor units)',
-    defaultFreeShippingThreshold: 'Free shipping from (minor units)',
-    defaultCurrency: 'Currency',
-    countryPricesEnabled: 'Country prices',
-    countryPrices: 'Price by country',
-    countryFreeShippingThresholds: 'Free shipping by country',
-    dropOffWeight: 'Drop-off weight (kg)',
-    claimAssistantOnly: 'Complaint points only',
-    packetConsignmentOnly: 'Drop-off points only',
-  },
-);
+const SETTINGS_FORM = new SettingsForm(CARRIER_B_SETTINGS, {
+  apiKey: 'API key',
+  widgetUrl: 'Widget URL',
+  countries: 'Countries',
+  language: 'Widget language',
+  defaultPrice: 'Default price (minor units)',
+  defaultFreeShippingThreshold: 'Free shipping from (minor units)',
+  defaultCurrency: 'Currency',
+  countryPricesEnabled: 'Country prices',
+  countryPrices: 'Price by country',
+  countryFreeShippingThresholds: 'Free shipping by country',
+  dropOffWeight: 'Drop-off weight (kg)',
+  claimAssistantOnly: 'Complaint points only',
+  packetConsignmentOnly: 'Drop-off points only',
+});
 
 export interface CarrierBDashboard {
   widgets: ArrangedWidget[];
@@ -69,16 +66,16 @@ export class CarrierBCpService extends PluginPanelsService {
     const rates = this.rates.read();
     const { decimals } = await this.currencies.chosenOrBase(rates.currency);
     const money = (minor: number) => `${toMajor(minor, decimals).toFixed(decimals)} ${rates.currency}`;
-    const apiKey = this.settings.get<string>('carrier-b.apiKey');
+    const apiKey = this.settings.get('carrier-b.apiKey');
     const ordersByCountry = await this.ordersByCountry(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
     return {
       widgets: CARRIER_B_DASHBOARD.current(this.settings),
       configuration: {
         countries: rates.countries.map((country) => country.toUpperCase()),
-        language: this.settings.get<string>('carrier-b.language'),
+        language: this.settings.get('carrier-b.language'),
         apiKey: maskSecret(apiKey),
         apiKeySet: apiKey !== '',
-        dropOffWeight: this.settings.get<number>('carrier-b.dropOffWeight'),
+        dropOffWeight: this.settings.get('carrier-b.dropOffWeight'),
         claimAssistantOnly: this.settings.isOn('carrier-b.claimAssistantOnly'),
         packetConsignmentOnly: this.settings.isOn('carrier-b.packetConsignmentOnly'),
       },

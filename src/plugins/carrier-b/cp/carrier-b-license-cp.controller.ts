@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CpPermission, LicenseCpController } from '../../../plugin-api';
 
-/** Carrier B's license panel (spec "Control-panel routes": carrier-b/license). */
+/** Carrier B's license panel (`carrier-b/license`). */
 @ApiExcludeController()
 @CpPermission('accessPlugin-carrier-b')
 @Controller('carrier-b/license')

@@ -1,14 +1,14 @@
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-
-export const CATALOG_SORTS = ['name', 'price_asc', 'price_desc', 'newest'] as const;
-export type CatalogSort = (typeof CATALOG_SORTS)[number];
-
-/** Largest page size; larger requests are capped, not refused (docs/http-contract.md). */
-export const MAX_PER_PAGE = 100;
+import {
+  CATALOG_SORTS,
+  CatalogPaging,
+  CatalogSearchRequest,
+  CatalogSort,
+} from '../../../commerce/catalog/catalog-query';
 
 /** Paging of the listing and the search results (docs/http-contract.md "Catalog as JSON"). */
-export class CatalogPagingQuery {
+export class CatalogPagingQuery implements CatalogPaging {
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -55,7 +55,7 @@ export class CatalogListingQuery extends CatalogPagingQuery {
 }
 
 /** Search results come in relevance order, so there is no `sort`. */
-export class CatalogSearchQuery extends CatalogPagingQuery {
+export class CatalogSearchQuery extends CatalogPagingQuery implements CatalogSearchRequest {
   @IsOptional()
   @IsString()
   @MaxLength(200)

@@ -6,7 +6,7 @@ import { CurrencyService } from '../../../commerce/stores/currency.service';
 import { StoreService } from '../../../commerce/stores/store.service';
 import { formatMoney } from '../../../common/money-format';
 import { translations } from '../../../web/i18n/translations';
-import { INVOICED_STATUSES } from './customer-orders.service';
+import { INVOICED_STATUSES } from '../../../commerce/customers/customer-orders.service';
 
 /** What the account pages (and the invoice) show of an order, formatted in the order's currency. */
 @Injectable()

@@ -1,21 +1,21 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { AddressBookService } from '../../../commerce/customers/address-book.service';
 import { customerSummary } from '../auth/customer-auth.controller';
 import { destroySession } from '../auth/customer-session';
 import { CustomerThrottlerGuard } from '../auth/customer-throttler.guard';
-import { FormAnswer } from '../../../web/answers/answers';
-import { pageLanguage, t } from '../../../web/i18n/page-language';
-import { apiText } from '../ui-message';
-import { AccountDeletionService } from './account-deletion.service';
+import { FormAnswer, PageView } from '../../../web/answers/answers';
+import { PageLanguage, PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
+import { changeDone } from '../translated-answers';
+import { AccountDeletionService } from '../../../commerce/customers/account-deletion.service';
 import { AccountOrderViews } from './account-order-view.service';
 import { addressView } from './address-view';
-import { CustomerOrdersService } from './customer-orders.service';
+import { CustomerOrdersService } from '../../../commerce/customers/customer-orders.service';
 import { DeleteAccountDto, LoginDetailsDto } from './dto/account.dto';
-import { LoginDetailsService } from './login-details.service';
+import { LoginDetailsService } from '../../../commerce/customers/login-details.service';
 
 /** How many of the latest orders the dashboard shows. */
 const RECENT_ORDERS = 3;
@@ -23,7 +23,7 @@ const RECENT_ORDERS = 3;
 /** Password checks per minute and account: enough for typos, too few to guess a password. */
 const PASSWORD_CHECKS_PER_MINUTE = 10;
 
-/** The account dashboard, login details and account deletion (spec "Customer and authentication"). */
+/** The account dashboard, login details and account deletion. */
 @ApiTags('customer')
 @AccountRoute()
 @Controller('shop/account')
@@ -37,7 +37,11 @@ export class AccountController {
   ) {}
 
   @Get()
-  async dashboard(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async dashboard(
+    @Req() req: Request,
+    @PageText() text: PageTextFn,
+    @PageLanguage() language: string,
+  ): Promise<PageView> {
     const customer = req.customer!;
     const [recent, addresses] = await Promise.all([
       this.orders.page(customer.id, 1, undefined, RECENT_ORDERS),
@@ -45,11 +49,11 @@ export class AccountController {
     ]);
     const billing = addresses.find((address) => address.isDefaultBilling);
     const shipping = addresses.find((address) => address.isDefaultShipping);
-    res.render('shop/account/dashboard', {
-      title: t(res, 'account.title'),
+    return new PageView('shop/account/dashboard', {
+      title: text('account.title'),
       csrf: true,
       customer: customerSummary(customer),
-      recentOrders: await this.orderViews.rows(recent.orders, pageLanguage(res)),
+      recentOrders: await this.orderViews.rows(recent.orders, language),
       moreOrders: recent.pages > 1,
       defaultBilling: billing ? addressView(billing) : null,
       defaultShipping: shipping ? addressView(shipping) : null,
@@ -57,9 +61,9 @@ export class AccountController {
   }
 
   @Get('login-details')
-  loginDetailsPage(@Req() req: Request, @Res() res: Response): void {
-    res.render('shop/account/login-details', {
-      title: t(res, 'account.loginDetails.title'),
+  loginDetailsPage(@Req() req: Request, @PageText() text: PageTextFn): PageView {
+    return new PageView('shop/account/login-details', {
+      title: text('account.loginDetails.title'),
       csrf: true,
       customer: customerSummary(req.customer!),
       hasPassword: req.customer!.passwordHash !== null,
@@ -76,13 +80,15 @@ export class AccountController {
     if (result.passwordChanged) req.session.customerAuthVersion = result.customer.authVersion;
     const changed = result.emailChanged || result.passwordChanged;
     const message = { key: changed ? 'account.loginDetails.saved' : 'account.loginDetails.unchanged' };
-    return new FormAnswer(message, { to: '/shop/account/login-details' }, () => ({
-      success: true,
-      message: apiText(message),
-      customer: customerSummary(result.customer),
-      emailChanged: result.emailChanged,
-      passwordChanged: result.passwordChanged,
-    }));
+    return changeDone(
+      message,
+      { to: '/shop/account/login-details' },
+      {
+        customer: customerSummary(result.customer),
+        emailChanged: result.emailChanged,
+        passwordChanged: result.passwordChanged,
+      },
+    );
   }
 
   @Post('delete')
@@ -92,7 +98,6 @@ export class AccountController {
   async deleteAccount(@Body() body: DeleteAccountDto, @Req() req: Request): Promise<FormAnswer> {
     await this.deletion.delete(req.customer!, body.password);
     await destroySession(req);
-    const message = { key: 'account.loginDetails.deleted' };
-    return new FormAnswer(message, { to: '/' }, () => ({ success: true, message: apiText(message), redirect: '/' }));
+    return changeDone({ key: 'account.loginDetails.deleted' }, { to: '/' }, { redirect: '/' });
   }
 }

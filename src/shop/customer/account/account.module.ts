@@ -1,14 +1,11 @@
 import { Module } from '@nestjs/common';
 import { CustomerCoreModule } from '../auth/customer-core.module';
-import { AccountDeletionService } from './account-deletion.service';
 import { AccountOrderViews } from './account-order-view.service';
 import { AccountOrdersController } from './account-orders.controller';
 import { AccountController } from './account.controller';
 import { AddressBookController } from './address-book.controller';
-import { CustomerOrdersService } from './customer-orders.service';
 import { CustomerSectionsService } from './customer-sections.service';
 import { InvoicePdfService } from './invoice-pdf.service';
-import { LoginDetailsService } from './login-details.service';
 
 /**
  * Account pages: dashboard, login details, deletion, orders, invoices, address book; and the private
@@ -17,14 +14,7 @@ import { LoginDetailsService } from './login-details.service';
 @Module({
   imports: [CustomerCoreModule],
   controllers: [AccountController, AccountOrdersController, AddressBookController],
-  providers: [
-    AccountDeletionService,
-    AccountOrderViews,
-    CustomerOrdersService,
-    CustomerSectionsService,
-    InvoicePdfService,
-    LoginDetailsService,
-  ],
+  providers: [AccountOrderViews, CustomerSectionsService, InvoicePdfService],
   exports: [CustomerSectionsService],
 })
 export class AccountModule {}

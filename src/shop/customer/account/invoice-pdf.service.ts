@@ -9,7 +9,7 @@ import { pdfText, startPdf } from '../../../common/pdf';
 import { SettingsService } from '../../../config/settings.service';
 import { addressLines, MoneyFormat } from '../../../commerce/orders/order-summary';
 import { AccountOrderViews } from './account-order-view.service';
-import { CustomerOrdersService } from './customer-orders.service';
+import { CustomerOrdersService } from '../../../commerce/customers/customer-orders.service';
 import { taxableAmount, VatRow, vatSummary } from './invoice-vat';
 
 interface Column {
@@ -65,7 +65,7 @@ export class InvoicePdfService {
       this.customerOrders.invoicedAt(order),
     ]);
     const number = InvoicePdfService.invoiceNumber(order);
-    const day = new Intl.DateTimeFormat('en-CA', { timeZone: this.settings.get<string>('salesTimezone') });
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: this.settings.get('salesTimezone') });
 
     const { doc, done } = await startPdf({ size: 'A4', margin: LEFT, info: { Title: `Invoice ${number}` } });
     doc
@@ -90,7 +90,7 @@ export class InvoicePdfService {
     doc.moveDown();
     totals(doc, order, money);
     doc.moveDown();
-    vatTable(doc, order, vatSummary(order, this.settings.get<number>('salesTaxRate')), money);
+    vatTable(doc, order, vatSummary(order, this.settings.get('salesTaxRate')), money);
     doc.end();
     return { filename: `invoice-${order.reference}.pdf`, pdf: await done };
   }
@@ -100,12 +100,12 @@ export class InvoicePdfService {
    * the seller's address and VAT id.
    */
   private seller(store: Store): Array<string | null> {
-    const holder = this.settings.get<string>('salesBankTransferHolder');
-    const iban = this.settings.get<string>('salesBankTransferIban');
-    const bic = this.settings.get<string>('salesBankTransferBic');
-    const vatId = this.settings.get<string>('salesSellerVatId');
+    const holder = this.settings.get('salesBankTransferHolder');
+    const iban = this.settings.get('salesBankTransferIban');
+    const bic = this.settings.get('salesBankTransferBic');
+    const vatId = this.settings.get('salesSellerVatId');
     const address = this.settings
-      .get<string>('salesSellerAddress')
+      .get('salesSellerAddress')
       .split(',')
       .map((line) => line.trim())
       .filter(Boolean);

@@ -3,7 +3,7 @@ import { validate, ValidationError } from 'class-validator';
 import { AppError, FieldErrors } from '../../../common/errors/app-error';
 import { FALLBACK_LANGUAGE, translations } from '../../../web/i18n/translations';
 import { FIELD_RULES } from './customer-auth.dto';
-import { problemText } from './field-problems';
+import { problemText } from '../../../commerce/customers/field-problems';
 
 /**
  * Validates a browser form's fields as the global pipe validates JSON bodies (whitelisted, transformed), inside

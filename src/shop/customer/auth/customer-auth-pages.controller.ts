@@ -1,13 +1,14 @@
-import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Req } from '@nestjs/common';
 import { SocialProviders } from '../social/social-providers';
-import { PROVIDER_LABELS } from '../social/social.settings';
+import { PROVIDER_LABELS } from '../../../commerce/customers/social-identity';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../../common/errors/app-error';
 import { addFlash } from '../../../common/session-data';
 import { SettingsService } from '../../../config/settings.service';
-import { pageLanguage, t } from '../../../web/i18n/page-language';
+import { FormAnswer, PageView, Redirect } from '../../../web/answers/answers';
+import { PageLanguage, PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
 import { formMessage, validateForm } from './auth-forms';
 import { LoginDto, RegisterDto } from './customer-auth.dto';
 import { CustomerLoginService } from './customer-login.service';
@@ -32,68 +33,79 @@ export class CustomerAuthPagesController {
 
   /** `return`: where to go after logging in; only a path on this site is kept. */
   @Get('login')
-  loginPage(@Query('return') returnTo: unknown, @Res() res: Response): void {
+  loginPage(@Query('return') returnTo: unknown, @PageText() text: PageTextFn): PageView {
     const returnPath = sameSitePath(returnTo, '');
     const social = this.socialProviders.configured().map((provider) => ({
       provider,
       label: PROVIDER_LABELS[provider],
       href: `/shop/auth/social/${provider}${returnPath ? `?return=${encodeURIComponent(returnPath)}` : ''}`,
     }));
-    res.render('shop/customer/login', { title: t(res, 'customer.login.title'), csrf: true, returnPath, social });
+    return new PageView('shop/customer/login', { title: text('customer.login.title'), csrf: true, returnPath, social });
   }
 
   @Post(['login', 'authorize'])
-  async authorize(@Body() form: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async authorize(
+    @Body() form: Record<string, unknown>,
+    @Req() req: Request,
+    @PageText() text: PageTextFn,
+    @PageLanguage() language: string,
+  ): Promise<FormAnswer> {
     const returnPath = sameSitePath(form.return, '');
     try {
-      const body = await validateForm(LoginDto, form, pageLanguage(res));
+      const body = await validateForm(LoginDto, form, language);
       const customer = await this.login.logIn(req, body.rememberMe === true);
-      addFlash(req, 'success', t(res, 'customer.login.welcomeBack', { name: customer.firstName }));
-      res.redirect(303, returnPath || ACCOUNT_PAGE);
+      return new FormAnswer(text('customer.login.welcomeBack', { name: customer.firstName }), {
+        to: returnPath || ACCOUNT_PAGE,
+      });
     } catch (error) {
       const page = returnPath ? `/shop/login?return=${encodeURIComponent(returnPath)}` : '/shop/login';
-      backToForm(req, res, error, page);
+      return backToForm(error, page, language);
     }
   }
 
   @Get('register')
-  registerPage(@Res() res: Response): void {
-    res.render('shop/customer/register', { title: t(res, 'customer.register.title'), csrf: true });
+  registerPage(@PageText() text: PageTextFn): PageView {
+    return new PageView('shop/customer/register', { title: text('customer.register.title'), csrf: true });
   }
 
   @Post('create-account')
-  async createAccount(@Body() form: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async createAccount(
+    @Body() form: Record<string, unknown>,
+    @Req() req: Request,
+    @PageText() text: PageTextFn,
+    @PageLanguage() language: string,
+  ): Promise<FormAnswer | Redirect> {
     try {
-      const customer = await this.login.registerAndLogIn(req, await validateForm(RegisterDto, form, pageLanguage(res)));
-      addFlash(req, 'success', t(res, 'customer.register.welcome', { name: customer.firstName }));
-      addFlash(req, 'info', t(res, 'customer.register.confirmSent', { email: customer.email }));
-      res.redirect(303, ACCOUNT_PAGE);
+      const customer = await this.login.registerAndLogIn(req, await validateForm(RegisterDto, form, language));
+      // Two flashes, which one answer does not carry.
+      addFlash(req, 'success', text('customer.register.welcome', { name: customer.firstName }));
+      addFlash(req, 'info', text('customer.register.confirmSent', { email: customer.email }));
+      return new Redirect(ACCOUNT_PAGE);
     } catch (error) {
-      backToForm(req, res, error, '/shop/register');
+      return backToForm(error, '/shop/register', language);
     }
   }
 
   @Post('logout')
-  logout(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.logOut(req, res);
+  logout(@Req() req: Request, @PageText() text: PageTextFn): Promise<FormAnswer> {
+    return this.logOut(req, text);
   }
 
-  /** Logout by link, as the spec allows GET too. */
+  /** Logout by link: a GET logs out too. */
   @Get('logout')
-  logoutLink(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.logOut(req, res);
+  logoutLink(@Req() req: Request, @PageText() text: PageTextFn): Promise<FormAnswer> {
+    return this.logOut(req, text);
   }
 
-  private async logOut(req: Request, res: Response): Promise<void> {
+  private async logOut(req: Request, text: PageTextFn): Promise<FormAnswer> {
     await destroySession(req);
-    addFlash(req, 'info', t(res, 'customer.login.loggedOut'));
-    res.redirect(303, sameSitePath(this.settings.get<string>('customerLogoutRedirect'), '/'));
+    const next = sameSitePath(this.settings.get('customerLogoutRedirect'), '/');
+    return FormAnswer.note('info', text('customer.login.loggedOut'), { to: next });
   }
 }
 
 /** A refused form goes back to its page with the reason; anything unexpected goes on to the error handler. */
-function backToForm(req: Request, res: Response, error: unknown, page: string): void {
+function backToForm(error: unknown, page: string, language: string): FormAnswer {
   if (!(error instanceof AppError)) throw error;
-  addFlash(req, 'error', formMessage(error, pageLanguage(res)));
-  res.redirect(303, page);
+  return FormAnswer.note('error', formMessage(error, language), { to: page });
 }

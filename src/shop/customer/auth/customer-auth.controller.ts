@@ -10,7 +10,7 @@ export function customerSummary(customer: { email: string; firstName: string; la
   return { email: customer.email, firstName: customer.firstName, lastName: customer.lastName };
 }
 
-/** Registration and login as JSON (spec "Customer and authentication"); the form variants are in the pages controller. */
+/** Registration and login as JSON; the form variants are in the pages controller. */
 @ApiTags('customer')
 @RequiresFeature('customerAccountsEnabled')
 @Controller('shop')

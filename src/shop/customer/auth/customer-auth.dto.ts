@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { isEmail, IsBoolean, IsOptional, ValidateBy, ValidationArguments } from 'class-validator';
-import { FieldProblem, problemText } from './field-problems';
-import { passwordFieldProblem } from './password-policy';
+import { FieldProblem, problemText } from '../../../commerce/customers/field-problems';
+import { passwordFieldProblem } from '../../../commerce/customers/password-policy';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** Checkboxes post `on`; JSON clients send booleans. */

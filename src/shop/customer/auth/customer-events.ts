@@ -9,5 +9,12 @@ export const CUSTOMER_LOGGED_IN = 'customer.logged-in';
 
 export interface CustomerLoggedInEvent {
   customer: Customer;
-  req: Request;
+  /** The session the login is now in: what the guest kept there can move to the account. */
+  session: Request['session'];
+}
+
+declare module '../../../common/domain-events' {
+  interface DomainEventMap {
+    [CUSTOMER_LOGGED_IN]: CustomerLoggedInEvent;
+  }
 }

@@ -5,13 +5,14 @@ import { Strategy } from 'passport-local';
 import { Customer } from '../../../commerce/customers/customer.entity';
 import { AppError } from '../../../common/errors/app-error';
 import { LoginThrottle } from '../../../common/throttling/login-throttle.service';
-import { CustomerAccountsService } from './customer-accounts.service';
+import { CustomerAccountsService } from '../../../commerce/customers/customer-accounts.service';
+import { commonErrors } from '../../../common/errors/common-errors';
 
 const STRATEGY = 'customer-local';
 
 /** One answer for an unknown login name and a wrong password, so neither tells which accounts exist. */
 function invalidCredentials(): AppError {
-  return new AppError('invalid_credentials', 'The e-mail, username or password is not right.', 401);
+  return commonErrors.invalid_credentials({ login: 'shop' });
 }
 
 /**

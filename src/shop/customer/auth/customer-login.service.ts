@@ -1,14 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { Request } from 'express';
-import { CartService } from '../../../commerce/carts/cart.service';
 import { Customer } from '../../../commerce/customers/customer.entity';
-import { TransactionRunner } from '../../../database/transaction-runner';
-import { CustomerAccountsService, NewCustomer } from './customer-accounts.service';
-import { CUSTOMER_LOGGED_IN, CustomerLoggedInEvent } from './customer-events';
+import { DomainEvents } from '../../../common/domain-events';
+import { CustomerAccountsService, NewCustomer } from '../../../commerce/customers/customer-accounts.service';
+import { CUSTOMER_LOGGED_IN } from './customer-events';
 import { CustomerLocalStrategy } from './customer-local.strategy';
 import { logInSession } from './customer-session';
-import { TakenAddressThrottle } from './taken-address-throttle.service';
+import { TakenAddressThrottle } from '../../../commerce/customers/taken-address-throttle.service';
 
 /** Logging customers in: the credential check and everything a login brings along (cart, session, event). */
 @Injectable()
@@ -19,9 +17,7 @@ export class CustomerLoginService {
     private readonly accounts: CustomerAccountsService,
     private readonly credentials: CustomerLocalStrategy,
     private readonly takenAddresses: TakenAddressThrottle,
-    private readonly carts: CartService,
-    private readonly runner: TransactionRunner,
-    private readonly events: EventEmitter2,
+    private readonly events: DomainEvents,
   ) {}
 
   /** Checks the body's `loginName` and `password` (401 or 429 on failure) and logs that customer in. */
@@ -48,15 +44,12 @@ export class CustomerLoginService {
    */
   async completeLogin(req: Request, customer: Customer, rememberMe: boolean): Promise<void> {
     // The database first: if it fails, the session is left as it was.
-    const cartId = await this.runner.run(async ({ manager }) => {
-      await manager.update(Customer, { id: customer.id }, { lastLoginAt: Date.now() });
-      return this.carts.adoptForCustomer(req.session.cartId, customer.id);
-    });
+    const cartId = await this.accounts.recordLogin(customer.id, req.session.cartId);
     await logInSession(req, customer, rememberMe);
     if (cartId) req.session.cartId = cartId;
     else delete req.session.cartId;
     try {
-      await this.events.emitAsync(CUSTOMER_LOGGED_IN, { customer, req } satisfies CustomerLoggedInEvent);
+      await this.events.emitAsync(CUSTOMER_LOGGED_IN, { customer, session: req.session });
     } catch (error) {
       // What the guest kept (a wishlist) stays in the session; losing the login over it would be worse.
       this.logger.error({ err: error, customerId: customer.id }, 'adopting the guest session failed');

@@ -21,7 +21,7 @@ export class CustomerGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
-    const customer = await this.sessions.current(req);
+    const customer = await this.sessions.current(req.session);
     if (!customer) {
       if (req.session) {
         delete req.session.customerId;

@@ -2,13 +2,13 @@ import { Body, Controller, Get, Header, HttpCode, Post, Query, Req } from '@nest
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
-import { AppError } from '../../../common/errors/app-error';
 import { wantsHtml } from '../../../common/session-data';
 import { PageView } from '../../../web/answers/answers';
 import { PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
 import { linkConfirmPage } from '../../../web/link-confirm-page';
-import { apiText } from '../ui-message';
-import { EmailVerificationService, VerificationOutcome } from './email-verification.service';
+import { apiText } from '../translated-answers';
+import { EmailVerificationService, VerificationOutcome } from '../../../commerce/customers/email-verification.service';
+import { customerErrors } from '../../../commerce/customers/customers-errors';
 
 /** Each outcome's page: its status, and whether it offers the forgotten-password way to confirm instead. */
 const PAGES: Record<VerificationOutcome, { status: number; heading: string; offerReset: boolean }> = {
@@ -18,6 +18,9 @@ const PAGES: Record<VerificationOutcome, { status: number; heading: string; offe
   expired: { status: 400, heading: 'failedHeading', offerReset: true },
   outdated: { status: 400, heading: 'failedHeading', offerReset: false },
 };
+
+/** The outcomes whose page is a 400: JSON gets them as `token_<outcome>`. */
+type RefusedOutcome = Exclude<VerificationOutcome, 'verified' | 'alreadyVerified'>;
 
 const VERIFY_PATH = '/shop/customer/verify-email';
 const tokenText = (token: unknown) => (typeof token === 'string' ? token : '');
@@ -54,7 +57,9 @@ export class EmailVerificationController {
     const outcome = await this.verifications.verify(tokenText(token));
     if (wantsHtml(req)) return outcomePage(text, outcome);
     const message = apiText({ key: `customer.verifyEmail.${outcome}` });
-    if (PAGES[outcome].status !== 200) throw new AppError(`token_${outcome}`, message, 400);
+    if (PAGES[outcome].status !== 200) {
+      throw customerErrors[`token_${outcome as RefusedOutcome}`]({ explanation: message });
+    }
     return { success: true, outcome, message };
   }
 }

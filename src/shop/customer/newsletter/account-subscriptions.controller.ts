@@ -1,12 +1,13 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { Customer } from '../../../commerce/customers/customer.entity';
-import { t } from '../../../web/i18n/page-language';
-import { answerDone } from '../form-answer';
+import { FormAnswer, PageView } from '../../../web/answers/answers';
+import { PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
+import { changeDone } from '../translated-answers';
 import { SubscriptionsDto } from './newsletter.dto';
-import { NewsletterService } from './newsletter.service';
+import { NewsletterService } from '../../../commerce/marketing/newsletter.service';
 
 const PAGE = '/shop/account/subscriptions';
 
@@ -22,11 +23,11 @@ export class AccountSubscriptionsController {
   constructor(private readonly newsletter: NewsletterService) {}
 
   @Get('subscriptions')
-  async page(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async page(@Req() req: Request, @PageText() text: PageTextFn): Promise<PageView> {
     const customer = req.customer as Customer;
     const status = await this.newsletter.statusOf(customer.email);
-    res.render('shop/account/subscriptions', {
-      title: t(res, 'account.subscriptions.title'),
+    return new PageView('shop/account/subscriptions', {
+      title: text('account.subscriptions.title'),
       email: customer.email,
       confirmed: status === 'confirmed',
       pending: status === 'pending',
@@ -36,7 +37,7 @@ export class AccountSubscriptionsController {
 
   @Post('subscriptions/save')
   @HttpCode(200)
-  async save(@Body() body: SubscriptionsDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async save(@Body() body: SubscriptionsDto, @Req() req: Request): Promise<FormAnswer> {
     const customer = req.customer as Customer;
     const status =
       body.newsletter === true
@@ -48,7 +49,6 @@ export class AccountSubscriptionsController {
         : status === 'pending'
           ? 'account.subscriptions.almostDone'
           : 'account.subscriptions.unsubscribed';
-    const message = { key, params: { email: customer.email } };
-    answerDone(req, res, message, PAGE, { newsletter: status });
+    return changeDone({ key, params: { email: customer.email } }, { to: PAGE }, { newsletter: status });
   }
 }

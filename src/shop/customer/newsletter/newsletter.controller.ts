@@ -9,9 +9,9 @@ import { ShopThrottlerGuard } from '../../../common/throttling/throttling.module
 import { FormAnswer, PageView } from '../../../web/answers/answers';
 import { PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
 import { linkConfirmPage } from '../../../web/link-confirm-page';
-import { apiText } from '../ui-message';
+import { apiText } from '../translated-answers';
 import { SubscribeDto } from './newsletter.dto';
-import { NewsletterService, NewsletterStatus } from './newsletter.service';
+import { NewsletterService, NewsletterStatus } from '../../../commerce/marketing/newsletter.service';
 
 /** Subscribe requests per IP address in 10 minutes: every one may e-mail someone. */
 export const SUBSCRIBE_LIMIT = 10;

@@ -1,14 +1,12 @@
 import { Module } from '@nestjs/common';
+import { CustomerSubscriptionsModule } from '../../../commerce/marketing/customer-subscriptions.module';
 import { CustomerCoreModule } from '../auth/customer-core.module';
 import { AccountSubscriptionsController } from './account-subscriptions.controller';
-import { NewsletterLinks } from './newsletter-links';
 import { NewsletterController } from './newsletter.controller';
-import { NewsletterService } from './newsletter.service';
 
 /** Newsletter subscriptions with double opt-in, for guests and on the account's subscriptions page. */
 @Module({
-  imports: [CustomerCoreModule],
+  imports: [CustomerCoreModule, CustomerSubscriptionsModule],
   controllers: [NewsletterController, AccountSubscriptionsController],
-  providers: [NewsletterService, NewsletterLinks],
 })
 export class NewsletterModule {}

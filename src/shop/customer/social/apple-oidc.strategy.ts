@@ -2,7 +2,8 @@ import OAuth2Strategy from 'passport-oauth2';
 import { IdTokenVerifier } from './id-token.verifier';
 import { signEs256 } from './jwt';
 import { LoginStep, ProviderSetup } from './social-providers';
-import { personName, SocialProfile } from './social-profile';
+import { SocialProfile } from '../../../commerce/customers/social-identity';
+import { personName } from './social-profile';
 
 type AppleSetup = Extract<ProviderSetup, { provider: 'apple' }>;
 

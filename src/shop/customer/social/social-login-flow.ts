@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
-import { SocialProvider } from './social.settings';
+import { SocialProvider } from '../../../commerce/customers/social-identity';
 
 /** A login this browser started and has not finished: what the callback checks and needs. */
 export interface PendingSocialLogin {

@@ -1,15 +1,17 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiFoundResponse, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
 import { SkipCsrf } from '../../../common/decorators/skip-csrf.decorator';
+import { Redirect } from '../../../web/answers/answers';
+import { PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
 import { SocialLoginService } from './social-login.service';
 import { SocialProviderGuard } from './social-provider.guard';
 
 /** The fields of a provider's form-post answer that the callback reads. */
 const CALLBACK_FIELDS = ['code', 'state', 'error', 'user'];
 
-/** Social login (spec "Customer and authentication": `/shop/auth/social/{provider}` and its callback). */
+/** Social login: `/shop/auth/social/{provider}` and its callback (docs/shop.md, _Social login_). */
 @ApiTags('customer')
 @RequiresFeature('customerAccountsEnabled')
 @UseGuards(SocialProviderGuard)
@@ -19,14 +21,14 @@ export class SocialLoginController {
 
   @Get(':provider')
   @ApiFoundResponse({ description: "Redirect to the provider's sign-in page; `return` is a path to come back to" })
-  async start(@Req() req: Request, @Res() res: Response, @Query('return') returnTo: unknown): Promise<void> {
-    res.redirect(302, await this.login.start(req, req.socialSetup!, returnTo));
+  async start(@Req() req: Request, @Query('return') returnTo: unknown): Promise<Redirect> {
+    return new Redirect(await this.login.start(req, req.socialSetup!, returnTo), 302);
   }
 
   @Get(':provider/callback')
   @ApiFoundResponse({ description: 'Logged in: redirect to the remembered page or /shop/account; else /shop/login' })
-  async callback(@Req() req: Request, @Res() res: Response): Promise<void> {
-    res.redirect(302, await this.login.finish(req, res, req.socialSetup!));
+  async callback(@Req() req: Request, @PageText() text: PageTextFn): Promise<Redirect> {
+    return new Redirect(await this.login.finish(req, text, req.socialSetup!), 302);
   }
 
   /**
@@ -36,16 +38,12 @@ export class SocialLoginController {
   @Post(':provider/callback')
   @SkipCsrf()
   @ApiExcludeEndpoint()
-  formPost(
-    @Param('provider') provider: string,
-    @Body() body: Record<string, unknown> | undefined,
-    @Res() res: Response,
-  ) {
+  formPost(@Param('provider') provider: string, @Body() body: Record<string, unknown> | undefined): Redirect {
     const query = new URLSearchParams();
     for (const name of CALLBACK_FIELDS) {
       const value = body?.[name];
       if (typeof value === 'string') query.set(name, value);
     }
-    res.redirect(303, `/shop/auth/social/${encodeURIComponent(provider)}/callback?${query}`);
+    return new Redirect(`/shop/auth/social/${encodeURIComponent(provider)}/callback?${query}`);
   }
 }

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { PluginSettingsModule } from '../../../config/settings.module';
 import { CustomerCoreModule } from '../auth/customer-core.module';
 import { IdTokenVerifier } from './id-token.verifier';
-import { SocialAccountsService } from './social-accounts.service';
 import { SocialLoginController } from './social-login.controller';
 import { SocialLoginService } from './social-login.service';
 import { SocialProviderGuard } from './social-provider.guard';
@@ -14,14 +13,7 @@ import { SOCIAL_SETTINGS } from './social.settings';
 @Module({
   imports: [CustomerCoreModule, PluginSettingsModule.register(SOCIAL_SETTINGS)],
   controllers: [SocialLoginController],
-  providers: [
-    SocialProviders,
-    SocialProviderGuard,
-    SocialStrategies,
-    IdTokenVerifier,
-    SocialAccountsService,
-    SocialLoginService,
-  ],
+  providers: [SocialProviders, SocialProviderGuard, SocialStrategies, IdTokenVerifier, SocialLoginService],
   exports: [SocialProviders],
 })
 export class SocialLoginModule {}

@@ -1,17 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { AppError } from '../../../common/errors/app-error';
+import type { Request } from 'express';
 import { addFlash } from '../../../common/session-data';
-import { t } from '../../../web/i18n/page-language';
+import { PageTextFn } from '../../../web/i18n/page-text.decorator';
 import { CustomerLoginService } from '../auth/customer-login.service';
 import { sameSitePath } from '../../../common/back-url';
 import { runStrategy } from './run-strategy';
-import { SocialAccountsService } from './social-accounts.service';
+import { SocialAccountsService } from '../../../commerce/customers/social-accounts.service';
 import { beginSocialLogin, takeSocialLogin } from './social-login-flow';
 import { ProviderSetup, SocialProviders } from './social-providers';
-import { SocialProfile } from './social-profile';
+import { PROVIDER_LABELS, SocialProfile } from '../../../commerce/customers/social-identity';
 import { SocialStrategies } from './social-strategies';
-import { PROVIDER_LABELS } from './social.settings';
+import { customerErrors } from '../../../commerce/customers/customers-errors';
 
 /** The answers a provider gives when the person declines (OAuth's, and Apple's own). */
 const DECLINED = new Set(['access_denied', 'user_cancelled_authorize']);
@@ -42,11 +41,11 @@ export class SocialLoginService {
    * in, or the login page with a message. A missing, unknown or expired `state` is a 400: the answer was
    * not for this browser's flow, so nothing in it is used.
    */
-  async finish(req: Request, res: Response, setup: ProviderSetup): Promise<string> {
+  async finish(req: Request, text: PageTextFn, setup: ProviderSetup): Promise<string> {
     const query = req.query as Record<string, unknown>;
     const pending = takeSocialLogin(req, setup.provider, query.state);
     if (!pending) {
-      throw new AppError('social_state_invalid', 'The login link expired or was tampered with. Start the login again.');
+      throw customerErrors.social_state_invalid();
     }
     const label = PROVIDER_LABELS[setup.provider];
     const loginPage = pending.returnTo ? `/shop/login?return=${encodeURIComponent(pending.returnTo)}` : '/shop/login';
@@ -56,7 +55,7 @@ export class SocialLoginService {
     };
     if (query.error !== undefined || typeof query.code !== 'string') {
       return refuse(
-        t(res, DECLINED.has(String(query.error)) ? 'customer.social.cancelled' : 'customer.social.notLoggedIn', {
+        text(DECLINED.has(String(query.error)) ? 'customer.social.cancelled' : 'customer.social.notLoggedIn', {
           provider: label,
         }),
       );
@@ -70,12 +69,12 @@ export class SocialLoginService {
     if (outcome.kind !== 'success') {
       const reason = outcome.kind === 'error' ? failureReason(outcome.error) : 'the provider refused the code';
       this.logger.warn(`social login with ${setup.provider} failed: ${reason}`);
-      return refuse(t(res, 'customer.social.failed', { provider: label }));
+      return refuse(text('customer.social.failed', { provider: label }));
     }
     const result = await this.accounts.signIn(outcome.user as SocialProfile);
     if ('refusal' in result) return refuse(result.refusal);
     await this.login.completeLogin(req, result.customer, false);
-    addFlash(req, 'success', t(res, 'customer.login.socialDone', { provider: label }));
+    addFlash(req, 'success', text('customer.login.socialDone', { provider: label }));
     return pending.returnTo ?? '/shop/account';
   }
 }

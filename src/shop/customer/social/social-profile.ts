@@ -1,17 +1,5 @@
 import type { Profile } from 'passport';
-import { SocialProvider } from './social.settings';
-
-/** Who the provider says signed in, in the same shape for every provider. */
-export interface SocialProfile {
-  provider: SocialProvider;
-  /** The provider's stable id of the person (`sub`, the Graph `id`): kept in `Customer.socialIds`. */
-  subject: string;
-  email: string | null;
-  /** Only a verified address may be linked to an existing account or make a new one. */
-  emailVerified: boolean;
-  firstName: string;
-  lastName: string;
-}
+import { SocialProfile } from '../../../commerce/customers/social-identity';
 
 type RawProfile = Profile & { _json?: Record<string, unknown> };
 

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
 import { SettingsService } from '../../../config/settings.service';
-import { SOCIAL_PROVIDERS, SocialProvider, socialKey } from './social.settings';
+import { SOCIAL_PROVIDERS, SocialProvider } from '../../../commerce/customers/social-identity';
+import { socialKey } from './social.settings';
 
 /** Where a provider's OAuth endpoints are. */
 export interface ProviderEndpoints {

@@ -1,18 +1,10 @@
 import { createPrivateKey } from 'node:crypto';
+import { PROVIDER_LABELS, SocialProvider } from '../../../commerce/customers/social-identity';
 import { SettingDefinition } from '../../../config/setting-definition';
-
-/** The social-login providers, by the slug in `/shop/auth/social/{provider}`. */
-export const SOCIAL_PROVIDERS = ['google', 'facebook', 'apple'] as const;
-export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
-
-export const PROVIDER_LABELS: Record<SocialProvider, string> = {
-  google: 'Google',
-  facebook: 'Facebook',
-  apple: 'Apple',
-};
+import { SocialSettingKey } from '../../../config/settings.service';
 
 /** The setting key of one of a provider's values, e.g. `social.google.clientId`. */
-export const socialKey = (provider: SocialProvider, name: string) => `social.${provider}.${name}`;
+export const socialKey = (provider: SocialProvider, name: string): SocialSettingKey => `social.${provider}.${name}`;
 
 /** Apple team and key ids are ten capital letters or digits. */
 const blankOrAppleId = (value: unknown) =>

@@ -1,17 +1,17 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { backUrl } from '../../../common/back-url';
-import { addFlash, wantsHtml } from '../../../common/session-data';
-import { t } from '../../../web/i18n/page-language';
-import { apiText, flashText, UiMessage } from '../ui-message';
+import type { Request } from 'express';
+import { wantsHtml } from '../../../common/session-data';
+import { FormAnswer, PageView } from '../../../web/answers/answers';
+import { PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
+import { changeDone } from '../translated-answers';
 import { WatchdogProductDto } from './watchdog.dto';
-import { WatchdogService } from './watchdog.service';
+import { WatchdogService } from '../../../commerce/marketing/watchdog.service';
 
 const PAGE = '/shop/account/watchdog';
 
-/** Back-in-stock alerts of the logged-in customer (spec: watchdog). */
+/** Back-in-stock alerts (watchdog) of the logged-in customer. */
 @ApiTags('customer')
 @AccountRoute()
 @Controller('shop')
@@ -21,40 +21,27 @@ export class WatchdogController {
   /** `{ success, subscribed, message }`: whether the customer now waits for the product. */
   @Post('watchdog/toggle')
   @HttpCode(200)
-  async toggle(@Body() body: WatchdogProductDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async toggle(@Body() body: WatchdogProductDto, @Req() req: Request): Promise<FormAnswer> {
     const { subscribed, productName } = await this.watchdog.toggle(req.customer!.id, body.product);
     const message = {
       key: subscribed ? 'account.watchdog.alertOn' : 'account.watchdog.alertOff',
       params: { name: productName },
     };
-    answer(req, res, message, { subscribed });
+    return changeDone(message, { back: PAGE }, { subscribed });
   }
 
   @Post('watchdog/remove')
   @HttpCode(200)
-  async remove(@Body() body: WatchdogProductDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async remove(@Body() body: WatchdogProductDto, @Req() req: Request): Promise<FormAnswer> {
     await this.watchdog.remove(req.customer!.id, body.product);
-    answer(req, res, { key: 'account.watchdog.removed' }, {});
+    return changeDone({ key: 'account.watchdog.removed' }, { back: PAGE });
   }
 
   /** The page, or `{ success, alerts }` for a JSON client. */
   @Get('account/watchdog')
-  async page(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async page(@Req() req: Request, @PageText() text: PageTextFn) {
     const alerts = await this.watchdog.alerts(req.customer!.id);
-    if (!wantsHtml(req)) {
-      res.json({ success: true, alerts });
-      return;
-    }
-    res.render('shop/account/watchdog', { title: t(res, 'account.watchdog.title'), csrf: true, alerts });
+    if (!wantsHtml(req)) return { success: true, alerts };
+    return new PageView('shop/account/watchdog', { title: text('account.watchdog.title'), csrf: true, alerts });
   }
-}
-
-/** JSON for scripts; a flash and a 303 back to the page the form was on for a browser. */
-function answer(req: Request, res: Response, message: UiMessage, extra: Record<string, unknown>): void {
-  if (wantsHtml(req)) {
-    addFlash(req, 'success', flashText(res, message));
-    res.redirect(303, backUrl(req, PAGE));
-    return;
-  }
-  res.json({ success: true, message: apiText(message), ...extra });
 }

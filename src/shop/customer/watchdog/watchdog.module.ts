@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
+import { CustomerSubscriptionsModule } from '../../../commerce/marketing/customer-subscriptions.module';
 import { CustomerCoreModule } from '../auth/customer-core.module';
-import { BackInStockNotifier } from './back-in-stock.notifier';
 import { WatchdogController } from './watchdog.controller';
-import { WatchdogService } from './watchdog.service';
 
 /** Back-in-stock alerts: customers ask to be told, a restock tells them once. */
 @Module({
-  imports: [CustomerCoreModule],
+  imports: [CustomerCoreModule, CustomerSubscriptionsModule],
   controllers: [WatchdogController],
-  providers: [WatchdogService, BackInStockNotifier],
 })
 export class WatchdogModule {}

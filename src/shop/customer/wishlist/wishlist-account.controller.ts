@@ -1,13 +1,14 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { wantsHtml } from '../../../common/session-data';
-import { t } from '../../../web/i18n/page-language';
-import { WishlistToCart } from './wishlist-to-cart.service';
+import { PageView } from '../../../web/answers/answers';
+import { PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
+import { WishlistToCart } from '../../../commerce/wishlists/wishlist-to-cart.service';
 import { wishlistChanged, WishlistViews } from './wishlist-views.service';
 import { WishlistClearDto, WishlistItemDto, WishlistUpdateDto } from './wishlist.dto';
-import { WishlistService } from '../../../commerce/customers/wishlist.service';
+import { WishlistService } from '../../../commerce/wishlists/wishlist.service';
 
 const PAGE = '/shop/account/wishlists';
 
@@ -24,13 +25,10 @@ export class WishlistAccountController {
 
   /** The page, or `{ success, wishlists }` for a JSON client. */
   @Get('wishlists')
-  async page(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async page(@Req() req: Request, @PageText() text: PageTextFn) {
     const wishlists = await this.views.all(req, req.customer!.id);
-    if (!wantsHtml(req)) {
-      res.json({ success: true, wishlists });
-      return;
-    }
-    res.render('shop/account/wishlists', { title: t(res, 'account.wishlists.title'), csrf: true, wishlists });
+    if (!wantsHtml(req)) return { success: true, wishlists };
+    return new PageView('shop/account/wishlists', { title: text('account.wishlists.title'), csrf: true, wishlists });
   }
 
   /** Renames list `id`, or creates a list when no `id` is given. */

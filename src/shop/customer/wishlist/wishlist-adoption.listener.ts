@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { OnEvent } from '@nestjs/event-emitter';
+import { OnDomainEvent } from '../../../common/domain-events';
 import { CUSTOMER_LOGGED_IN, CustomerLoggedInEvent } from '../auth/customer-events';
-import { guestEntries } from './guest-wishlist';
-import { WishlistService } from '../../../commerce/customers/wishlist.service';
+import { guestEntries } from '../../../commerce/wishlists/guest-wishlist';
+import { WishlistService } from '../../../commerce/wishlists/wishlist.service';
 
 /** What a guest saved before logging in joins the account's default list. */
 @Injectable()
@@ -13,11 +13,11 @@ export class WishlistAdoption {
    * Quantities add up with what the list already holds; the session list is emptied only once the adoption
    * committed, so a failure (logged by the event emitter, never failing the login) loses nothing.
    */
-  @OnEvent(CUSTOMER_LOGGED_IN)
-  async adopt({ customer, req }: CustomerLoggedInEvent): Promise<void> {
-    const items = req.session?.wishlist;
+  @OnDomainEvent(CUSTOMER_LOGGED_IN)
+  async adopt({ customer, session }: CustomerLoggedInEvent): Promise<void> {
+    const items = session?.wishlist;
     if (!items?.length) return;
     await this.wishlists.add(customer.id, guestEntries(items));
-    delete req.session.wishlist;
+    delete session.wishlist;
   }
 }

@@ -1,29 +1,17 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  HttpStatus,
-  Param,
-  ParseIntPipe,
-  Post,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseIntPipe, Post, Req, UseGuards } from '@nestjs/common';
 import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
-import type { Request, Response } from 'express';
-import { backUrl } from '../../../common/back-url';
-import { AppError } from '../../../common/errors/app-error';
-import { addFlash, wantsHtml } from '../../../common/session-data';
-import { t } from '../../../web/i18n/page-language';
-import { apiText, flashText } from '../ui-message';
+import type { Request } from 'express';
+import { wantsHtml } from '../../../common/session-data';
+import { FormAnswer, PageView } from '../../../web/answers/answers';
+import { PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
+import { changeDone } from '../translated-answers';
 import { CustomerThrottlerGuard } from '../auth/customer-throttler.guard';
 import { WishlistSharing } from './wishlist-sharing.service';
 import { WishlistViews } from './wishlist-views.service';
 import { MAX_SHARE_RECIPIENTS, WishlistShareDto } from './wishlist.dto';
+import { wishlistErrors } from '../../../commerce/wishlists/wishlists-errors';
 
 /** Share posts per customer per window: each one mails up to ten addresses of the customer's choosing. */
 const SHARE_POST_LIMIT = 5;
@@ -44,16 +32,13 @@ export class WishlistShareController {
   async page(
     @Param('id', new ParseIntPipe({ errorHttpStatusCode: HttpStatus.NOT_FOUND })) id: number,
     @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
+    @PageText() text: PageTextFn,
+  ) {
     const wishlist = await this.views.one(req, req.customer!.id, id);
     const url = this.sharing.url(id);
-    if (!wantsHtml(req)) {
-      res.json({ success: true, url, wishlist });
-      return;
-    }
-    res.render('shop/account/wishlist-share', {
-      title: t(res, 'account.share.title', { name: wishlist.name }),
+    if (!wantsHtml(req)) return { success: true, url, wishlist };
+    return new PageView('shop/account/wishlist-share', {
+      title: text('account.share.title', { name: wishlist.name }),
       csrf: true,
       wishlist,
       url,
@@ -66,18 +51,12 @@ export class WishlistShareController {
   @HttpCode(200)
   @UseGuards(CustomerThrottlerGuard)
   @Throttle({ default: { limit: SHARE_POST_LIMIT, ttl: SHARE_WINDOW_MS } })
-  async send(@Body() body: WishlistShareDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async send(@Body() body: WishlistShareDto, @Req() req: Request): Promise<FormAnswer> {
     const customer = req.customer!;
     const wishlist = await this.views.one(req, customer.id, body.id);
-    if (wishlist.count === 0)
-      throw AppError.conflict('wishlist_empty', 'Add something to this wishlist before sharing it.');
+    if (wishlist.count === 0) throw wishlistErrors.wishlist_empty();
     const sent = await this.sharing.send(req, body.id, body.emails);
     const message = { key: 'account.share.sent', params: { count: sent } };
-    if (wantsHtml(req)) {
-      addFlash(req, 'success', flashText(res, message));
-      res.redirect(303, backUrl(req, `/shop/account/wishlist-share/${body.id}`));
-      return;
-    }
-    res.json({ success: true, message: apiText(message), sent });
+    return changeDone(message, { back: `/shop/account/wishlist-share/${body.id}` }, { sent });
   }
 }

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { FormAnswer } from '../../../web/answers/answers';
-import { apiText, UiMessage } from '../ui-message';
+import { FormAnswer, PageMessage } from '../../../web/answers/answers';
+import { apiText } from '../translated-answers';
 import { Customer } from '../../../commerce/customers/customer.entity';
 import { SessionCustomers } from '../../../commerce/customers/session-customers.service';
-import { guestList } from './guest-wishlist';
-import { WishlistProducts, WishlistView } from './wishlist-products.service';
-import { DEFAULT_WISHLIST_NAME, WishlistService } from '../../../commerce/customers/wishlist.service';
+import { guestList } from '../../../commerce/wishlists/guest-wishlist';
+import { WishlistProducts, WishlistView } from '../../../commerce/wishlists/wishlist-products.service';
+import { DEFAULT_WISHLIST_NAME, WishlistService } from '../../../commerce/wishlists/wishlist.service';
 
 /**
  * The answer to a wishlist change: JSON `{ success, message, wishlist, count }` (English) for scripts and API
@@ -14,7 +14,7 @@ import { DEFAULT_WISHLIST_NAME, WishlistService } from '../../../commerce/custom
  * form was on, else to `fallback`.
  */
 export function wishlistChanged(
-  message: UiMessage,
+  message: PageMessage,
   wishlist: () => Promise<WishlistView>,
   fallback: string,
 ): FormAnswer {
@@ -38,7 +38,7 @@ export class WishlistViews {
    * session whose login went stale counts as a guest's.
    */
   customer(req: Request): Promise<Customer | null> {
-    return this.sessions.current(req);
+    return this.sessions.current(req.session);
   }
 
   all(req: Request, customerId: number): Promise<WishlistView[]> {
@@ -54,6 +54,6 @@ export class WishlistViews {
   }
 
   async guest(req: Request): Promise<WishlistView> {
-    return (await this.products.present([guestList(req)], req.session.currency))[0];
+    return (await this.products.present([guestList(req.session)], req.session.currency))[0];
   }
 }

@@ -1,18 +1,17 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../../common/errors/app-error';
 import Handlebars from 'handlebars';
-import { FormAnswer } from '../../../web/answers/answers';
-import { t } from '../../../web/i18n/page-language';
-import { addToGuestWishlist } from '../../../commerce/customers/guest-wishlist';
-import { removeFromGuestWishlist } from './guest-wishlist';
-import { WishlistProducts } from './wishlist-products.service';
+import { FormAnswer, PageView } from '../../../web/answers/answers';
+import { PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
+import { addToGuestWishlist, removeFromGuestWishlist } from '../../../commerce/wishlists/guest-wishlist';
+import { WishlistProducts } from '../../../commerce/wishlists/wishlist-products.service';
 import { WishlistSharing } from './wishlist-sharing.service';
 import { wishlistChanged, WishlistViews } from './wishlist-views.service';
 import { WishlistAddDto, WishlistItemDto } from './wishlist.dto';
-import { WishlistService } from '../../../commerce/customers/wishlist.service';
+import { WishlistService } from '../../../commerce/wishlists/wishlist.service';
 
 const ACCOUNT_LISTS = '/shop/account/wishlists';
 
@@ -40,7 +39,7 @@ export class WishlistController {
     if (!customer) {
       // Guests have exactly one (session) list; named lists belong to accounts.
       if (body.wishlist !== undefined) throw AppError.notFound('That wishlist does not exist.');
-      addToGuestWishlist(req, entry);
+      addToGuestWishlist(req.session, entry);
       return wishlistChanged(message, () => this.views.guest(req), '/');
     }
     const wishlistId = await this.wishlists.add(customer.id, [entry], body.wishlist);
@@ -53,7 +52,7 @@ export class WishlistController {
     const message = { key: 'account.wishlists.itemRemoved' };
     const customer = await this.views.customer(req);
     if (!customer) {
-      removeFromGuestWishlist(req, body.id);
+      removeFromGuestWishlist(req.session, body.id);
       return wishlistChanged(message, () => this.views.guest(req), '/');
     }
     const wishlistId = await this.wishlists.removeItem(customer.id, body.id);
@@ -66,20 +65,23 @@ export class WishlistController {
     @Param('id') id: string,
     @Param('signature') signature: string,
     @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
+    @PageText() text: PageTextFn,
+  ): Promise<PageView> {
     const wishlistId = /^[1-9][0-9]{0,9}$/.test(id) ? Number(id) : 0;
     const shared =
       wishlistId && this.sharing.verify(wishlistId, signature) && (await this.wishlists.shared(wishlistId));
     if (!shared) throw AppError.notFound('This wishlist link is not valid.');
     const [wishlist] = await this.products.present([shared.list], req.session.currency);
-    // A list shared with friends is not for search engines.
-    res.setHeader('X-Robots-Tag', 'noindex');
-    res.render('shop/wishlist/shared', {
-      title: t(res, 'account.shared.title', { owner: shared.ownerName }),
-      heading: sharedHeading(res, shared.ownerName, wishlist.name),
-      wishlist,
-    });
+    return new PageView(
+      'shop/wishlist/shared',
+      {
+        title: text('account.shared.title', { owner: shared.ownerName }),
+        heading: sharedHeading(text, shared.ownerName, wishlist.name),
+        wishlist,
+      },
+      // A list shared with friends is not for search engines.
+      { headers: { 'X-Robots-Tag': 'noindex' } },
+    );
   }
 }
 
@@ -87,7 +89,7 @@ export class WishlistController {
  * "Grace's wishlist: Gifts" with the names escaped but the translation's own apostrophe kept as typed
  * (translations carry no markup; `{{t}}` would print it as `&#x27;`).
  */
-function sharedHeading(res: Response, owner: string, name: string): Handlebars.SafeString {
+function sharedHeading(text: PageTextFn, owner: string, name: string): Handlebars.SafeString {
   const params = { owner: Handlebars.escapeExpression(owner), name: Handlebars.escapeExpression(name) };
-  return new Handlebars.SafeString(t(res, 'account.shared.heading', params));
+  return new Handlebars.SafeString(text('account.shared.heading', params));
 }

@@ -1,5 +1,5 @@
 import { Transform, Type } from 'class-transformer';
-import { MAX_WISHLIST_QTY } from '../../../commerce/customers/wishlist.service';
+import { MAX_WISHLIST_QTY } from '../../../commerce/wishlists/wishlist.service';
 import {
   ArrayMaxSize,
   ArrayMinSize,

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { CouponList } from './coupons/coupon-list.service';
+import { GiftCardList } from './gift-cards/gift-card-list.service';
+import { AbandonedCartsReport } from './marketing/abandoned-carts-report.service';
+import { OrderAdmin } from './orders/order-admin.service';
+import { ProductAdmin } from './products/product-admin.service';
+import { ShippingAdmin } from './shipping/shipping-admin.service';
+
+const ADMIN_SERVICES = [OrderAdmin, ProductAdmin, ShippingAdmin, CouponList, GiftCardList, AbandonedCartsReport];
+
+/** Commerce as staff see and edit it: the lists, details and edits behind the control panel's screens. */
+@Module({ providers: ADMIN_SERVICES, exports: ADMIN_SERVICES })
+export class CommerceAdminModule {}

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { CatalogService } from './catalog.service';
+import { ProductSearchService } from './product-search.service';
+
+/** The storefront catalog's read side: listing, full-text search and product pages. Imported by the storefront. */
+@Module({
+  providers: [CatalogService, ProductSearchService],
+  exports: [CatalogService],
+})
+export class CatalogReadModule {}

@@ -1,0 +1,199 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, FindOptionsSelect } from 'typeorm';
+import { convertMinor, toMinor } from '../../common/money';
+import { AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config.module';
+import { absoluteUrl, CatalogProduct } from '../products/catalog-product';
+import { ProductVariant } from '../products/product-variant.entity';
+import { Product } from '../products/product.entity';
+import { ProductsService } from '../products/products.service';
+import { Currency } from '../stores/currency.entity';
+import { CurrencyService } from '../stores/currency.service';
+import { StoreService } from '../stores/store.service';
+import { CatalogListingRequest, CatalogPaging, CatalogSearchRequest, CatalogSort, MAX_PER_PAGE } from './catalog-query';
+import { ProductSearchService } from './product-search.service';
+
+/** One page of the listing or of search results, prices in `currency`. */
+export interface CatalogPage {
+  products: CatalogProduct[];
+  page: number;
+  perPage: number;
+  total: number;
+  currency: Currency;
+}
+
+export interface CatalogVariant {
+  sku: string;
+  options: Record<string, string>;
+  /** Major units of the page's currency. */
+  price: number;
+  stock: number;
+  inStock: boolean;
+}
+
+/** The product page's JSON `product`. */
+export interface ProductDetail extends CatalogProduct {
+  description: string;
+  images: string[];
+  variants: CatalogVariant[];
+}
+
+export interface ProductPage {
+  product: ProductDetail;
+  related: CatalogProduct[];
+  crossSell: CatalogProduct[];
+  currency: Currency;
+}
+
+/**
+ * The columns a product card needs (toCatalogProduct): listing pages skip the description and timestamps,
+ * which cost more to read and hydrate than the rest together.
+ */
+const CARD_COLUMNS = ['id', 'sku', 'slug', 'name', 'type', 'price', 'stock', 'images', 'options'] as const;
+const CARD_SELECT = Object.fromEntries(CARD_COLUMNS.map((column) => [column, true])) as FindOptionsSelect<Product>;
+
+/** Related and cross-sell products shown under a product: 4 of each. */
+const RELATED_ON_PAGE = 4;
+
+/**
+ * The listing's sort orders, each read from an index (CatalogListingIndexes migration). Name order is
+ * case-insensitive: SQLite's NOCASE collation, the column's case-insensitive collation on MySQL/MariaDB.
+ */
+function listingOrders(sqlite: boolean): Record<CatalogSort, Array<[string, 'ASC' | 'DESC']>> {
+  return {
+    name: [
+      [sqlite ? 'p.name COLLATE NOCASE' : 'p.name', 'ASC'],
+      ['p.id', 'ASC'],
+    ],
+    price_asc: [
+      ['p.price', 'ASC'],
+      ['p.id', 'ASC'],
+    ],
+    price_desc: [
+      ['p.price', 'DESC'],
+      ['p.id', 'ASC'],
+    ],
+    newest: [['p.id', 'DESC']],
+  };
+}
+
+/**
+ * Read side of the storefront catalog: the default store's visible, enabled products (hidden ones only by
+ * their URL), with prices in the shopper's currency.
+ */
+@Injectable()
+export class CatalogService {
+  private readonly orders: ReturnType<typeof listingOrders>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly stores: StoreService,
+    private readonly currencies: CurrencyService,
+    private readonly products: ProductsService,
+    private readonly searchIndex: ProductSearchService,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {
+    this.orders = listingOrders(dataSource.options.type === 'better-sqlite3');
+  }
+
+  /** The first visible products, for the front page, prices in the shopper's currency. */
+  async featured(currencyCode?: string, limit = 12): Promise<{ products: CatalogProduct[]; currency: Currency }> {
+    const [store, currency] = await Promise.all([this.stores.default(), this.currency(currencyCode)]);
+    const products = await this.dataSource.getRepository(Product).find({
+      select: CARD_SELECT,
+      where: { storeId: store.id, visible: true, enabled: true },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+    return { products: await this.products.present(products, currency), currency };
+  }
+
+  /** The currency chosen in the session (`/shop/currency/set`), else the base currency. */
+  currency(code?: string): Promise<Currency> {
+    return this.currencies.chosenOrBase(code);
+  }
+
+  /** One page of the listing, filtered by stock and by a price range in the shopper's currency. */
+  async listing(query: CatalogListingRequest, currencyCode?: string): Promise<CatalogPage> {
+    const [store, currency, base] = await Promise.all([
+      this.stores.default(),
+      this.currency(currencyCode),
+      this.currencies.base(),
+    ]);
+    const { page, perPage } = paging(query);
+    const builder = this.dataSource
+      .getRepository(Product)
+      .createQueryBuilder('p')
+      .select(CARD_COLUMNS.map((column) => `p.${column}`))
+      .where('p.storeId = :storeId AND p.visible = :yes AND p.enabled = :yes', { storeId: store.id, yes: true })
+      .skip((page - 1) * perPage)
+      .take(perPage);
+    if (query.inStock) builder.andWhere('p.stock > 0');
+    // Prices are stored in the base currency: the bounds are converted once instead of every row.
+    const inBase = (major: number) => convertMinor(toMinor(major, currency.decimals), currency, base);
+    if (query.minPrice !== undefined) builder.andWhere('p.price >= :min', { min: inBase(query.minPrice) });
+    if (query.maxPrice !== undefined) builder.andWhere('p.price <= :max', { max: inBase(query.maxPrice) });
+    for (const [column, direction] of this.orders[query.sort]) builder.addOrderBy(column, direction);
+    const [products, total] = await builder.getManyAndCount();
+    return { products: await this.products.present(products, currency), page, perPage, total, currency };
+  }
+
+  /** Full-text search in relevance order; an empty query is an empty page, not an error. */
+  async search(query: CatalogSearchRequest, currencyCode?: string): Promise<CatalogPage> {
+    const store = await this.stores.default();
+    const { page, perPage } = paging(query);
+    const found = await this.searchIndex.search(store.id, query.q, (page - 1) * perPage, perPage);
+    return this.page(await this.products.inOrder(found.ids), found.total, page, perPage, currencyCode);
+  }
+
+  /** The product behind `/shop/p/{slug}`, or null when it is missing, disabled or of another store. */
+  async productPage(slug: string, currencyCode?: string): Promise<ProductPage | null> {
+    const store = await this.stores.default();
+    const product = await this.dataSource.getRepository(Product).findOneBy({ slug, storeId: store.id, enabled: true });
+    if (!product) return null;
+    const currency = await this.currency(currencyCode);
+    const [[summary], variants, related, crossSell] = await Promise.all([
+      this.products.present([product], currency),
+      this.dataSource.getRepository(ProductVariant).find({ where: { productId: product.id }, order: { id: 'ASC' } }),
+      this.products.related([product.id], 'related', { limit: RELATED_ON_PAGE }),
+      this.products.related([product.id], 'cross_sell', { limit: RELATED_ON_PAGE }),
+    ]);
+    return {
+      product: {
+        ...summary,
+        description: product.description,
+        images: product.images.map((image) => absoluteUrl(image, this.config.baseUrl)),
+        variants: await Promise.all(
+          variants.map(async (variant) => ({
+            sku: variant.sku,
+            options: variant.options,
+            price: CurrencyService.major(
+              await this.currencies.fromBase(variant.price ?? product.price, currency),
+              currency,
+            ),
+            stock: variant.stock,
+            inStock: variant.stock > 0,
+          })),
+        ),
+      },
+      related: await this.products.present(related, currency),
+      crossSell: await this.products.present(crossSell, currency),
+      currency,
+    };
+  }
+
+  private async page(
+    products: Product[],
+    total: number,
+    page: number,
+    perPage: number,
+    currencyCode?: string,
+  ): Promise<CatalogPage> {
+    const currency = await this.currency(currencyCode);
+    return { products: await this.products.present(products, currency), page, perPage, total, currency };
+  }
+}
+
+function paging(query: CatalogPaging): { page: number; perPage: number } {
+  return { page: query.page, perPage: Math.min(query.perPage, MAX_PER_PAGE) };
+}

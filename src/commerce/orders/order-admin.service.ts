@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { CpPermissionName } from '../../common/cp-permissions';
+import { AppError } from '../../common/errors/app-error';
+import { PaymentStatusPoller } from '../payments/payment-status-poller';
+import { PaymentTransaction } from '../payments/payment-transaction.entity';
+import { OrderHistory } from './order-history.entity';
+import { OrderLine } from './order-line.entity';
+import { OrderPageSections } from './order-page-sections';
+import { orderLifecycle, OrderStatus } from './order-status.machine';
+import { Order } from './order.entity';
+
+export interface OrderFilter {
+  status?: OrderStatus;
+  /** Matches the reference, order number or e-mail. */
+  q?: string;
+  page: number;
+}
+
+const PAGE_SIZE = 50;
+
+/** What the CP order screens read. Status changes go through OrderStatusService. */
+@Injectable()
+export class OrderAdmin {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly poller: PaymentStatusPoller,
+    private readonly sections: OrderPageSections,
+  ) {}
+
+  async list(filter: OrderFilter): Promise<{ orders: Order[]; total: number; pages: number }> {
+    const query = this.dataSource.getRepository(Order).createQueryBuilder('o').orderBy('o.id', 'DESC');
+    if (filter.status) query.andWhere('o.status = :status', { status: filter.status });
+    if (filter.q) {
+      query.andWhere('(o.reference = :q OR o.number = :q OR o.email LIKE :email)', {
+        q: filter.q.trim(),
+        email: `%${filter.q.trim().replace(/[%_\\]/g, '\\$&')}%`,
+      });
+    }
+    const [orders, total] = await query
+      .skip((filter.page - 1) * PAGE_SIZE)
+      .take(PAGE_SIZE)
+      .getManyAndCount();
+    return { orders, total, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
+  }
+
+  async counts(): Promise<{ orders: number; pendingPayment: number }> {
+    const orders = this.dataSource.getRepository(Order);
+    const [all, pendingPayment] = await Promise.all([orders.count(), orders.countBy({ status: 'pending_payment' })]);
+    return { orders: all, pendingPayment };
+  }
+
+  /** The order page of a staff member who `holds` the given permissions: the plugins' sections are those they open. */
+  async detail(id: number, holds: (permission: CpPermissionName) => boolean) {
+    const order = await this.dataSource.getRepository(Order).findOneBy({ id });
+    if (!order) throw AppError.notFound('Order not found');
+    const [lines, history, transactions] = await Promise.all([
+      this.dataSource.getRepository(OrderLine).find({ where: { orderId: id }, order: { id: 'ASC' } }),
+      this.dataSource.getRepository(OrderHistory).find({ where: { orderId: id }, order: { id: 'ASC' } }),
+      this.dataSource.getRepository(PaymentTransaction).find({ where: { orderId: id }, order: { id: 'ASC' } }),
+    ]);
+    return {
+      order,
+      lines,
+      history,
+      transactions,
+      nextStatuses: orderLifecycle.next(order.status),
+      canCheckPayment: this.poller.canCheck(order),
+      sections: await this.sections.for(order, holds),
+    };
+  }
+}
