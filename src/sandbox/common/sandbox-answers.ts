@@ -17,8 +17,8 @@ export abstract class SandboxAnswer extends Error {
   abstract send(res: Response): void;
 }
 
-/** The bank's JSON error: 400 `{ errorCode, errorDescription? }`, 401/403 `{ errorCode }`, or OAuth's `{ error }`. */
-export class BankApiError extends SandboxAnswer {
+/** An outside service's JSON error: a status and the body in that service's own shape. */
+export class JsonErrorAnswer extends SandboxAnswer {
   constructor(
     readonly status: number,
     readonly body: Record<string, unknown>,
@@ -30,6 +30,9 @@ export class BankApiError extends SandboxAnswer {
     res.status(this.status).json(this.body);
   }
 }
+
+/** The bank's JSON error: 400 `{ errorCode, errorDescription? }`, 401/403 `{ errorCode }`, or OAuth's `{ error }`. */
+export class BankApiError extends JsonErrorAnswer {}
 
 /** A bank error by code, with a description only where the bank gives one. */
 export function bankError(status: number, errorCode: string, errorDescription?: string): BankApiError {

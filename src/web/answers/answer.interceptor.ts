@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, StreamableFile } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
+import { catchError, map, Observable, of, throwError } from 'rxjs';
 import { backUrl } from '../../common/back-url';
 import { AppError } from '../../common/errors/app-error';
 import { addFlash, wantsHtml } from '../../common/session-data';
@@ -27,24 +27,14 @@ export class AnswerInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
+    // `map`, not `mergeMap`: an answer that takes time is a promise, which Nest awaits like the handler's own result.
+    // Every request passes here, so it stays one cheap operator unless the route says where a refusal goes.
+    const answered = next.handle().pipe(map((result: unknown) => send(result, req, res)));
     const refusedPage = this.reflector.get<RefusedFormPage | undefined>(REFUSED_FORM_PAGE, context.getHandler());
-    return next.handle().pipe(
-      mergeMap((result) => {
-        if (result instanceof FormAnswer) return from(answerForm(result, req, res));
-        if (result instanceof PageView) return from(render(result, res));
-        if (result instanceof JsonAnswer) {
-          res.status(result.status);
-          return of(result.body);
-        }
-        if (result instanceof FileAnswer) return of(fileBody(result, res));
-        if (result instanceof Redirect) {
-          redirect(res, result.status, result.url);
-          return of(undefined);
-        }
-        return of(result);
-      }),
+    if (!refusedPage) return answered;
+    return answered.pipe(
       catchError((error: unknown) => {
-        if (!refusedPage || !(error instanceof AppError) || !wantsHtml(req)) return throwError(() => error);
+        if (!(error instanceof AppError) || !wantsHtml(req)) return throwError(() => error);
         addFlash(req, 'error', error.message);
         redirect(res, 303, backUrl(req, this.pageOf(refusedPage, req)));
         return of(undefined);
@@ -57,6 +47,22 @@ export class AnswerInterceptor implements NestInterceptor {
     const path = page.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(req.params[name] ?? '')));
     return `/${this.config.cpTrigger}/${path}`;
   }
+}
+
+/** What Nest sends for the handler's result: the body (or a promise of it), or undefined once a redirect is set up. */
+function send(result: unknown, req: Request, res: Response): unknown {
+  if (result instanceof FormAnswer) return answerForm(result, req, res);
+  if (result instanceof PageView) return render(result, res);
+  if (result instanceof JsonAnswer) {
+    res.status(result.status);
+    return result.body;
+  }
+  if (result instanceof FileAnswer) return fileBody(result, res);
+  if (result instanceof Redirect) {
+    redirect(res, result.status, result.url);
+    return undefined;
+  }
+  return result;
 }
 
 /**
