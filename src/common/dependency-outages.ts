@@ -5,6 +5,11 @@ import { Dependency, unavailableDependency } from './errors/unavailable-dependen
 const NAMES: Record<Dependency, string> = { database: 'Database', redis: 'Redis' };
 /** How often a dependency that is away is tried again: its return is noticed within this. */
 const PROBE_MS = 500;
+/**
+ * After a return, how long a failure counts only once the probe confirms it: the other clients of the dependency
+ * (BullMQ's, the settings subscriber) may still be reconnecting and fail once more while it is back.
+ */
+const SETTLE_MS = 5000;
 
 interface Outage {
   probe?: NodeJS.Timeout;
@@ -23,6 +28,8 @@ export class DependencyOutages implements OnModuleDestroy {
   private readonly logger = new Logger('Outages');
   private readonly probes = new Map<Dependency, () => Promise<unknown>>();
   private readonly outages = new Map<Dependency, Outage>();
+  private readonly backAt = new Map<Dependency, number>();
+  private readonly confirming = new Set<Dependency>();
   private closed = false;
 
   constructor(dataSource: DataSource) {
@@ -40,10 +47,9 @@ export class DependencyOutages implements OnModuleDestroy {
 
   /** A failure of `dependency` (a client's error event, a request it failed): logged when it starts an outage. */
   report(dependency: Dependency, error: unknown): void {
-    if (this.closed || this.outages.has(dependency)) return;
-    this.logger.error(`${NAMES[dependency]} unavailable: ${(error as Error)?.message ?? String(error)}`);
-    this.outages.set(dependency, { onBack: [] });
-    this.probeLater(dependency);
+    if (this.closed || this.outages.has(dependency) || this.confirming.has(dependency)) return;
+    if (Date.now() - (this.backAt.get(dependency) ?? -Infinity) < SETTLE_MS) this.confirm(dependency, error);
+    else this.start(dependency, error);
   }
 
   /** Records the outage `error` tells of and returns true; false for any other error, which the caller logs. */
@@ -65,6 +71,27 @@ export class DependencyOutages implements OnModuleDestroy {
     for (const outage of this.outages.values()) clearTimeout(outage.probe);
   }
 
+  private start(dependency: Dependency, error: unknown): void {
+    this.logger.error(`${NAMES[dependency]} unavailable: ${(error as Error)?.message ?? String(error)}`);
+    this.outages.set(dependency, { onBack: [] });
+    this.probeLater(dependency);
+  }
+
+  /** A failure just after a return: an outage only if the probe fails too. */
+  private confirm(dependency: Dependency, error: unknown): void {
+    this.confirming.add(dependency);
+    const probe = this.probes.get(dependency) ?? (() => undefined);
+    Promise.resolve()
+      .then(probe)
+      .then(
+        () => this.confirming.delete(dependency),
+        () => {
+          this.confirming.delete(dependency);
+          if (!this.closed && !this.outages.has(dependency)) this.start(dependency, error);
+        },
+      );
+  }
+
   private probeLater(dependency: Dependency): void {
     const outage = this.outages.get(dependency)!;
     const probe = this.probes.get(dependency) ?? (() => undefined);
@@ -75,6 +102,7 @@ export class DependencyOutages implements OnModuleDestroy {
           () => {
             if (this.closed) return;
             this.outages.delete(dependency);
+            this.backAt.set(dependency, Date.now());
             this.logger.log(`${NAMES[dependency]} is back`);
             for (const work of outage.onBack) this.run(dependency, work);
           },

@@ -254,7 +254,9 @@ describe(`service outages (${usingMysql ? 'MariaDB behind a proxy' : 'SQLite'} +
     }, 10_000);
 
     // Each outage is logged once when it starts and once when it ends, not once per request; no request failure is
-    // logged as an error. (BullMQ names the jobs it was finishing when Redis restarted empty.)
+    // logged as an error. (BullMQ names the jobs it was finishing when Redis restarted empty.) Requests are served
+    // again before the probe, tried every half second, logs the return.
+    await eventually(() => output.text().includes(proxy ? 'Database is back' : 'Redis is back'), 5000);
     const logged = output
       .text()
       .split('\n')
