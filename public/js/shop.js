@@ -97,6 +97,23 @@
     error.textContent = message;
   }
 
+  /**
+   * The Idempotency-Key of an add: a new one for each add the shopper means, the same one when they try again the
+   * same add whose answer never came (a lost connection, a 503), so the shop does not add it twice.
+   */
+  function addKey(form, body) {
+    if (form.addKeyFor !== body) {
+      var bytes = crypto.getRandomValues(new Uint8Array(16));
+      form.addKey = Array.prototype.map
+        .call(bytes, function (byte) {
+          return (byte + 256).toString(16).slice(1);
+        })
+        .join('');
+      form.addKeyFor = body;
+    }
+    return form.addKey;
+  }
+
   function addToCart(form) {
     var button = form.querySelector('button[type="submit"]');
     var failed = (document.getElementById('cart-popup') || form).getAttribute('data-failed') || 'Error';
@@ -104,6 +121,7 @@
     csrfToken()
       .then(function (token) {
         fillCsrfFields(token);
+        var body = new URLSearchParams(new FormData(form)).toString();
         return fetch(form.action, {
           method: 'POST',
           credentials: 'same-origin',
@@ -112,11 +130,14 @@
             'Content-Type': 'application/x-www-form-urlencoded',
             'X-Requested-With': 'XMLHttpRequest',
             'X-CSRF-Token': token,
+            'Idempotency-Key': addKey(form, body),
           },
-          body: new URLSearchParams(new FormData(form)).toString(),
+          body: body,
         });
       })
       .then(function (res) {
+        // Answered: the next click is a new add (a 503 was not, and keeps its key).
+        if (res.status !== 503) form.addKeyFor = undefined;
         return res.json().catch(function () {
           return { success: false };
         });

@@ -1,4 +1,5 @@
 import { Cart } from '../commerce/carts/cart.entity';
+import { CartAdd } from '../commerce/carts/cart-add.entity';
 import { CartLine } from '../commerce/carts/cart-line.entity';
 import { DeliverySlotBooking } from '../commerce/delivery/delivery-slot-booking.entity';
 import { DeliverySlot } from '../commerce/delivery/delivery-slot.entity';
@@ -49,6 +50,7 @@ export const ENTITIES = [
   ProductRelation,
   Cart,
   CartLine,
+  CartAdd,
   Order,
   OrderLine,
   OrderHistory,

@@ -80,4 +80,63 @@ describe(`concurrent changes to one cart (${usingMysql ? 'MariaDB' : 'SQLite'})`
     const miniCart = await client.get('/shop/customer/section-load/mini-cart').expect(200);
     expect(miniCart.body).toMatchObject({ itemCount: 2, currency: 'CZK' });
   });
+
+  describe('an add repeated with the same Idempotency-Key', () => {
+    const addWithKey = (client: ShopClient, token: string, product: number, key: string) =>
+      client.agent
+        .post('/shop/cart/add')
+        .set('X-CSRF-Token', token)
+        .set(AJAX)
+        .set('Idempotency-Key', key)
+        .send({ product, qty: 1 });
+
+    it('adds once however often it is sent, side by side or later; a new key adds again', async () => {
+      const client = new ShopClient(shop.server);
+      const token = await client.csrfToken();
+      const matches = await productBySku(shop.dataSource, 'DEMO-MATCHES-STORM');
+      const first = await addWithKey(client, token, matches.id, 'add-1').expect(200);
+      const repeats = await Promise.all(
+        Array.from({ length: 8 }, () => addWithKey(client, token, matches.id, 'add-1')),
+      );
+      // A repeat answers as the add did: the shopper whose answer was lost learns it was added.
+      expect(repeats.map((res) => [res.status, res.body])).toEqual(Array(8).fill([200, first.body]));
+      expect(first.body).toMatchObject({ success: true, product: { id: matches.id, qty: 1 } });
+      const cartLines = async () => {
+        const [cart] = await shop.dataSource.getRepository(Cart).find({ order: { id: 'DESC' }, take: 1 });
+        return shop.dataSource.getRepository(CartLine).findBy({ cartId: cart.id });
+      };
+      expect((await cartLines()).map(({ qty }) => qty)).toEqual([1]);
+
+      await Promise.all([
+        addWithKey(client, token, matches.id, 'add-2').expect(200),
+        addWithKey(client, token, matches.id, 'add-2').expect(200),
+        addWithKey(client, token, matches.id, 'add-3').expect(200),
+      ]);
+      expect((await cartLines()).map(({ qty }) => qty)).toEqual([3]);
+    });
+
+    it('is a key of one cart: another shopper may use the same key', async () => {
+      const matches = await productBySku(shop.dataSource, 'DEMO-MATCHES-STORM');
+      for (const client of [new ShopClient(shop.server), new ShopClient(shop.server)]) {
+        await addWithKey(client, await client.csrfToken(), matches.id, 'same-key').expect(200);
+        const miniCart = await client.get('/shop/customer/section-load/mini-cart').expect(200);
+        expect(miniCart.body).toMatchObject({ itemCount: 1 });
+      }
+    });
+
+    it('refuses a key that is not 1 to 100 visible ASCII characters, adding nothing', async () => {
+      const client = new ShopClient(shop.server);
+      const token = await client.csrfToken();
+      const matches = await productBySku(shop.dataSource, 'DEMO-MATCHES-STORM');
+      for (const key of ['x'.repeat(101), 'two words']) {
+        const res = await addWithKey(client, token, matches.id, key).expect(400);
+        expect(res.body.error).toMatchObject({
+          code: 'validation_failed',
+          fields: { 'Idempotency-Key': expect.any(Array) },
+        });
+      }
+      const miniCart = await client.get('/shop/customer/section-load/mini-cart').expect(200);
+      expect(miniCart.body).toMatchObject({ itemCount: 0 });
+    });
+  });
 });

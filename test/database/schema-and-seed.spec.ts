@@ -67,6 +67,7 @@ describe('schema and demo seed', () => {
           'ShippingMethodWindow1795747656560',
           'PaymentRefundDue1795753670809',
           'OrderVatConsultation1795754295107',
+          'CartAdds1795775885011',
         ],
       });
     } finally {

@@ -8,6 +8,7 @@ import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { ProductVariant } from '../products/product-variant.entity';
 import { Product } from '../products/product.entity';
 import { SellableProducts } from '../products/sellable-products';
+import { CartAdd } from './cart-add.entity';
 import { CartLine } from './cart-line.entity';
 import { Cart, MAX_GIFT_CARDS_PER_CART } from './cart.entity';
 import { lineKey } from './line-key';
@@ -29,6 +30,8 @@ export interface AddToCart {
   /** Option code → value, required for configurable products. */
   configuration?: Record<string, string>;
   custom?: Record<string, unknown> | null;
+  /** The client's `Idempotency-Key`: an add repeated with the same key on the same cart is not added again. */
+  requestKey?: string;
 }
 
 /** What checkout keeps on the cart (the quote): contact, addresses, notes and the chosen methods. */
@@ -50,9 +53,10 @@ export type QuoteDetails = Partial<
 >;
 
 export interface AddedToCart {
-  line: CartLine;
   product: Product;
   variant: ProductVariant | null;
+  /** The add repeated an earlier one with the same `requestKey`: nothing was added this time. */
+  repeated: boolean;
 }
 
 /** What a line's stock check needs: the line and what it points at. */
@@ -93,33 +97,45 @@ export class CartService {
     return this.dataSource.getRepository(CartLine).find({ where: { cartId }, order: { id: 'ASC' } });
   }
 
-  /** Adds `qty` of a product (merging into an identical line); 409 with the available qty beyond stock. */
+  /**
+   * Adds `qty` of a product (merging into an identical line); 409 with the available qty beyond stock. With a
+   * `requestKey` already used on this cart, nothing is added again (`repeated`).
+   */
   async add(cartId: number, input: AddToCart): Promise<AddedToCart> {
-    const { product, variant, configuration } = await this.resolveSellable(input);
+    const item = await this.resolveSellable(input);
     const custom = input.custom && Object.keys(input.custom).length > 0 ? input.custom : null;
-    const key = lineKey(product.id, variant?.id ?? null, configuration, custom);
+    const { product, variant } = item;
     return this.change(cartId, async (tx) => {
-      const sameItem = await this.linesOfItem(tx, cartId, { product, variant });
-      const existing = sameItem.find((line) => line.lineKey === key);
-      const qty = (existing?.qty ?? 0) + input.qty;
-      this.assertInStock({ product, variant }, qty, sameItem, existing?.id);
-      if (existing) {
-        await tx.manager.update(CartLine, { id: existing.id }, { qty });
-        return { line: { ...existing, qty }, product, variant };
+      // Under the cart's row lock, so a repeat running beside the first add waits for it and then finds its row.
+      if (input.requestKey && (await tx.manager.existsBy(CartAdd, { cartId, requestKey: input.requestKey }))) {
+        return { product, variant, repeated: true };
       }
-      const line = await tx.manager.save(
-        tx.manager.create(CartLine, {
-          cartId,
-          productId: product.id,
-          variantId: variant?.id ?? null,
-          lineKey: key,
-          qty,
-          configuration,
-          custom,
-        }),
-      );
-      return { line, product, variant };
+      await this.addToLine(tx, cartId, item, custom, input.qty);
+      if (input.requestKey) await tx.manager.insert(CartAdd, { cartId, requestKey: input.requestKey });
+      return { product, variant, repeated: false };
     });
+  }
+
+  /** Adds `added` to the cart's identical line, or to a new one; 409 beyond stock. */
+  private async addToLine(
+    tx: Tx,
+    cartId: number,
+    item: Sellable & { configuration: Record<string, string> | null },
+    custom: Record<string, unknown> | null,
+    added: number,
+  ): Promise<void> {
+    const { product, variant, configuration } = item;
+    const key = lineKey(product.id, variant?.id ?? null, configuration, custom);
+    const sameItem = await this.linesOfItem(tx, cartId, item);
+    const existing = sameItem.find((line) => line.lineKey === key);
+    const qty = (existing?.qty ?? 0) + added;
+    this.assertInStock(item, qty, sameItem, existing?.id);
+    if (existing) {
+      await tx.manager.update(CartLine, { id: existing.id }, { qty });
+      return;
+    }
+    const line = { cartId, productId: product.id, variantId: variant?.id ?? null, lineKey: key, qty };
+    await tx.manager.save(tx.manager.create(CartLine, { ...line, configuration, custom }));
   }
 
   /** Sets a line's quantity (0 removes it); a line of another cart is a 404. */

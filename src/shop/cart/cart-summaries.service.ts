@@ -4,6 +4,7 @@ import { Cart } from '../../commerce/carts/cart.entity';
 import { AddedToCart, CartService } from '../../commerce/carts/cart.service';
 import { absoluteUrl, productUrl } from '../../commerce/products/catalog-product';
 import { CurrencyService } from '../../commerce/stores/currency.service';
+import { convertMinor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { FormAnswer } from '../../web/answers/answers';
@@ -53,20 +54,26 @@ export class CartSummaries {
     return this.pricing.summarize(await this.priced(cartId, currencyCode));
   }
 
-  /** `price` is the unit price in the cart currency, `value` price × the quantity just added. */
-  async addedProduct(cart: Cart, added: AddedToCart, qty: number): Promise<AddedProduct> {
-    const currency = await this.currencies.chosenOrBase(cart.currency);
-    const unit = await this.currencies.fromBase(added.variant?.price ?? added.product.price, currency);
-    const image = added.product.images[0];
-    return {
-      id: added.product.id,
-      name: added.product.name,
-      sku: added.variant?.sku ?? added.product.sku,
-      qty,
-      price: CurrencyService.major(unit, currency),
-      value: CurrencyService.major(unit * qty, currency),
-      image: image ? absoluteUrl(image, this.config.baseUrl) : '',
-      url: productUrl(added.product, this.config.baseUrl),
+  /**
+   * How the AJAX add-to-cart describes the product it added, in the cart's currency: `price` is the unit price,
+   * `value` price × the quantity just added. Rates are read now, so describing an add after it committed reads
+   * nothing that could fail.
+   */
+  async addedProducts(cart: Cart): Promise<(added: AddedToCart, qty: number) => AddedProduct> {
+    const [currency, base] = await Promise.all([this.currencies.chosenOrBase(cart.currency), this.currencies.base()]);
+    return (added, qty) => {
+      const unit = convertMinor(added.variant?.price ?? added.product.price, base, currency);
+      const image = added.product.images[0];
+      return {
+        id: added.product.id,
+        name: added.product.name,
+        sku: added.variant?.sku ?? added.product.sku,
+        qty,
+        price: CurrencyService.major(unit, currency),
+        value: CurrencyService.major(unit * qty, currency),
+        image: image ? absoluteUrl(image, this.config.baseUrl) : '',
+        url: productUrl(added.product, this.config.baseUrl),
+      };
     };
   }
 }

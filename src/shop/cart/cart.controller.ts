@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req } from '@nes
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CartService } from '../../commerce/carts/cart.service';
+import { IdempotencyKey } from '../../common/decorators/idempotency-key.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { isAjax } from '../../common/session-data';
 import { SettingsService } from '../../config/settings.service';
@@ -24,31 +25,35 @@ export class CartController {
     private readonly settings: SettingsService,
   ) {}
 
-  /** AJAX mode answers `{ success, message, showPopup, product }`; otherwise a flash and a redirect back. */
+  /**
+   * AJAX mode answers `{ success, message, showPopup, product }`; otherwise a flash and a redirect back. A client
+   * that repeats an add whose answer it lost sends the same `Idempotency-Key`, and the add is not made twice.
+   */
   @Post('add')
   @HttpCode(200)
-  async add(@Body() body: AddToCartDto, @Req() req: Request, @PageText() text: PageTextFn) {
+  async add(
+    @Body() body: AddToCartDto,
+    @IdempotencyKey() requestKey: string | undefined,
+    @Req() req: Request,
+    @PageText() text: PageTextFn,
+  ) {
     if (body.custom && JSON.stringify(body.custom).length > MAX_CUSTOM_JSON) {
       throw AppError.invalid({ custom: [`must be at most ${MAX_CUSTOM_JSON} characters as JSON`] });
     }
     const cart = await this.session.currentOrCreate(req);
+    const ajax = isAjax(req) && this.settings.isOn('salesCheckoutEnableAjax');
+    const describe = ajax ? await this.summaries.addedProducts(cart) : undefined;
     const added = await this.carts.add(cart.id, {
       productId: body.product,
       qty: body.qty,
       configuration: body.configuration,
       custom: body.custom,
+      requestKey,
     });
     const message = text('cart.messages.added', { name: added.product.name });
-    if (isAjax(req) && this.settings.isOn('salesCheckoutEnableAjax')) {
-      return {
-        success: true,
-        message,
-        showPopup: true,
-        product: await this.summaries.addedProduct(cart, added, body.qty),
-      };
-    }
     // Without AJAX mode even a script gets the page's answer.
-    return new FormAnswer(message, { back: CART_PAGE });
+    if (!describe) return new FormAnswer(message, { back: CART_PAGE });
+    return { success: true, message, showPopup: true, product: describe(added, body.qty) };
   }
 
   @Post('update-item')
