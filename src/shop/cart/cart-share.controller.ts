@@ -1,12 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Redirect, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { CartService } from '../../commerce/carts/cart.service';
 import { AppError } from '../../common/errors/app-error';
-import { addFlash } from '../../common/session-data';
 import { SessionAndAddressThrottlerGuard } from '../../common/throttling/session-and-address';
-import { FormAnswer } from '../../web/answers/answers';
+import { FormAnswer, Redirect } from '../../web/answers/answers';
 import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { CartSession } from './cart-session.service';
 import { CartShareLinks } from './cart-share-links';
@@ -58,21 +57,17 @@ export class CartShareController {
 
   /** Copies the shared lines into the visitor's cart and shows the cart page. */
   @Get('share/:token')
-  @Redirect(CART_PAGE, 302)
-  async open(@Param('token') token: string, @Req() req: Request, @PageText() text: PageTextFn): Promise<void> {
+  async open(@Param('token') token: string, @Req() req: Request, @PageText() text: PageTextFn): Promise<Redirect> {
     const shared = /^[0-9a-f]{32}$/.test(token) ? await this.carts.findByShareToken(token) : null;
     if (!shared) throw AppError.notFound('This shared cart link is not valid.');
     const cart = await this.session.currentOrCreate(req);
     const lines = cart.id === shared.id ? [] : await this.carts.lines(shared.id);
     const copied = await this.carts.copyLines(cart.id, lines);
     const skipped = lines.length - copied;
-    addFlash(
-      req,
-      skipped ? 'info' : 'success',
-      skipped
-        ? text('cart.messages.sharedPartly', { count: copied, skipped })
-        : text('cart.messages.sharedAdded', { count: copied }),
-    );
+    const told = skipped
+      ? ({ type: 'info', message: text('cart.messages.sharedPartly', { count: copied, skipped }) } as const)
+      : ({ type: 'success', message: text('cart.messages.sharedAdded', { count: copied }) } as const);
+    return new Redirect(CART_PAGE, 302, [told]);
   }
 
   private async tokenOfCurrentCart(req: Request): Promise<string> {

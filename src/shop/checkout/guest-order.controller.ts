@@ -5,7 +5,6 @@ import type { Request } from 'express';
 import { OrdersService } from '../../commerce/orders/orders.service';
 import { PaymentService } from '../../commerce/payments/payment.service';
 import { AppError } from '../../common/errors/app-error';
-import { addFlash } from '../../common/session-data';
 import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
 import { PageView, Redirect } from '../../web/answers/answers';
 import { PageLanguage, PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
@@ -53,12 +52,8 @@ export class GuestOrderController {
     if (!order) throw AppError.notFound(text('order.notFound'));
     const step = await this.payments.retry(order, req.ip ?? '');
     if (!step) {
-      addFlash(
-        req,
-        'info',
-        text(order.status === 'pending_payment' ? 'order.payByTransfer' : 'order.notAwaitingPayment'),
-      );
-      return new Redirect(`/shop/order/view/${order.number}`, 302);
+      const why = text(order.status === 'pending_payment' ? 'order.payByTransfer' : 'order.notAwaitingPayment');
+      return new Redirect(`/shop/order/view/${order.number}`, 302, [{ type: 'info', message: why }]);
     }
     req.session.lastOrderNumber = order.number;
     return new Redirect(stepUrl(step), 302);

@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { SessionCustomers } from '../../commerce/customers/session-customers.service';
 import { AbandonedCartRecoveryService } from '../../commerce/marketing/abandoned-cart-recovery.service';
 import { RequiresFeature } from '../../common/decorators/requires-feature.decorator';
-import { addFlash, FlashMessage } from '../../common/session-data';
+import { FlashMessage } from '../../common/session-data';
 import { PageView, Redirect } from '../../web/answers/answers';
 
 /** The friendly pages for links that restore nothing: what happened and where to go on. */
@@ -47,9 +47,7 @@ export class AbandonedCartRecoveryController {
     }
     req.session.cartId = result.cart.id;
     req.session.currency = result.cart.currency;
-    const flash = restoredMessage(result.restored, result.skipped);
-    addFlash(req, flash.type, flash.message);
-    return new Redirect('/shop/cart', 302);
+    return new Redirect('/shop/cart', 302, [restoredMessage(result.restored, result.skipped)]);
   }
 }
 

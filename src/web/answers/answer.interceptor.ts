@@ -59,6 +59,7 @@ function send(result: unknown, req: Request, res: Response): unknown {
   }
   if (result instanceof FileAnswer) return fileBody(result, res);
   if (result instanceof Redirect) {
+    for (const flash of result.flashes) addFlash(req, flash.type, flash.message);
     redirect(res, result.status, result.url);
     return undefined;
   }

@@ -1,3 +1,5 @@
+import type { FlashMessage } from '../../common/session-data';
+
 /** A message in the page's language: a translation key and its parameters (what `t(res, key, params)` takes). */
 export interface PageMessage {
   key: string;
@@ -79,10 +81,14 @@ export class FileAnswer {
   ) {}
 }
 
-/** A redirect as a handler returns it; 303 See Other unless told, so a form post is followed by a GET. */
+/**
+ * A redirect as a handler returns it; 303 See Other unless told, so a form post is followed by a GET. `flashes` are
+ * shown on the page it leads to.
+ */
 export class Redirect {
   constructor(
     readonly url: string,
     readonly status: 301 | 302 | 303 | 307 = 303,
+    readonly flashes: readonly FlashMessage[] = [],
   ) {}
 }

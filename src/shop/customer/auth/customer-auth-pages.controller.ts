@@ -5,7 +5,6 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../../common/errors/app-error';
-import { addFlash } from '../../../common/session-data';
 import { SettingsService } from '../../../config/settings.service';
 import { FormAnswer, PageView, Redirect } from '../../../web/answers/answers';
 import { PageLanguage, PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
@@ -77,10 +76,10 @@ export class CustomerAuthPagesController {
   ): Promise<FormAnswer | Redirect> {
     try {
       const customer = await this.login.registerAndLogIn(req, await validateForm(RegisterDto, form, language));
-      // Two flashes, which one answer does not carry.
-      addFlash(req, 'success', text('customer.register.welcome', { name: customer.firstName }));
-      addFlash(req, 'info', text('customer.register.confirmSent', { email: customer.email }));
-      return new Redirect(ACCOUNT_PAGE);
+      return new Redirect(ACCOUNT_PAGE, 303, [
+        { type: 'success', message: text('customer.register.welcome', { name: customer.firstName }) },
+        { type: 'info', message: text('customer.register.confirmSent', { email: customer.email }) },
+      ]);
     } catch (error) {
       return backToForm(error, '/shop/register', language);
     }

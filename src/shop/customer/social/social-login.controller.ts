@@ -28,7 +28,7 @@ export class SocialLoginController {
   @Get(':provider/callback')
   @ApiFoundResponse({ description: 'Logged in: redirect to the remembered page or /shop/account; else /shop/login' })
   async callback(@Req() req: Request, @PageText() text: PageTextFn): Promise<Redirect> {
-    return new Redirect(await this.login.finish(req, text, req.socialSetup!), 302);
+    return this.login.finish(req, text, req.socialSetup!);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
-import { addFlash } from '../../../common/session-data';
+import { Redirect } from '../../../web/answers/answers';
 import { PageTextFn } from '../../../web/i18n/page-text.decorator';
 import { CustomerLoginService } from '../auth/customer-login.service';
 import { sameSitePath } from '../../../common/back-url';
@@ -41,7 +41,7 @@ export class SocialLoginService {
    * in, or the login page with a message. A missing, unknown or expired `state` is a 400: the answer was
    * not for this browser's flow, so nothing in it is used.
    */
-  async finish(req: Request, text: PageTextFn, setup: ProviderSetup): Promise<string> {
+  async finish(req: Request, text: PageTextFn, setup: ProviderSetup): Promise<Redirect> {
     const query = req.query as Record<string, unknown>;
     const pending = takeSocialLogin(req, setup.provider, query.state);
     if (!pending) {
@@ -49,10 +49,7 @@ export class SocialLoginService {
     }
     const label = PROVIDER_LABELS[setup.provider];
     const loginPage = pending.returnTo ? `/shop/login?return=${encodeURIComponent(pending.returnTo)}` : '/shop/login';
-    const refuse = (message: string) => {
-      addFlash(req, 'error', message);
-      return loginPage;
-    };
+    const refuse = (message: string) => new Redirect(loginPage, 302, [{ type: 'error', message }]);
     if (query.error !== undefined || typeof query.code !== 'string') {
       return refuse(
         text(DECLINED.has(String(query.error)) ? 'customer.social.cancelled' : 'customer.social.notLoggedIn', {
@@ -74,8 +71,8 @@ export class SocialLoginService {
     const result = await this.accounts.signIn(outcome.user as SocialProfile);
     if ('refusal' in result) return refuse(result.refusal);
     await this.login.completeLogin(req, result.customer, false);
-    addFlash(req, 'success', text('customer.login.socialDone', { provider: label }));
-    return pending.returnTo ?? '/shop/account';
+    const done = text('customer.login.socialDone', { provider: label });
+    return new Redirect(pending.returnTo ?? '/shop/account', 302, [{ type: 'success', message: done }]);
   }
 }
 
