@@ -59,7 +59,7 @@ export class AddressBookService {
       }
       const address = await manager.save(
         manager.create(CustomerAddress, {
-          ...entryFields(input),
+          ...addressFields(input),
           id: input.id,
           customerId,
           isDefaultBilling: input.isDefaultBilling === true || first,
@@ -103,7 +103,7 @@ export class AddressBookService {
       if (book.length >= MAX_ADDRESSES || book.some((entry) => sameAddress(entry, role.address))) continue;
       const entry = await manager.save(
         manager.create(CustomerAddress, {
-          ...entryFields(role.address),
+          ...addressFields(role.address),
           customerId,
           isDefaultBilling: role.billing && !hasBilling,
           isDefaultShipping: role.shipping && !hasShipping,
@@ -126,47 +126,30 @@ export class AddressBookService {
 
 /** An address-book entry as JSON shows it: the Address fields (docs/http-contract.md), its id and which default it is. */
 export function addressJson(address: CustomerAddress) {
-  return {
-    id: address.id,
-    firstName: address.firstName,
-    lastName: address.lastName,
-    street: address.street,
-    city: address.city,
-    zipCode: address.zipCode,
-    country: address.country,
-    phone: address.phone,
-    company: address.company,
-    isDefaultBilling: address.isDefaultBilling,
-    isDefaultShipping: address.isDefaultShipping,
-  };
+  const { isDefaultBilling, isDefaultShipping } = address;
+  return { id: address.id, ...addressFields(address), isDefaultBilling, isDefaultShipping };
 }
 
 /** An entry as checkout's Address (what a cart holds): optional fields left out when empty. */
 export function asAddress(entry: CustomerAddress): Address {
-  return {
-    firstName: entry.firstName,
-    lastName: entry.lastName,
-    street: entry.street,
-    city: entry.city,
-    zipCode: entry.zipCode,
-    country: entry.country,
-    ...(entry.phone && { phone: entry.phone }),
-    ...(entry.company && { company: entry.company }),
-  };
+  const { phone, company, ...required } = addressFields(entry);
+  return { ...required, ...(phone && { phone }), ...(company && { company }) };
 }
 
 export function addressNotFound(): AppError {
   return AppError.notFound('We could not find this address in your address book.');
 }
 
-function entryFields(address: Address) {
+/** The Address fields of an entry or an address, a missing optional field as null (as the book stores it). */
+function addressFields(address: Address | CustomerAddress) {
+  const { firstName, lastName, street, city, zipCode, country } = address;
   return {
-    firstName: address.firstName,
-    lastName: address.lastName,
-    street: address.street,
-    city: address.city,
-    zipCode: address.zipCode,
-    country: address.country,
+    firstName,
+    lastName,
+    street,
+    city,
+    zipCode,
+    country,
     phone: address.phone ?? null,
     company: address.company ?? null,
   };
