@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { LessThan } from 'typeorm';
 import { TransactionRunner } from '../database/transaction-runner';
 import { defineJob, JobQueue } from './job-queue.service';
@@ -36,7 +36,7 @@ export class PeriodicJob {
     this.logger = new Logger(options.name);
   }
 
-  /** From a module's onModuleInit: the handler runs the work, then forgets runs finished a day ago. */
+  /** The handler runs the work, then forgets runs finished a day ago. */
   register(): void {
     this.jobs.register(this.type, async () => {
       await this.options.run();
@@ -57,7 +57,7 @@ export class PeriodicJob {
     await this.runner.run((tx) => this.jobs.enqueue(tx, this.type, { slot }, { key: `${this.type.name}:${slot}` }));
   }
 
-  /** From onApplicationBootstrap: ticks at the start of every slot until `stop`. */
+  /** Ticks at the start of every slot until `stop`. */
   start(): void {
     const { everyMs } = this.options;
     this.timer = setTimeout(
@@ -71,5 +71,37 @@ export class PeriodicJob {
 
   stop(): void {
     clearTimeout(this.timer);
+  }
+}
+
+/**
+ * The app's periodic jobs: a service defines its own in its constructor, and they are registered with the job queue,
+ * started and stopped with the app.
+ */
+@Injectable()
+export class PeriodicJobs implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly defined: PeriodicJob[] = [];
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly runner: TransactionRunner,
+  ) {}
+
+  define(options: PeriodicJobOptions): PeriodicJob {
+    const job = new PeriodicJob(this.jobs, this.runner, options);
+    this.defined.push(job);
+    return job;
+  }
+
+  onModuleInit(): void {
+    for (const job of this.defined) job.register();
+  }
+
+  onApplicationBootstrap(): void {
+    for (const job of this.defined) job.start();
+  }
+
+  onApplicationShutdown(): void {
+    for (const job of this.defined) job.stop();
   }
 }

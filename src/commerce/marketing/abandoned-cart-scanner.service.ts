@@ -1,9 +1,8 @@
-import { Injectable, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { SettingsService } from '../../config/settings.service';
 import { TransactionRunner } from '../../database/transaction-runner';
-import { JobQueue } from '../../jobs/job-queue.service';
-import { PeriodicJob } from '../../jobs/periodic-job';
+import { PeriodicJob, PeriodicJobs } from '../../jobs/periodic-job';
 import { AbandonedCartPolicy, abandonedCartPolicy, reminderDueAt } from './abandoned-cart-policy';
 import { AbandonedCartRecovery } from './abandoned-cart-recovery.entity';
 import { AbandonedCartReminder } from './abandoned-cart-reminder.entity';
@@ -31,34 +30,22 @@ interface Candidate {
  * One scan per 5-minute slot however many instances run (a PeriodicJob), while the feature is on.
  */
 @Injectable()
-export class AbandonedCartScanner implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+export class AbandonedCartScanner {
   private readonly periodic: PeriodicJob;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
-    private readonly jobs: JobQueue,
+    periodicJobs: PeriodicJobs,
     private readonly settings: SettingsService,
     private readonly reminders: AbandonedCartReminders,
   ) {
-    this.periodic = new PeriodicJob(jobs, runner, {
+    this.periodic = periodicJobs.define({
       name: 'abandoned-carts.scan',
       everyMs: SCAN_EVERY_MS,
       due: () => this.settings.isOn('salesAbandonedCartsEnabled'),
       run: () => this.scan(),
     });
-  }
-
-  onModuleInit(): void {
-    this.periodic.register();
-  }
-
-  onApplicationBootstrap(): void {
-    this.periodic.start();
-  }
-
-  onApplicationShutdown(): void {
-    this.periodic.stop();
   }
 
   /** Enqueues the scan of the current slot, once per slot whoever asks (while the feature is on). */

@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource, In, MoreThan } from 'typeorm';
 import { formatMoney } from '../../common/money-format';
 import { AppConfig } from '../../config/app-config';
@@ -6,8 +6,7 @@ import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
-import { JobQueue } from '../../jobs/job-queue.service';
-import { PeriodicJob } from '../../jobs/periodic-job';
+import { PeriodicJob, PeriodicJobs } from '../../jobs/periodic-job';
 import { MailService } from '../../mail/mail.service';
 import { shopDateTime } from '../delivery/shop-calendar';
 import { OrderStatusService } from '../orders/order-status.service';
@@ -37,13 +36,13 @@ const ACTOR = 'system:payment-deadline';
  * runs twice anyway, or beside another, cancels each order once: the cancel is a guarded move under the order's lock.
  */
 @Injectable()
-export class PaymentDeadlines implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+export class PaymentDeadlines {
   private readonly periodic: PeriodicJob;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
-    private readonly jobs: JobQueue,
+    periodicJobs: PeriodicJobs,
     private readonly settings: SettingsService,
     private readonly registry: PaymentMethodRegistry,
     private readonly statuses: OrderStatusService,
@@ -53,24 +52,12 @@ export class PaymentDeadlines implements OnModuleInit, OnApplicationBootstrap, O
     private readonly currencies: CurrencyService,
     @InjectConfig() private readonly config: AppConfig,
   ) {
-    this.periodic = new PeriodicJob(jobs, runner, {
+    this.periodic = periodicJobs.define({
       name: 'payments.deadline-sweep',
       everyMs: SWEEP_EVERY_MS,
       due: () => this.dataSource.getRepository(Order).existsBy({ status: 'pending_payment' }),
       run: () => this.sweep(),
     });
-  }
-
-  onModuleInit(): void {
-    this.periodic.register();
-  }
-
-  onApplicationBootstrap(): void {
-    this.periodic.start();
-  }
-
-  onApplicationShutdown(): void {
-    this.periodic.stop();
   }
 
   /** When an order waiting for payment is canceled (epoch ms), or null when it may wait forever. */
