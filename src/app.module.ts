@@ -14,6 +14,7 @@ import { CsrfGuard } from './common/guards/csrf.guard';
 import { CommerceModule } from './commerce/commerce.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { PluginPanelsCpModule } from './config/plugin-panels/plugin-panels-cp.module';
 import { SettingsModule } from './config/settings.module';
 import { CpModule } from './cp/cp.module';
 import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
@@ -34,7 +35,6 @@ import { BankpayCpModule } from './plugins/bankpay/cp/bankpay-cp.module';
 import { CarrierAPluginModule } from './plugins/carrier-a/carrier-a.module';
 import { CarrierACpModule } from './plugins/carrier-a/cp/carrier-a-cp.module';
 import { CarrierBPluginModule } from './plugins/carrier-b/carrier-b.module';
-import { CarrierBCpModule } from './plugins/carrier-b/cp/carrier-b-cp.module';
 import { RedisModule } from './redis/redis.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { CartModule } from './shop/cart/cart.module';
@@ -62,7 +62,6 @@ const CP_MODULES = [
   CpGiftCardsModule,
   BankpayCpModule,
   CarrierACpModule,
-  CarrierBCpModule,
   FlowsCpModule,
 ];
 
@@ -100,12 +99,17 @@ export class AppModule {
         CarrierAPluginModule,
         CarrierBPluginModule,
         ...CP_MODULES,
-        RouterModule.register(CP_MODULES.map((module) => ({ path: config.cpTrigger, module }))),
+        RouterModule.register(
+          [...CP_MODULES, PluginPanelsCpModule].map((module) => ({ path: config.cpTrigger, module })),
+        ),
         DemoSeedModule,
         ...(config.sandboxes
           ? [SandboxModule.register({ demoMerchantKey: sandboxMerchantKey(config.sessionSecret) })]
           : []),
         ...(options.extraModules ?? []),
+        // Last: Nest registers routes in module order, so its `:handle/…` routes (every plugin's dashboard, settings
+        // and license pages) are matched only after every fixed route, the core's and the plugins' own.
+        PluginPanelsCpModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: CsrfGuard },

@@ -7,6 +7,7 @@
 // What a plugin declares, and its settings
 export { PluginDeclaration } from './storefront-plugin';
 export type { PluginCp, SiteEndpoint, StorefrontPlugin } from './storefront-plugin';
+export type { DashboardFacts, PluginDashboard, PluginSettingsSection } from '../config/plugin-panels/plugin-panels';
 export { PluginSettingsModule } from '../config/settings.module';
 export type { SettingDefinition } from '../config/setting-definition';
 export { SETTINGS_SAVED, SettingsService } from '../config/settings.service';
@@ -66,7 +67,7 @@ export { AppError } from '../common/errors/app-error';
 export { commonErrors } from '../common/errors/common-errors';
 export { errorCatalogue } from '../common/errors/error-catalogue';
 
-// CP pages: permission, forms, dashboards and settings panels, license panel
+// CP pages: the plugin's own (permission, answers, lists), and what its declared dashboard and settings are made of
 export { CpPermission } from '../common/decorators/cp-permission.decorator';
 export { FileAnswer, FormAnswer, JsonAnswer, PageView, Redirect } from '../web/answers/answers';
 export type { BrowserTarget, FlashKind, PageMessage } from '../web/answers/answers';
@@ -77,9 +78,4 @@ export { CpListQuery } from '../common/cp-list.query';
 export { backUrl } from '../common/back-url';
 export { addFlash, wantsHtml } from '../common/session-data';
 export { DashboardLayout } from '../config/dashboard-layout';
-export type { ArrangedWidget } from '../config/dashboard-layout';
 export { fieldName, maskSecret, SettingsForm } from '../config/settings-form';
-export { PluginPanelsCpController } from '../config/plugin-panels/plugin-panels-cp.controller';
-export { PluginPanelsService } from '../config/plugin-panels/plugin-panels.service';
-export { LicenseCpController } from '../config/licenses/license-cp.controller';
-export { LicensesModule } from '../config/licenses/licenses.module';

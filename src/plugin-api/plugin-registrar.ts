@@ -7,6 +7,7 @@ import { OrderPageSections } from '../commerce/orders/order-page-sections';
 import { PaymentMethodRegistry } from '../commerce/payments/payment-method.registry';
 import { SiteEndpointRegistry } from '../commerce/plugin-endpoints/site-endpoint.registry';
 import { ShippingMethodRegistry } from '../commerce/shipping/shipping-method.registry';
+import { PluginPanels } from '../config/plugin-panels/plugin-panels';
 import { CpNavigation } from '../web/cp-navigation';
 import { PluginDeclaration, StorefrontPlugin } from './storefront-plugin';
 
@@ -26,6 +27,7 @@ export class PluginRegistrar implements OnModuleInit {
     private readonly permissions: CpPermissionCatalogue,
     private readonly navigation: CpNavigation,
     private readonly orderPage: OrderPageSections,
+    private readonly panels: PluginPanels,
   ) {}
 
   onModuleInit(): void {
@@ -48,5 +50,9 @@ export class PluginRegistrar implements OnModuleInit {
     this.permissions.add(permission);
     if (plugin.cp.navigation) this.navigation.add({ label: plugin.name, path: plugin.cp.navigation.path, permission });
     for (const sectionFor of plugin.cp.orderPageSections ?? []) this.orderPage.add({ permission, sectionFor });
+    const { dashboard, settings, license } = plugin.cp;
+    if (dashboard || settings || license) {
+      this.panels.add({ handle: plugin.handle, name: plugin.name, dashboard, settings, license });
+    }
   }
 }

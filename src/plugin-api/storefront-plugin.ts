@@ -3,6 +3,7 @@ import type { OrderPageSectionSource } from '../commerce/orders/order-page-secti
 import type { PaymentGateway } from '../commerce/payments/payment-gateway';
 import type { SiteEndpointHandler } from '../commerce/plugin-endpoints/site-endpoint.registry';
 import type { ShippingProvider } from '../commerce/shipping/shipping-method.registry';
+import type { PluginDashboard, PluginSettingsSection } from '../config/plugin-panels/plugin-panels';
 
 /** An anonymous `GET /index.php?p=<route>` call the plugin answers, e.g. `carrier-b/api/options`. */
 export interface SiteEndpoint {
@@ -11,15 +12,22 @@ export interface SiteEndpoint {
 }
 
 /**
- * The plugin's CP pages, all behind `accessPlugin-<handle>`: declaring them adds that permission to the
- * catalogue staff can be granted, the header link and the order-page sections, each shown only to staff who
- * hold it. The pages themselves are the plugin's controllers (`@CpPermission('accessPlugin-<handle>')`).
+ * The plugin's CP pages, all behind `accessPlugin-<handle>`: declaring `cp` adds that permission to the catalogue
+ * staff can be granted; the header link and the order-page sections are shown only to staff who hold it. The core
+ * serves the dashboard, settings section and license panel declared here at `<cp>/<handle>/…`; any other page is the
+ * plugin's own controller (`@CpPermission('accessPlugin-<handle>')`).
  */
 export interface PluginCp {
   /** The CP header link, labelled with the plugin's name; `path` is relative to the CP trigger. */
   navigation?: { path: string };
   /** Sections the plugin adds to the CP order page (links and buttons to its own pages). */
   orderPageSections?: Array<OrderPageSectionSource['sectionFor']>;
+  /** `<handle>/dashboard`, where `<handle>` leads; with a widget layout, `dashboard/save-layout`. */
+  dashboard?: PluginDashboard;
+  /** `<handle>/settings`: a form over the plugin's settings, saved all at once or not at all. */
+  settings?: PluginSettingsSection;
+  /** `<handle>/license`: the plugin's license, activated from a token or a purchase code, and revoked. */
+  license?: boolean;
 }
 
 /**

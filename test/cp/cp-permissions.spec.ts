@@ -1,14 +1,21 @@
 import { Controller, Get, Module, RequestMethod, Type } from '@nestjs/common';
 import { METHOD_METADATA, MODULE_PATH, PATH_METADATA } from '@nestjs/common/constants';
-import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
+import { DiscoveryService, MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import { Coupon } from '../../src/commerce/coupons/coupon.entity';
 import { Product } from '../../src/commerce/products/product.entity';
 import { LOGIN_FAILURE_LIMIT } from '../../src/common/throttling/login-throttle.service';
 import { CORE_CP_PERMISSIONS, CpPermissionCatalogue } from '../../src/common/cp-permissions';
-import { CP_ACCESS, CP_ANY_STAFF, CP_PUBLIC, CpAccess } from '../../src/common/decorators/cp-permission.decorator';
+import {
+  CP_ACCESS,
+  CP_ANY_STAFF,
+  CP_PLUGIN_OF_HANDLE,
+  CP_PUBLIC,
+  CpAccess,
+} from '../../src/common/decorators/cp-permission.decorator';
 import { isCpRoute } from '../../src/common/guards/cp.guard';
 import { CpUser } from '../../src/commerce/staff/cp-user.entity';
 import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
+import { PluginDeclaration, StorefrontPlugin } from '../../src/plugin-api/storefront-plugin';
 import { runCli } from '../support/cli';
 import { insertOrder } from '../support/fixtures';
 import { ShopClient } from '../support/shop-client';
@@ -126,10 +133,31 @@ describe('CP permissions', () => {
         .sort();
     expect(opened(CP_PUBLIC)).toEqual(['GET /admin/login', 'POST /admin/login', 'POST /admin/logout']);
     expect(opened(CP_ANY_STAFF)).toEqual(['GET /admin']);
+    // The pages the core serves for every plugin ask for the permission of the plugin their `:handle` names.
+    expect(opened(CP_PLUGIN_OF_HANDLE)).toEqual([
+      'GET /admin/:handle',
+      'GET /admin/:handle/dashboard',
+      'GET /admin/:handle/license',
+      'GET /admin/:handle/settings',
+      'POST /admin/:handle/dashboard/save-layout',
+      'POST /admin/:handle/license/activate',
+      'POST /admin/:handle/license/redeem',
+      'POST /admin/:handle/license/revoke',
+      'POST /admin/:handle/settings',
+    ]);
+    const servedPlugins = shop.app
+      .get(DiscoveryService)
+      .getProviders({ metadataKey: PluginDeclaration.KEY })
+      .map(({ instance }) => instance as StorefrontPlugin)
+      .filter(({ cp }) => cp?.dashboard || cp?.settings || cp?.license)
+      .map(({ handle }) => `accessPlugin-${handle}`);
 
     // Every permission a route asks for can be granted.
     const grantable = shop.app.get(CpPermissionCatalogue).all();
-    const asked = new Set(routes.map(({ access }) => access).filter((access) => access?.startsWith('access')));
+    const asked = new Set([
+      ...routes.map(({ access }) => access).filter((access) => access?.startsWith('access')),
+      ...servedPlugins,
+    ]);
     for (const permission of asked) expect(grantable).toContain(permission);
     expect([...asked].sort()).toEqual(
       [
@@ -149,6 +177,13 @@ describe('CP permissions', () => {
       message: 'This control-panel page declares no permission, so nobody may open it.',
     });
     await new ShopClient(shop.server).get('/admin/undeclared').expect(302);
+
+    // A handle no plugin declared is a page that is not there, to a visitor as to an admin; so is a page a plugin did
+    // not declare. A plugin's own page at such a path (the test plugin's dashboard) is served, not shadowed.
+    await new ShopClient(shop.server).get('/admin/no-such-plugin/dashboard').expect(404);
+    await admin.get('/admin/no-such-plugin/settings').expect(404);
+    await admin.get('/admin/test-plugin/settings').expect(404);
+    expect((await admin.get('/admin/test-plugin/dashboard').expect(200)).body.page).toBe('test-plugin dashboard');
   });
 
   it('refuses a clerk holding only a carrier permission every core area, and links none of them', async () => {

@@ -28,7 +28,10 @@ class GatedController {
   }
 }
 
-/** A CP page that needs a plugin permission, like `bankpay/dashboard`. */
+/**
+ * A CP page of the plugin's own that needs its permission, at a path the core's plugin pages (`:handle/dashboard`)
+ * would match too: the plugin's own route comes first.
+ */
 @Controller('admin/test-plugin')
 class TestPluginCpController {
   @Get('dashboard')

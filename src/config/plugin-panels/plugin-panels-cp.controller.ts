@@ -1,88 +1,93 @@
-import { Body, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { CpPluginPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { wantsHtml } from '../../common/session-data';
 import { FormAnswer, PageView, Redirect } from '../../web/answers/answers';
 import { RefusedGoesTo } from '../../web/answers/refused-form.decorator';
 import { AppConfig } from '../app-config';
+import { InjectConfig } from '../config.module';
 import { RefusedSubmission } from '../settings-form';
-import { PluginPanelsService } from './plugin-panels.service';
-
-/** The plugin whose panels these are: `handle` is the route prefix and names the views `cp/<handle>-…`. */
-export interface PanelledPlugin {
-  handle: string;
-  name: string;
-}
-
-/** Where a refused layout goes: the post's own route, `/<cp>/<handle>/dashboard/save-layout`, less the action. */
-const dashboardOfLayoutPost = (req: Request) => String(req.route.path).replace(/\/save-layout$/, '');
+import { SettingsService } from '../settings.service';
+import { PanelledPlugin, panelPageModel, PluginPanels, PluginWith } from './plugin-panels';
 
 /**
- * A plugin's dashboard (with `dashboard/save-layout`) and settings form. Each
- * plugin's CP extends it with its `<handle>` route, its `accessPlugin-<handle>` permission (`@CpPermission`),
- * `plugin` and its panels service.
+ * A plugin's dashboard (with `dashboard/save-layout`) and settings section, served for every plugin that declares them
+ * (`StorefrontPlugin.cp`), behind its `accessPlugin-<handle>`.
  */
-export abstract class PluginPanelsCpController {
-  protected abstract readonly plugin: PanelledPlugin;
-
-  protected constructor(
-    private readonly panels: PluginPanelsService,
-    private readonly config: AppConfig,
+@ApiExcludeController()
+@CpPluginPermission()
+@Controller(':handle')
+export class PluginPanelsCpController {
+  constructor(
+    private readonly panels: PluginPanels,
+    private readonly settings: SettingsService,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   @Get()
-  landing(): Redirect {
-    return new Redirect(this.url('dashboard'), 302);
+  landing(@Param('handle') handle: string): Redirect {
+    return new Redirect(this.url(this.panels.declaring(handle, 'dashboard'), 'dashboard'), 302);
   }
 
   @Get('dashboard')
-  async dashboard(): Promise<PageView> {
-    return new PageView(`cp/${this.plugin.handle}-dashboard`, {
-      layout: 'cp',
-      title: this.plugin.name,
-      ...(await this.panels.dashboard()),
+  async dashboard(@Param('handle') handle: string): Promise<PageView> {
+    const plugin = this.panels.declaring(handle, 'dashboard');
+    const { layout, view } = plugin.dashboard;
+    return new PageView(view ?? 'cp/plugin-dashboard', {
+      ...panelPageModel(plugin, plugin.name),
+      ...(await plugin.dashboard.data()),
+      ...(layout && { widgets: layout.current(this.settings) }),
     });
   }
 
   /** JSON `{ widgets: [{ id, hidden }] }` in page order, or the dashboard's arrange form. */
   @Post('dashboard/save-layout')
   @HttpCode(200)
-  @RefusedGoesTo(dashboardOfLayoutPost)
-  async saveLayout(@Body() body: Record<string, unknown>): Promise<FormAnswer> {
-    const widgets = await this.panels.saveLayout(body);
-    return FormAnswer.done('Dashboard layout saved.', { to: this.url('dashboard') }, { widgets });
+  @RefusedGoesTo(':handle/dashboard')
+  async saveLayout(@Param('handle') handle: string, @Body() body: Record<string, unknown>): Promise<FormAnswer> {
+    const plugin = this.panels.declaring(handle, 'dashboard');
+    const { layout } = plugin.dashboard;
+    if (!layout) throw AppError.notFound(`The ${plugin.name} dashboard has no widgets to arrange.`);
+    const widgets = await layout.save(this.settings, body);
+    return FormAnswer.done('Dashboard layout saved.', { to: this.url(plugin, 'dashboard') }, { widgets });
   }
 
   @Get('settings')
-  settings(): PageView {
-    return this.settingsView();
+  settingsPage(@Param('handle') handle: string): PageView {
+    return this.settingsView(this.panels.declaring(handle, 'settings'));
   }
 
   /** Saves every field or, when any is invalid, nothing: a browser gets the form again with the errors. */
   @Post('settings')
   @HttpCode(200)
-  async saveSettings(@Body() body: Record<string, unknown>, @Req() req: Request): Promise<FormAnswer | PageView> {
+  async saveSettings(
+    @Param('handle') handle: string,
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+  ): Promise<FormAnswer | PageView> {
+    const plugin = this.panels.declaring(handle, 'settings');
     try {
-      await this.panels.saveSettings(body);
+      await plugin.settings.form.save(this.settings, body);
     } catch (error) {
       if (!(error instanceof AppError) || !wantsHtml(req)) throw error;
-      return this.settingsView({ body, errors: error.fields ?? {} }, error.message);
+      return this.settingsView(plugin, { body, errors: error.fields ?? {} }, error.message);
     }
-    return FormAnswer.done(`${this.plugin.name} settings saved.`, { to: this.url('settings') });
+    return FormAnswer.done(`${plugin.name} settings saved.`, { to: this.url(plugin, 'settings') });
   }
 
-  protected url(page: string): string {
-    return `/${this.config.cpTrigger}/${this.plugin.handle}/${page}`;
+  private url(plugin: PanelledPlugin, page: string): string {
+    return `/${this.config.cpTrigger}/${plugin.handle}/${page}`;
   }
 
   /** The settings form; refused, it shows what was posted with the field errors, answered 400. */
-  private settingsView(refused?: RefusedSubmission, problem?: string): PageView {
+  private settingsView(plugin: PluginWith<'settings'>, refused?: RefusedSubmission, problem?: string): PageView {
     return new PageView(
-      `cp/${this.plugin.handle}-settings`,
+      plugin.settings.view ?? 'cp/plugin-settings',
       {
-        layout: 'cp',
-        title: `${this.plugin.name} · Settings`,
-        fields: this.panels.settingsFields(refused),
+        ...panelPageModel(plugin, `${plugin.name} · Settings`),
+        fields: plugin.settings.form.fields(this.settings, refused),
         problem,
       },
       { status: refused ? 400 : undefined },

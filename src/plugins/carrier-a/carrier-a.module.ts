@@ -7,6 +7,7 @@ import { CarrierAShippingProvider } from './carrier-a-shipping.provider';
 import { CarrierAClient } from './carrier-a.client';
 import { CarrierAPlugin } from './carrier-a.plugin';
 import { CARRIER_A_DASHBOARD, CARRIER_A_SETTINGS } from './carrier-a.settings';
+import { CarrierADashboard } from './cp/carrier-a-dashboard';
 
 /** Carrier A: parcels, labels, tracking and ParcelShop pickup points. */
 @Module({
@@ -17,6 +18,7 @@ import { CARRIER_A_DASHBOARD, CARRIER_A_SETTINGS } from './carrier-a.settings';
     CarrierAShippingProvider,
     CarrierAShipments,
     CarrierAAutoShipments,
+    CarrierADashboard,
     CarrierAPlugin,
   ],
   exports: [CarrierAClient, CarrierAShipments],

@@ -1,10 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { PluginDeclaration, SiteEndpoint, StorefrontPlugin } from '../../plugin-api';
+import { PluginCp, PluginDeclaration, SiteEndpoint, StorefrontPlugin } from '../../plugin-api';
 import { CarrierAPickupPoints } from './carrier-a-pickup-points.service';
 import { CarrierAShippingProvider } from './carrier-a-shipping.provider';
+import { CARRIER_A_DASHBOARD } from './carrier-a.settings';
+import { CarrierADashboard } from './cp/carrier-a-dashboard';
 import { carrierAOrderSection } from './cp/carrier-a-order-section';
+import { CARRIER_A_SETTINGS_FORM } from './cp/carrier-a-settings-form';
 
-/** What carrier A adds to the shop: its shipping methods, the pickup-point search and its CP pages. */
+/**
+ * What carrier A adds to the shop: its shipping methods, the pickup-point search, and its CP pages (the dashboard,
+ * settings and license pages the core serves; its shipments are its own, in `cp/`).
+ */
 @Injectable()
 @PluginDeclaration()
 export class CarrierAPlugin implements StorefrontPlugin {
@@ -12,12 +18,9 @@ export class CarrierAPlugin implements StorefrontPlugin {
   readonly name = 'Carrier A';
   readonly shippingProviders: CarrierAShippingProvider[];
   readonly siteEndpoints: SiteEndpoint[];
-  readonly cp = {
-    navigation: { path: 'carrier-a/dashboard' },
-    orderPageSections: [carrierAOrderSection],
-  };
+  readonly cp: PluginCp;
 
-  constructor(provider: CarrierAShippingProvider, pickupPoints: CarrierAPickupPoints) {
+  constructor(provider: CarrierAShippingProvider, pickupPoints: CarrierAPickupPoints, dashboard: CarrierADashboard) {
     this.shippingProviders = [provider];
     this.siteEndpoints = [
       {
@@ -25,5 +28,13 @@ export class CarrierAPlugin implements StorefrontPlugin {
         handler: ({ country, zipCode }) => pickupPoints.lookup(country, zipCode),
       },
     ];
+    this.cp = {
+      navigation: { path: 'carrier-a/dashboard' },
+      orderPageSections: [carrierAOrderSection],
+      dashboard: { layout: CARRIER_A_DASHBOARD, view: 'cp/carrier-a-dashboard', data: () => dashboard.figures() },
+      // Its own view: the connection test sits below the form.
+      settings: { form: CARRIER_A_SETTINGS_FORM, view: 'cp/carrier-a-settings' },
+      license: true,
+    };
   }
 }

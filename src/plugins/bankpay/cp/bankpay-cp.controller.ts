@@ -19,7 +19,10 @@ import { BankpayCpService } from './bankpay-cp.service';
 /** Loan amounts the Pricing section previews when none is asked for (EUR). */
 const PREVIEW_LOAN_AMOUNT = 500;
 
-/** The gateway's CP pages, all behind `accessPlugin-bankpay`. */
+/**
+ * The gateway's settings pages, in sections, behind `accessPlugin-bankpay`. (Its dashboard is declared in
+ * `BankpayPlugin` and served by the core.)
+ */
 @ApiExcludeController()
 @CpPermission('accessPlugin-bankpay')
 @Controller('bankpay')
@@ -29,20 +32,6 @@ export class BankpayCpController {
     private readonly payPlus: PayPlusClient,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
-
-  @Get()
-  landing(): Redirect {
-    return new Redirect(`/${this.config.cpTrigger}/bankpay/dashboard`, 302);
-  }
-
-  @Get('dashboard')
-  async dashboard(): Promise<PageView> {
-    return new PageView('cp/bankpay-dashboard', {
-      layout: 'cp',
-      title: 'Bank payments',
-      ...(await this.cp.dashboard()),
-    });
-  }
 
   @Get('settings')
   settingsLanding(): Redirect {

@@ -1,16 +1,16 @@
 import { Module } from '@nestjs/common';
-import { LicensesModule } from '../../../plugin-api';
 import { CarrierAPluginModule } from '../carrier-a.module';
-import { CarrierALicenseCpController } from './carrier-a-license-cp.controller';
-import { CarrierAPanelsCpController } from './carrier-a-panels-cp.controller';
-import { CarrierAPanelsCpService } from './carrier-a-panels-cp.service';
+import { CarrierAConnectionCpController } from './carrier-a-connection-cp.controller';
 import { CarrierAShipmentsCpController } from './carrier-a-shipments-cp.controller';
 import { CarrierAShipmentsCpService } from './carrier-a-shipments-cp.service';
 
-/** Carrier A's CP pages, mounted under the CP trigger by the app module's router. */
+/**
+ * Carrier A's own CP pages, mounted under the CP trigger by the app module's router: the shipments and the connection
+ * test. Its dashboard, settings and license pages are declared in `CarrierAPlugin` and served by the core.
+ */
 @Module({
-  imports: [CarrierAPluginModule, LicensesModule],
-  controllers: [CarrierALicenseCpController, CarrierAShipmentsCpController, CarrierAPanelsCpController],
-  providers: [CarrierAShipmentsCpService, CarrierAPanelsCpService],
+  imports: [CarrierAPluginModule],
+  controllers: [CarrierAShipmentsCpController, CarrierAConnectionCpController],
+  providers: [CarrierAShipmentsCpService],
 })
 export class CarrierACpModule {}

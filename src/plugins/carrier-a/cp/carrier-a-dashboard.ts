@@ -1,30 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ArrangedWidget, Job, PluginPanelsService, SettingsForm, SettingsService } from '../../../plugin-api';
+import { Job, SettingsService } from '../../../plugin-api';
 import { AUTO_SHIPMENT_JOB } from '../carrier-a-auto-shipments.service';
 import { labelMonth, labelsIn } from '../carrier-a-label-months';
 import { CarrierAShipment } from '../carrier-a-shipment.entity';
-import { CarrierAClient } from '../carrier-a.client';
-import { CarrierAConfigurationError } from '../carrier-a.errors';
-import { CARRIER_A_DASHBOARD, CARRIER_A_SETTINGS } from '../carrier-a.settings';
 
 const STATISTICS_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const SETTINGS_FORM = new SettingsForm(CARRIER_A_SETTINGS, {
-  sandbox: 'Sandbox mode',
-  customUrl: 'Custom API URL',
-  username: 'Username',
-  password: 'Password',
-  defaultWeight: 'Default weight (g)',
-  autoCreateStatus: 'Create parcels at status',
-  pickupPointsEnabled: 'Offer pickup points',
-  pickupPointCountry: 'Pickup point country',
-  labelLimit: 'Label limit per month',
-});
-
-export interface CarrierADashboard {
-  widgets: ArrangedWidget[];
+/** What carrier A's CP dashboard shows in its widgets. */
+export interface CarrierADashboardFigures {
   byStatus: Array<{ status: string; count: number }>;
   /** Every one of the last 30 days (UTC), newest first, with 0 for days without shipments. */
   byDay: Array<{ day: string; count: number }>;
@@ -33,18 +18,15 @@ export interface CarrierADashboard {
   failedJobs: number;
 }
 
-/** Carrier A's dashboard statistics, its widget layout, its settings form and the connection test. */
+/** Carrier A's dashboard statistics, from the shipment, label and job tables. */
 @Injectable()
-export class CarrierAPanelsCpService extends PluginPanelsService {
+export class CarrierADashboard {
   constructor(
     private readonly dataSource: DataSource,
-    settings: SettingsService,
-    private readonly client: CarrierAClient,
-  ) {
-    super(settings, CARRIER_A_DASHBOARD, SETTINGS_FORM);
-  }
+    private readonly settings: SettingsService,
+  ) {}
 
-  async dashboard(now = new Date()): Promise<CarrierADashboard> {
+  async figures(now = new Date()): Promise<CarrierADashboardFigures> {
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     const since = new Date(today - (STATISTICS_DAYS - 1) * DAY_MS);
     const [byStatus, countsByDay, used, failedJobs] = await Promise.all([
@@ -64,7 +46,6 @@ export class CarrierAPanelsCpService extends PluginPanelsService {
     });
     const limit = this.settings.get('carrier-a.labelLimit');
     return {
-      widgets: CARRIER_A_DASHBOARD.current(this.settings),
       byStatus: byStatus
         .map((row) => ({ status: row.status, count: Number(row.count) }))
         .sort((a, b) => b.count - a.count || a.status.localeCompare(b.status)),
@@ -73,17 +54,6 @@ export class CarrierAPanelsCpService extends PluginPanelsService {
       labels: { used, limit, reached: limit > 0 && used >= limit },
       failedJobs,
     };
-  }
-
-  /** Asks the carrier for one ParcelShop with the stored settings; the carrier's own words when it refuses. */
-  async testConnection(): Promise<{ success: boolean; message: string }> {
-    try {
-      await this.client.testConnection();
-      return { success: true, message: 'Carrier A accepted the connection and the credentials.' };
-    } catch (error) {
-      if (!(error instanceof CarrierAConfigurationError)) throw error;
-      return { success: false, message: error.message };
-    }
   }
 
   private shipmentsSince(since: Date) {

@@ -1,36 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, Like, MoreThanOrEqual } from 'typeorm';
-import {
-  ArrangedWidget,
-  CurrencyService,
-  maskSecret,
-  Order,
-  PluginPanelsService,
-  SettingsForm,
-  SettingsService,
-  toMajor,
-} from '../../../plugin-api';
+import { CurrencyService, maskSecret, Order, SettingsService, toMajor } from '../../../plugin-api';
 import { CarrierBRatesReader } from '../carrier-b-rates';
-import { CARRIER_B_DASHBOARD, CARRIER_B_SETTINGS } from '../carrier-b.settings';
 
-const SETTINGS_FORM = new SettingsForm(CARRIER_B_SETTINGS, {
-  apiKey: 'API key',
-  widgetUrl: 'Widget URL',
-  countries: 'Countries',
-  language: 'Widget language',
-  defaultPrice: 'Default price (minor units)',
-  defaultFreeShippingThreshold: 'Free shipping from (minor units)',
-  defaultCurrency: 'Currency',
-  countryPricesEnabled: 'Country prices',
-  countryPrices: 'Price by country',
-  countryFreeShippingThresholds: 'Free shipping by country',
-  dropOffWeight: 'Drop-off weight (kg)',
-  claimAssistantOnly: 'Complaint points only',
-  packetConsignmentOnly: 'Drop-off points only',
-});
-
-export interface CarrierBDashboard {
-  widgets: ArrangedWidget[];
+/** What carrier B's CP dashboard shows in its widgets. */
+export interface CarrierBDashboardFigures {
   configuration: {
     countries: string[];
     language: string;
@@ -50,26 +24,23 @@ export interface CarrierBDashboard {
   ordersThisMonth: number;
 }
 
-/** Carrier B's dashboard (configuration and this month's orders), its widget layout and its settings form. */
+/** Carrier B's dashboard figures: its configuration, its prices and this month's orders. */
 @Injectable()
-export class CarrierBCpService extends PluginPanelsService {
+export class CarrierBDashboard {
   constructor(
     private readonly dataSource: DataSource,
-    settings: SettingsService,
+    private readonly settings: SettingsService,
     private readonly rates: CarrierBRatesReader,
     private readonly currencies: CurrencyService,
-  ) {
-    super(settings, CARRIER_B_DASHBOARD, SETTINGS_FORM);
-  }
+  ) {}
 
-  async dashboard(now = new Date()): Promise<CarrierBDashboard> {
+  async figures(now = new Date()): Promise<CarrierBDashboardFigures> {
     const rates = this.rates.read();
     const { decimals } = await this.currencies.chosenOrBase(rates.currency);
     const money = (minor: number) => `${toMajor(minor, decimals).toFixed(decimals)} ${rates.currency}`;
     const apiKey = this.settings.get('carrier-b.apiKey');
     const ordersByCountry = await this.ordersByCountry(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
     return {
-      widgets: CARRIER_B_DASHBOARD.current(this.settings),
       configuration: {
         countries: rates.countries.map((country) => country.toUpperCase()),
         language: this.settings.get('carrier-b.language'),
