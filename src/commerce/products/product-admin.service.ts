@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
+import { FormProblems, isColumnInt } from '../../common/errors/form-problems';
 import { toMajor } from '../../common/money';
 import { formatMoney } from '../../common/money-format';
 import { TransactionRunner } from '../../database/transaction-runner';
@@ -18,13 +19,15 @@ export interface ProductFilter {
 
 /** A staff edit of a product: its new price, stock and switches. */
 export interface ProductEdit {
-  changes: Pick<Product, 'price' | 'stock' | 'visible' | 'enabled'>;
-  /** New stock per variant id (configurable products). */
-  variantStocks: Map<number, number>;
+  /** Minor units of the base currency. */
+  price: number;
+  /** Units on hand of a simple product; null when none was given. A configurable product's is its variants' sum. */
+  stock: number | null;
+  /** Units on hand per variant id: one for every variant of a configurable product. */
+  variantStocks: ReadonlyMap<number, number>;
+  visible: boolean;
+  enabled: boolean;
 }
-
-/** Reads a staff form against the product and its variants; amounts are in `decimals` of the base currency. */
-export type ProductEditReader = (product: Product, variants: ProductVariant[], decimals: number) => ProductEdit;
 
 const PAGE_SIZE = 50;
 
@@ -74,20 +77,45 @@ export class ProductAdmin {
 
   /**
    * Saves price, stock (per variant for a configurable product) and the visible/enabled switches in one
-   * transaction; any bad field (`read` throws) leaves the product untouched. Stock is set through StockService.
+   * transaction, checked against the product and its variants as they are in it: a bad field is a 400 naming
+   * every problem, and the product stays as it was. Stock is set through StockService.
    */
-  async save(id: number, read: ProductEditReader): Promise<Product> {
-    const base = await this.currencies.base();
+  async save(id: number, edit: ProductEdit): Promise<Product> {
     return this.runner.run(async (tx) => {
       const { manager } = tx;
       const product = await manager.findOneBy(Product, { id });
       if (!product) throw AppError.notFound('Product not found');
       const variants = await manager.find(ProductVariant, { where: { productId: id } });
-      const edit = read(product, variants, base.decimals);
-      const { stock, ...changes } = edit.changes;
+      const stock = checkEdit(product, variants, edit);
+      const changes = { price: edit.price, visible: edit.visible, enabled: edit.enabled };
       await manager.update(Product, { id }, changes);
       await this.stock.set(tx, [{ productId: id, stock, variants: edit.variantStocks }]);
-      return Object.assign(product, edit.changes);
+      return Object.assign(product, changes, { stock });
     });
   }
+}
+
+/**
+ * Checks the edit against the product and its variants, or throws a 400 naming every problem; returns the product's
+ * new stock. A simple product needs its stock, a configurable one a stock for each of its variants (and for nothing
+ * else), which add up to the product's.
+ */
+function checkEdit(product: Product, variants: ProductVariant[], edit: ProductEdit): number {
+  const problems = new FormProblems();
+  if (!isColumnInt(edit.price)) problems.add('price', 'price', 'must be a whole number of minor units ≥ 0');
+  for (const variant of variants) {
+    if (!isColumnInt(edit.variantStocks.get(variant.id))) {
+      problems.add(`variantStock.v${variant.id}`, `stock of ${variant.sku}`, 'must be a whole number ≥ 0');
+    }
+  }
+  for (const variantId of edit.variantStocks.keys()) {
+    if (!variants.some((variant) => variant.id === variantId)) {
+      problems.add(`variantStock.v${variantId}`, `variant ${variantId}`, `is not a variant of ${product.sku}`);
+    }
+  }
+  const stock =
+    product.type === 'configurable' ? [...edit.variantStocks.values()].reduce((a, b) => a + b, 0) : edit.stock;
+  if (!isColumnInt(stock)) problems.add('stock', 'stock', 'must be a whole number ≥ 0');
+  problems.check('The product');
+  return stock as number;
 }

@@ -14,31 +14,20 @@ import { ShippingMethod } from './shipping-method.entity';
 import { ShippingMethodRegistry } from './shipping-method.registry';
 import { shippingMethodId } from './shipping-quote';
 import { shippingErrors } from './shipping-errors';
-
-/** What staff set of a shipping method, as column values. */
-export type ShippingMethodValues = Pick<
-  ShippingMethod,
-  | 'name'
-  | 'description'
-  | 'price'
-  | 'freeShippingThreshold'
-  | 'countries'
-  | 'maxWeightGrams'
-  | 'sortOrder'
-  | 'enabled'
-  | 'visibleFrom'
-  | 'visibleUntil'
->;
-
-/** What staff set of a delivery slot, as column values. */
-export type DeliverySlotValues = Pick<
-  DeliverySlot,
-  'label' | 'startMinute' | 'endMinute' | 'capacity' | 'weekdays' | 'sortOrder' | 'enabled'
->;
+import {
+  checkedMethod,
+  checkedNewMethod,
+  checkedSlot,
+  DeliverySlotValues,
+  ShippingMethodValues,
+} from './shipping-admin-input';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
-/** Shipping methods and delivery slots as staff see and change them; checkout sees a change at once. */
+/**
+ * Shipping methods and delivery slots as staff see and change them; checkout sees a change at once. Every change
+ * is checked first (`shipping-admin-input.ts`): a bad value is a 400 naming each problem, and nothing is saved.
+ */
 @Injectable()
 export class ShippingAdmin {
   constructor(
@@ -93,7 +82,8 @@ export class ShippingAdmin {
   }
 
   /** A new built-in (`core`) table-rate method; carriers add their own rows. A taken handle is a 409. */
-  async createMethod(handle: string, values: ShippingMethodValues): Promise<ShippingMethod> {
+  async createMethod(handle: string, input: ShippingMethodValues): Promise<ShippingMethod> {
+    const values = checkedNewMethod(handle, input);
     try {
       const method = await this.runner.run(({ manager }) =>
         manager.save(manager.create(ShippingMethod, { type: 'core', handle, ...values })),
@@ -106,7 +96,8 @@ export class ShippingAdmin {
     }
   }
 
-  async saveMethod(id: number, values: ShippingMethodValues): Promise<ShippingMethod> {
+  async saveMethod(id: number, input: ShippingMethodValues): Promise<ShippingMethod> {
+    const values = checkedMethod(input);
     const method = await this.runner.run(async ({ manager }) => {
       const row = await manager.findOneBy(ShippingMethod, { id });
       if (!row) throw AppError.notFound('Shipping method not found');
@@ -136,13 +127,15 @@ export class ShippingAdmin {
     return { slot, start: clock(slot.startMinute), end: clock(slot.endMinute), weekdays: weekdayBoxes(slot.weekdays) };
   }
 
-  async createSlot(values: DeliverySlotValues): Promise<DeliverySlot> {
+  async createSlot(input: DeliverySlotValues): Promise<DeliverySlot> {
+    const values = checkedSlot(input);
     const slot = await this.runner.run(({ manager }) => manager.save(manager.create(DeliverySlot, values)));
     this.slots.forgetSlots();
     return slot;
   }
 
-  async saveSlot(id: number, values: DeliverySlotValues): Promise<DeliverySlot> {
+  async saveSlot(id: number, input: DeliverySlotValues): Promise<DeliverySlot> {
+    const values = checkedSlot(input);
     const slot = await this.runner.run(async ({ manager }) => {
       const row = await manager.findOneBy(DeliverySlot, { id });
       if (!row) throw AppError.notFound('Delivery slot not found');

@@ -1,12 +1,12 @@
 import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ProductEdit } from '../../commerce/products/product-admin.service';
-import { ProductVariant } from '../../commerce/products/product-variant.entity';
-import { Product } from '../../commerce/products/product.entity';
-import { FormProblems, parseCount, parsePrice, priceRule } from '../form-fields';
+import { FormProblems } from '../../common/errors/form-problems';
+import { parseCount, parsePrice, priceRule } from '../form-fields';
 
 /**
  * The CP product edit form as posted: every field a string. `parseProductForm` reads the amounts and
- * names each bad field, so the checks here only keep the input to a sane size.
+ * names each bad field, so the checks here only keep the input to a sane size; ProductAdmin checks what it reads
+ * against the product.
  */
 export class CpProductFormDto {
   /** Major units of the base currency, e.g. `12.50`. */
@@ -38,30 +38,35 @@ export class CpProductFormDto {
   enabled?: string;
 }
 
-/** The form as changes to `product`, or a 400 naming every bad field (the product stays as it was). */
-export function parseProductForm(
-  form: CpProductFormDto,
-  product: Product,
-  variants: ProductVariant[],
-  decimals: number,
-): ProductEdit {
+/** `variantStock` keys: `v` and the variant's id. */
+const VARIANT_KEY = /^v(\d{1,10})$/;
+
+/**
+ * The form as a product edit (amounts in `decimals` of the base currency), or a 400 naming every field that is not
+ * what it says (an amount, a whole number). Keys of `variantStock` that do not name a variant are not fields of
+ * the form and are left out, as the body's unknown fields are.
+ */
+export function parseProductForm(form: CpProductFormDto, decimals: number): ProductEdit {
   const problems = new FormProblems();
   const price = parsePrice(form.price, decimals);
   if (price === null) problems.add('price', 'price', priceRule(decimals));
+  const stock = form.stock?.trim() ? parseCount(form.stock) : null;
+  if (stock === null && form.stock?.trim()) problems.add('stock', 'stock', 'must be a whole number ≥ 0');
   const variantStocks = new Map<number, number>();
-  for (const variant of variants) {
-    const stock = parseCount(form.variantStock?.[`v${variant.id}`]);
-    if (stock === null)
-      problems.add(`variantStock.v${variant.id}`, `stock of ${variant.sku}`, 'must be a whole number ≥ 0');
-    else variantStocks.set(variant.id, stock);
+  for (const [key, value] of Object.entries(form.variantStock ?? {})) {
+    const variantId = VARIANT_KEY.exec(key)?.[1];
+    if (variantId === undefined) continue;
+    const variantStock = parseCount(value);
+    if (variantStock === null)
+      problems.add(`variantStock.${key}`, `stock of variant ${variantId}`, 'must be a whole number ≥ 0');
+    else variantStocks.set(Number(variantId), variantStock);
   }
-  // A configurable product's stock is the sum of its variants' (Product.stock).
-  const stock =
-    product.type === 'configurable' ? [...variantStocks.values()].reduce((a, b) => a + b, 0) : parseCount(form.stock);
-  if (stock === null) problems.add('stock', 'stock', 'must be a whole number ≥ 0');
   problems.check('The product');
   return {
-    changes: { price: price!, stock: stock!, visible: form.visible !== undefined, enabled: form.enabled !== undefined },
+    price: price!,
+    stock,
     variantStocks,
+    visible: form.visible !== undefined,
+    enabled: form.enabled !== undefined,
   };
 }

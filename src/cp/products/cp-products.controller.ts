@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ProductAdmin } from '../../commerce/products/product-admin.service';
+import { CurrencyService } from '../../commerce/stores/currency.service';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
@@ -15,6 +16,7 @@ import { CpProductFormDto, parseProductForm } from './cp-product-form.dto';
 export class CpProductsController {
   constructor(
     private readonly products: ProductAdmin,
+    private readonly currencies: CurrencyService,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -34,9 +36,7 @@ export class CpProductsController {
   /** Invalid input comes back as a flash on the form page (the exception filter redirects to the Referer). */
   @Post(':id')
   async save(@Param('id', ParseIntPipe) id: number, @Body() body: CpProductFormDto): Promise<FormAnswer> {
-    const product = await this.products.save(id, (current, variants, decimals) =>
-      parseProductForm(body, current, variants, decimals),
-    );
+    const product = await this.products.save(id, parseProductForm(body, (await this.currencies.base()).decimals));
     return new FormAnswer(`${product.name} saved.`, { to: `/${this.config.cpTrigger}/products/${id}` });
   }
 }

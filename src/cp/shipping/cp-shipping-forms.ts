@@ -1,9 +1,9 @@
 import { Transform } from 'class-transformer';
 import { IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
 import { shopMoment } from '../../commerce/delivery/shop-calendar';
-import { DeliverySlotValues, ShippingMethodValues } from '../../commerce/shipping/shipping-admin.service';
-import { isCountryCode } from '../../common/countries';
-import { FormProblems, parseCount, parsePrice, priceRule } from '../form-fields';
+import { DeliverySlotValues, ShippingMethodValues } from '../../commerce/shipping/shipping-admin-input';
+import { FormProblems } from '../../common/errors/form-problems';
+import { parseCount, parsePrice, priceRule } from '../form-fields';
 
 /** What both shipping forms have: a position in the lists, and the on/off switch. */
 class CpListedRowFormDto {
@@ -18,7 +18,10 @@ class CpListedRowFormDto {
   enabled?: string;
 }
 
-/** The shipping method form as posted: every field text; `parseShippingMethodForm` reads it. */
+/**
+ * The shipping method form as posted: every field text; `parseShippingMethodForm` reads it, and ShippingAdmin holds
+ * the values it reads to the rules of a method.
+ */
 export class CpShippingMethodFormDto extends CpListedRowFormDto {
   /** Only when creating: the `handle` of `core:<handle>:<id>`. */
   @IsOptional()
@@ -98,41 +101,24 @@ export class CpDeliverySlotFormDto extends CpListedRowFormDto {
   weekdays?: string[];
 }
 
-const HANDLE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const CLOCK = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
-/** The handle of a new method, or a 400 (the handle is part of the method's identifier). */
-export function parseHandle(handle: string | undefined): string {
-  const problems = new FormProblems();
-  if (!handle || !HANDLE.test(handle.trim())) {
-    problems.add('handle', 'handle', 'must be lowercase letters, digits and dashes, like express-courier');
-  }
-  problems.check('The shipping method');
-  return handle!.trim();
-}
-
-/** The form as column values (amounts in `decimals`, times in `timeZone`), or a 400 naming every bad field. */
+/**
+ * The form as column values (amounts in `decimals`, times in `timeZone`), or a 400 naming every field that is not
+ * what it says (an amount, a date and time, whole grams). Whether the values make a method is ShippingAdmin's check.
+ */
 export function parseShippingMethodForm(
   form: CpShippingMethodFormDto,
   decimals: number,
   timeZone: string,
 ): ShippingMethodValues {
   const problems = new FormProblems();
-  const name = form.name.trim();
-  if (!name) problems.add('name', 'name', 'is required');
   const price = parsePrice(form.price, decimals);
   if (price === null) problems.add('price', 'price', priceRule(decimals));
   const threshold = form.freeShippingThreshold?.trim() ? parsePrice(form.freeShippingThreshold, decimals) : null;
   if (threshold === null && form.freeShippingThreshold?.trim()) {
     problems.add('freeShippingThreshold', 'free-shipping threshold', `${priceRule(decimals)}, or empty`);
   }
-  const countries = (form.countries ?? '')
-    .split(/[\s,;]+/)
-    .map((code) => code.trim().toUpperCase())
-    .filter(Boolean);
-  const unknown = countries.filter((code) => !isCountryCode(code));
-  if (unknown.length > 0)
-    problems.add('countries', 'countries', `has codes that are not ISO countries: ${unknown.join(', ')}`);
   const weight = form.maxWeightGrams?.trim() ? parseCount(form.maxWeightGrams) : null;
   if (weight === null && form.maxWeightGrams?.trim())
     problems.add('maxWeightGrams', 'weight limit', 'must be whole grams, or empty');
@@ -140,17 +126,18 @@ export function parseShippingMethodForm(
   if (visibleFrom === undefined) problems.add('visibleFrom', 'visible from', `${MOMENT_RULE}, or empty`);
   const visibleUntil = parseMoment(form.visibleUntil, timeZone);
   if (visibleUntil === undefined) problems.add('visibleUntil', 'visible until', `${MOMENT_RULE}, or empty`);
-  else if (visibleUntil !== null && typeof visibleFrom === 'number' && visibleUntil <= visibleFrom) {
-    problems.add('visibleUntil', 'visible until', 'must be later than visible from');
-  }
   const listing = parseListing(form, problems);
   problems.check('The shipping method');
   return {
-    name,
+    name: form.name,
     description: form.description?.trim() ?? '',
     price: price!,
     freeShippingThreshold: threshold,
-    countries: [...new Set(countries)],
+    // ISO codes in any case, separated by commas, semicolons or spaces.
+    countries: (form.countries ?? '')
+      .split(/[\s,;]+/)
+      .map((code) => code.trim().toUpperCase())
+      .filter(Boolean),
     maxWeightGrams: weight,
     visibleFrom: visibleFrom!,
     visibleUntil: visibleUntil!,
@@ -166,35 +153,33 @@ function parseMoment(text: string | undefined, timeZone: string): number | null 
   return shopMoment(timeZone, text.trim()) ?? undefined;
 }
 
-/** The form as column values, or a 400 naming every bad field. */
+/**
+ * The form as column values, or a 400 naming every field that is not what it says (a time, a number). Whether the
+ * values make a slot is ShippingAdmin's check.
+ */
 export function parseDeliverySlotForm(form: CpDeliverySlotFormDto): DeliverySlotValues {
   const problems = new FormProblems();
-  const label = form.label.trim();
-  if (!label) problems.add('label', 'label', 'is required');
   const start = minutes(form.start);
   const end = minutes(form.end);
   if (start === null) problems.add('start', 'start', 'must be a time like 08:00');
   if (end === null) problems.add('end', 'end', 'must be a time like 12:00');
-  else if (start !== null && end <= start) problems.add('end', 'end', 'must be after the start');
   const capacity = parseCount(form.capacity);
-  if (capacity === null || capacity < 1) problems.add('capacity', 'capacity', 'must be a whole number of orders ≥ 1');
-  const weekdays = (form.weekdays ?? []).map(Number);
-  if (weekdays.some((day) => !Number.isInteger(day) || day < 1 || day > 7)) {
-    problems.add('weekdays', 'weekdays', 'must be days 1 (Monday) to 7 (Sunday)');
-  }
+  if (capacity === null) problems.add('capacity', 'capacity', 'must be a whole number of orders');
+  const weekdays = (form.weekdays ?? []).map(parseCount);
+  if (weekdays.includes(null)) problems.add('weekdays', 'weekdays', 'must be day numbers');
   const listing = parseListing(form, problems);
   problems.check('The delivery slot');
   return {
-    label,
+    label: form.label,
     startMinute: start!,
     endMinute: end!,
     capacity: capacity!,
-    weekdays: [...new Set(weekdays)].sort((a, b) => a - b),
+    weekdays: weekdays as number[],
     ...listing,
   };
 }
 
-/** The position (empty: 0) and the switch; a bad position is added to `problems`. */
+/** The position (empty: 0) and the switch; a position that is not a whole number is added to `problems`. */
 function parseListing(form: CpListedRowFormDto, problems: FormProblems): { sortOrder: number; enabled: boolean } {
   const sortOrder = parseCount(form.sortOrder?.trim() || '0');
   if (sortOrder === null) problems.add('sortOrder', 'position', 'must be a whole number ≥ 0');

@@ -10,7 +10,6 @@ import {
   CpDeliverySlotFormDto,
   CpShippingMethodFormDto,
   parseDeliverySlotForm,
-  parseHandle,
   parseShippingMethodForm,
 } from './cp-shipping-forms';
 
@@ -46,8 +45,7 @@ export class CpShippingController {
 
   @Post('methods')
   async createMethod(@Body() body: CpShippingMethodFormDto): Promise<FormAnswer> {
-    const handle = parseHandle(body.handle);
-    const method = await this.shipping.createMethod(handle, await this.methodValues(body));
+    const method = await this.shipping.createMethod(body.handle?.trim() ?? '', await this.methodValues(body));
     return this.done(`${method.name} created.`);
   }
 

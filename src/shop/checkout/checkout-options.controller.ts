@@ -9,16 +9,16 @@ import { parseShippingMethodId, ShippingQuote } from '../../commerce/shipping/sh
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { RequiresFeature } from '../../common/decorators/requires-feature.decorator';
 import { AppError } from '../../common/errors/app-error';
-import { CheckoutService } from './checkout.service';
 import { PaymentMethodEntry, paymentEntry, ShippingMethodEntry, shippingEntry } from './checkout-entries';
 import { DeliverySlotsQuery, PaymentMethodsQuery, ShippingMethodsQuery } from './dto/checkout.dto';
+import { SessionCheckout } from './session-checkout.service';
 
 /** What checkout offers: shipping methods for a country, payment methods for a shipping method, delivery slots. */
 @ApiTags('checkout')
 @Controller('shop/checkout')
 export class CheckoutOptionsController {
   constructor(
-    private readonly checkout: CheckoutService,
+    private readonly checkout: SessionCheckout,
     private readonly quotes: QuoteService,
     private readonly payments: PaymentMethodRegistry,
     private readonly currencies: CurrencyService,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { Address } from '../../commerce/carts/cart.entity';
+import { PickedAddresses } from '../../commerce/checkout/checkout-choices.service';
 import { QuoteService } from '../../commerce/checkout/quote.service';
 import { asAddress, sameAddress } from '../../commerce/customers/address-book.service';
 import { CustomerAddress } from '../../commerce/customers/customer-address.entity';
@@ -10,7 +11,7 @@ import { StoreService } from '../../commerce/stores/store.service';
 import { countryName } from '../../common/countries';
 import { formatMoney } from '../../common/money-format';
 import { SettingsService } from '../../config/settings.service';
-import { CheckoutService, PickedAddresses } from './checkout.service';
+import { SessionCheckout } from './session-checkout.service';
 
 /**
  * What the checkout page starts from: the session's cart with what was saved on it (else a logged-in customer's
@@ -20,7 +21,7 @@ import { CheckoutService, PickedAddresses } from './checkout.service';
 @Injectable()
 export class CheckoutPageService {
   constructor(
-    private readonly checkout: CheckoutService,
+    private readonly checkout: SessionCheckout,
     private readonly quotes: QuoteService,
     private readonly stores: StoreService,
     private readonly settings: SettingsService,

@@ -3,19 +3,21 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CartPricingService } from '../../commerce/carts/cart-pricing.service';
 import { Cart } from '../../commerce/carts/cart.entity';
+import { CheckoutChoices } from '../../commerce/checkout/checkout-choices.service';
 import { QuoteService } from '../../commerce/checkout/quote.service';
 import { addressJson } from '../../commerce/customers/address-book.service';
 import { SettingsService } from '../../config/settings.service';
 import { FormAnswer } from '../../web/answers/answers';
-import { CheckoutService } from './checkout.service';
 import { SaveCheckoutDto, SavePaymentMethodDto, SaveShippingMethodDto } from './dto/checkout.dto';
+import { SessionCheckout } from './session-checkout.service';
 
 /** The quote a checkout page builds up: its starting values and the three saves (docs/http-contract.md). */
 @ApiTags('checkout')
 @Controller('shop/checkout')
 export class CheckoutController {
   constructor(
-    private readonly checkout: CheckoutService,
+    private readonly checkout: SessionCheckout,
+    private readonly choices: CheckoutChoices,
     private readonly quotes: QuoteService,
     private readonly pricing: CartPricingService,
     private readonly settings: SettingsService,
@@ -65,19 +67,30 @@ export class CheckoutController {
   @Post('save')
   @HttpCode(200)
   save(@Body() body: SaveCheckoutDto, @Req() req: Request): Promise<FormAnswer> {
-    return this.saveStep(req, 'Your details were saved.', (cart) => this.checkout.save(cart, body));
+    return this.saveStep(req, 'Your details were saved.', (cart) =>
+      this.choices.saveDetails(cart, {
+        email: body.email,
+        billingAddress: { ...body.billingAddress },
+        shippingAddress: body.sameAsBilling || !body.shippingAddress ? null : { ...body.shippingAddress },
+        notes: body.notes ?? null,
+        vatId: body.vatId ?? null,
+        companyName: body.companyName ?? null,
+      }),
+    );
   }
 
   @Post('save-shipping-method')
   @HttpCode(200)
   saveShippingMethod(@Body() body: SaveShippingMethodDto, @Req() req: Request): Promise<FormAnswer> {
-    return this.saveStep(req, 'Shipping method chosen.', (cart) => this.checkout.saveShippingMethod(cart, body));
+    return this.saveStep(req, 'Shipping method chosen.', (cart) => this.choices.saveShippingMethod(cart, body));
   }
 
   @Post('save-payment-method')
   @HttpCode(200)
   savePaymentMethod(@Body() body: SavePaymentMethodDto, @Req() req: Request): Promise<FormAnswer> {
-    return this.saveStep(req, 'Payment method chosen.', (cart) => this.checkout.savePaymentMethod(cart, body));
+    return this.saveStep(req, 'Payment method chosen.', (cart) =>
+      this.choices.savePaymentMethod(cart, body.paymentMethod),
+    );
   }
 
   /**

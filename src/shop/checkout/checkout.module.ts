@@ -3,7 +3,7 @@ import { CheckoutOptionsController } from './checkout-options.controller';
 import { CheckoutPageService } from './checkout-page.service';
 import { CheckoutPagesController } from './checkout-pages.controller';
 import { CheckoutController } from './checkout.controller';
-import { CheckoutService } from './checkout.service';
+import { SessionCheckout } from './session-checkout.service';
 import { GuestOrderController } from './guest-order.controller';
 import { OrderPageService } from './order-page.service';
 import { PlaceOrderController } from './place-order.controller';
@@ -19,6 +19,6 @@ import { VatController } from './vat.controller';
     CheckoutPagesController,
     GuestOrderController,
   ],
-  providers: [CheckoutService, OrderPageService, CheckoutPageService],
+  providers: [SessionCheckout, OrderPageService, CheckoutPageService],
 })
 export class CheckoutModule {}

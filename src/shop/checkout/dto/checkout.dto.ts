@@ -67,7 +67,7 @@ export class SaveCheckoutDto {
 }
 
 export class SaveShippingMethodDto {
-  /** `type:handle:id`; parsed by the service so a malformed one is named as such. */
+  /** `type:handle:id`; parsed by CheckoutChoices, so a malformed one is named as such. */
   @IsString()
   @MaxLength(200)
   shippingMethod: string;

@@ -10,7 +10,8 @@ import { SettingsService } from '../../../config/settings.service';
 import { addressLines, MoneyFormat } from '../../../commerce/orders/order-summary';
 import { AccountOrderViews } from './account-order-view.service';
 import { CustomerOrdersService } from '../../../commerce/customers/customer-orders.service';
-import { taxableAmount, VatRow, vatSummary } from './invoice-vat';
+import { invoiceNumber } from '../../../commerce/invoices/invoice-number';
+import { VatBreakdown, vatBreakdown } from '../../../commerce/invoices/invoice-vat';
 
 interface Column {
   x: number;
@@ -52,11 +53,6 @@ export class InvoicePdfService {
     private readonly settings: SettingsService,
   ) {}
 
-  /** The invoice number is the order reference with a prefix: unique, and what the shopper already knows. */
-  static invoiceNumber(order: Order): string {
-    return `INV-${order.reference}`;
-  }
-
   async render(order: Order): Promise<InvoiceFile> {
     const [lines, money, store, invoicedAt] = await Promise.all([
       this.orders.lines(order.id),
@@ -64,7 +60,8 @@ export class InvoicePdfService {
       this.stores.byId(order.storeId),
       this.customerOrders.invoicedAt(order),
     ]);
-    const number = InvoicePdfService.invoiceNumber(order);
+    const number = invoiceNumber(order);
+    const vat = vatBreakdown(order, this.settings.get('salesTaxRate'));
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: this.settings.get('salesTimezone') });
 
     const { doc, done } = await startPdf({ size: 'A4', margin: LEFT, info: { Title: `Invoice ${number}` } });
@@ -88,9 +85,9 @@ export class InvoicePdfService {
     doc.moveDown();
     lineTable(doc, lines, money);
     doc.moveDown();
-    totals(doc, order, money);
+    totals(doc, order, vat, money);
     doc.moveDown();
-    vatTable(doc, order, vatSummary(order, this.settings.get('salesTaxRate')), money);
+    vatTable(doc, order, vat, money);
     doc.end();
     return { filename: `invoice-${order.reference}.pdf`, pdf: await done };
   }
@@ -139,7 +136,7 @@ function lineTable(doc: PDFKit.PDFDocument, lines: OrderLine[], money: MoneyForm
   }
 }
 
-function totals(doc: PDFKit.PDFDocument, order: Order, money: MoneyFormat): void {
+function totals(doc: PDFKit.PDFDocument, order: Order, vat: VatBreakdown, money: MoneyFormat): void {
   row(doc, TOTAL_COLUMNS, ['Subtotal', money(order.subtotal)]);
   if (order.discount > 0) {
     const label = order.couponCode ? `Discount (${order.couponCode})` : 'Discount';
@@ -149,19 +146,17 @@ function totals(doc: PDFKit.PDFDocument, order: Order, money: MoneyFormat): void
   if (order.paymentFee > 0) {
     row(doc, TOTAL_COLUMNS, [`Payment fee (${order.paymentName})`, money(order.paymentFee)]);
   }
-  // With prices that include VAT, a reverse-charge buyer pays the listed amounts less their VAT.
-  const uncharged = taxableAmount(order) - order.total;
-  if (order.reverseCharge && uncharged > 0) {
-    row(doc, TOTAL_COLUMNS, ['VAT not charged (reverse charge)', `-${money(uncharged)}`]);
+  if (vat.notCharged > 0) {
+    row(doc, TOTAL_COLUMNS, ['VAT not charged (reverse charge)', `-${money(vat.notCharged)}`]);
   }
   row(doc, TOTAL_COLUMNS, ['Total', money(order.total)], true);
 }
 
-function vatTable(doc: PDFKit.PDFDocument, order: Order, rows: VatRow[], money: MoneyFormat): void {
+function vatTable(doc: PDFKit.PDFDocument, order: Order, vat: VatBreakdown, money: MoneyFormat): void {
   doc.font('Helvetica-Bold').text('VAT summary', LEFT);
   row(doc, VAT_COLUMNS, ['Rate', 'Net', 'VAT', 'Gross'], true);
-  for (const vat of rows) {
-    row(doc, VAT_COLUMNS, [`${vat.rate} %`, money(vat.net), money(vat.vat), money(vat.net + vat.vat)]);
+  for (const rate of vat.rows) {
+    row(doc, VAT_COLUMNS, [`${rate.rate} %`, money(rate.net), money(rate.vat), money(rate.net + rate.vat)]);
   }
   if (order.reverseCharge) {
     doc.moveDown();
