@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { PlaceOrderService } from '../../commerce/checkout/place-order.service';
@@ -6,13 +6,12 @@ import { SessionCarts } from '../../commerce/carts/session-carts.service';
 import { SessionCustomers } from '../../commerce/customers/session-customers.service';
 import { OrdersService } from '../../commerce/orders/orders.service';
 import { PaymentService, PaymentStep } from '../../commerce/payments/payment.service';
+import { IdempotencyKey } from '../../common/decorators/idempotency-key.decorator';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { wantsHtml } from '../../common/session-data';
 import { Redirect } from '../../web/answers/answers';
 import { PlaceOrderDto } from './dto/checkout.dto';
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,100}$/;
 
 /** Where each payment step sends the shopper. */
 export function stepUrl(step: PaymentStep): string {
@@ -41,12 +40,9 @@ export class PlaceOrderController {
   @HttpCode(200)
   async place(
     @Body() body: PlaceOrderDto,
-    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @IdempotencyKey() idempotencyKey: string | undefined,
     @Req() req: Request,
   ): Promise<Redirect | { success: true; orderNumber: string; redirect: string }> {
-    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-      throw AppError.invalid({ 'Idempotency-Key': ['must be 1 to 100 visible ASCII characters'] });
-    }
     const { order, created } = await this.placeOrder.place({
       cartId: await this.sessionCarts.placeable(req.session),
       idempotencyKey,
