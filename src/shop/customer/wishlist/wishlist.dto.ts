@@ -15,7 +15,7 @@ import {
   Min,
 } from 'class-validator';
 
-/** Recipients of one share e-mail (issue 6). */
+/** Recipients of one share e-mail. */
 export const MAX_SHARE_RECIPIENTS = 10;
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
