@@ -3,6 +3,7 @@ import { DomainEvents } from '../common/domain-events';
 import { CartPricingService } from './carts/cart-pricing.service';
 import { CartService } from './carts/cart.service';
 import { SessionCarts } from './carts/session-carts.service';
+import { CartRefill } from './checkout/cart-refill.service';
 import { CheckoutRules } from './checkout/checkout-rules';
 import { CorePlugin } from './core.plugin';
 import { PlaceOrderService } from './checkout/place-order.service';
@@ -60,6 +61,7 @@ const COMMERCE_SERVICES = [
   DeliverySlotsService,
   QuoteService,
   CheckoutRules,
+  CartRefill,
   PlaceOrderService,
   PaymentService,
   PaymentStatusPoller,
