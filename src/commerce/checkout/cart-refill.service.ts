@@ -67,9 +67,9 @@ export class CartRefill {
   ) {}
 
   /**
-   * Only the session that placed the order or the logged-in customer who owns it may refill from
-   * it: to anyone else the order is not found. 409 `order_not_canceled` for an order still open, 409
-   * `order_items_unavailable` (and nothing changed) when none of its items can be bought now.
+   * Only the session that placed the order or the logged-in customer who owns it may refill from it: to anyone
+   * else the order is not found. 409 `order_not_canceled` for an order still open, 409 `order_items_unavailable`
+   * (and nothing changed) when none of its items can be bought now.
    */
   async fromOrder(orderNumber: unknown, session: RefillSession): Promise<CartRefilled> {
     const order = await this.orders.byNumber(orderNumber);
