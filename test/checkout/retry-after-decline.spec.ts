@@ -1,3 +1,4 @@
+import { CouponService } from '../../src/commerce/coupons/coupon.service';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { Product } from '../../src/commerce/products/product.entity';
 import { productBySku } from '../support/catalog';
@@ -126,6 +127,19 @@ describe(`try again after a declined payment (${usingMysql ? 'MariaDB' : 'SQLite
       items: [{ sku: 'DEMO-BLANKET-WOOL', wanted: 1, qty: 1, outcome: 'held' }],
       cart: { items: [{ sku: 'DEMO-BLANKET-WOOL', qty: 1 }], total: order.total / 100 },
     });
+  });
+
+  it('brings the coupon back with the items, with its discount', async () => {
+    await shop.app.get(CouponService).create({ code: 'RETRY10', type: 'percent', value: 10, usageLimit: 5 });
+    const client = new ShopClient(shop.server);
+    await addToCart(client, (await product('DEMO-HEADLAMP')).id, 1);
+    expect((await client.post('/shop/cart/add-coupon', { coupon_code: 'RETRY10' })).status).toBe(200);
+    const { order } = await declined({}, { client });
+    expect(order.couponCode).toBe('RETRY10');
+    expect(order.discount).toBeGreaterThan(0);
+    const answer = await tryAgain(client, order.number);
+    expect(answer.status).toBe(200);
+    expect(answer.body.cart).toMatchObject({ couponCode: 'RETRY10', discount: order.discount / 100 });
   });
 
   it('lets no other session refill from the order, not even one that followed its bank return link', async () => {

@@ -266,9 +266,9 @@ export class CartService {
    * Quantities are set, never added: an identical line holding that many already is left as it is, so filling
    * the cart again with the same items changes nothing. Lines of other items stay as they are. Items no longer
    * sold (or no longer configurable as wanted) and items out of stock are left out; a short stock gives a smaller
-   * quantity. Nothing is thrown for them: the answer says how each item ended up.
+   * quantity. Nothing is thrown for them: the answer says how each item ended up, one entry per item in the
+   * order given.
    */
-  /** The answer has one entry per item, in the order given. */
   async fillUpTo(cartId: number, items: WantedItem[]): Promise<FilledItem[]> {
     const sellable = await Promise.all(
       items.map((item) =>
