@@ -3,6 +3,7 @@ import { DomainEvents } from '../common/domain-events';
 import { CartPricingService } from './carts/cart-pricing.service';
 import { CartService } from './carts/cart.service';
 import { SessionCarts } from './carts/session-carts.service';
+import { CartRefill } from './checkout/cart-refill.service';
 import { CheckoutChoices } from './checkout/checkout-choices.service';
 import { CheckoutRules } from './checkout/checkout-rules';
 import { CorePlugin } from './core.plugin';
@@ -62,6 +63,7 @@ const COMMERCE_SERVICES = [
   QuoteService,
   CheckoutRules,
   CheckoutChoices,
+  CartRefill,
   PlaceOrderService,
   PaymentService,
   PaymentStatusPoller,

@@ -45,6 +45,8 @@ declare module 'express-session' {
     customerAuthVersion?: number;
     /** The order this browser placed last: what the success and failed pages show. */
     lastOrderNumber?: string;
+    /** The orders this session placed itself (the latest few): whose items its "Try again" may put back in a cart. */
+    placedOrderNumbers?: string[];
     /**
      * Only who logged in, never what they may do: CpGuard loads the user on every CP request, and a password,
      * permission or enabled change since (a newer `authVersion`) ends the login.

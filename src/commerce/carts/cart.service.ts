@@ -59,6 +59,25 @@ export interface AddedToCart {
   repeated: boolean;
 }
 
+/** An item a cart should hold (a line of an earlier order): what it is and how many. */
+export interface WantedItem {
+  productId: number;
+  configuration: Record<string, string> | null;
+  custom: Record<string, unknown> | null;
+  qty: number;
+}
+
+/**
+ * How a wanted item ended up: the cart holds the wanted quantity (`held`), fewer because stock is short
+ * (`reduced`), or none because it is no longer sold or none is in stock (`unavailable`).
+ */
+export interface FilledItem {
+  wanted: number;
+  /** What the cart's line of this item holds now. */
+  qty: number;
+  outcome: 'held' | 'reduced' | 'unavailable';
+}
+
 /** What a line's stock check needs: the line and what it points at. */
 interface Sellable {
   product: Product;
@@ -103,7 +122,7 @@ export class CartService {
    */
   async add(cartId: number, input: AddToCart): Promise<AddedToCart> {
     const item = await this.resolveSellable(input);
-    const custom = input.custom && Object.keys(input.custom).length > 0 ? input.custom : null;
+    const custom = customData(input.custom);
     const { product, variant } = item;
     return this.change(cartId, async (tx) => {
       // Under the cart's row lock, so a repeat running beside the first add waits for it and then finds its row.
@@ -124,18 +143,35 @@ export class CartService {
     custom: Record<string, unknown> | null,
     added: number,
   ): Promise<void> {
+    const { sameItem, existing, setQty } = await this.lineOfItem(tx, cartId, item, custom);
+    const qty = (existing?.qty ?? 0) + added;
+    this.assertInStock(item, qty, sameItem, existing?.id);
+    await setQty(qty);
+  }
+
+  /**
+   * The cart's lines of this item, the one identical to it (same configuration and custom data) if any, and how
+   * to set that line's quantity (creating it when there is none).
+   */
+  private async lineOfItem(
+    tx: Tx,
+    cartId: number,
+    item: Sellable & { configuration: Record<string, string> | null },
+    custom: Record<string, unknown> | null,
+  ) {
     const { product, variant, configuration } = item;
     const key = lineKey(product.id, variant?.id ?? null, configuration, custom);
     const sameItem = await this.linesOfItem(tx, cartId, item);
     const existing = sameItem.find((line) => line.lineKey === key);
-    const qty = (existing?.qty ?? 0) + added;
-    this.assertInStock(item, qty, sameItem, existing?.id);
-    if (existing) {
-      await tx.manager.update(CartLine, { id: existing.id }, { qty });
-      return;
-    }
-    const line = { cartId, productId: product.id, variantId: variant?.id ?? null, lineKey: key, qty };
-    await tx.manager.save(tx.manager.create(CartLine, { ...line, configuration, custom }));
+    const setQty = async (qty: number) => {
+      if (existing) {
+        await tx.manager.update(CartLine, { id: existing.id }, { qty });
+        return;
+      }
+      const line = { cartId, productId: product.id, variantId: variant?.id ?? null, lineKey: key, qty };
+      await tx.manager.save(tx.manager.create(CartLine, { ...line, configuration, custom }));
+    };
+    return { sameItem, existing, setQty };
   }
 
   /** Sets a line's quantity (0 removes it); a line of another cart is a 404. */
@@ -223,6 +259,45 @@ export class CartService {
       }
     }
     return copied;
+  }
+
+  /**
+   * Makes the cart hold each item in at least its wanted quantity, as far as stock allows, under the cart's lock.
+   * Quantities are set, never added: an identical line holding that many already is left as it is, so filling
+   * the cart again with the same items changes nothing. Lines of other items stay as they are. Items no longer
+   * sold (or no longer configurable as wanted) and items out of stock are left out; a short stock gives a smaller
+   * quantity. Nothing is thrown for them: the answer says how each item ended up, one entry per item in the
+   * order given.
+   */
+  async fillUpTo(cartId: number, items: WantedItem[]): Promise<FilledItem[]> {
+    const sellable = await Promise.all(
+      items.map((item) =>
+        this.resolveSellable({ ...item, configuration: item.configuration ?? undefined }).catch((error: unknown) => {
+          if (error instanceof AppError) return null;
+          throw error;
+        }),
+      ),
+    );
+    return this.change(cartId, async (tx) => {
+      const filled: FilledItem[] = [];
+      for (const [index, wanted] of items.entries()) {
+        const item = sellable[index];
+        const unavailable = { wanted: wanted.qty, qty: 0, outcome: 'unavailable' } as const;
+        if (!item) {
+          filled.push(unavailable);
+          continue;
+        }
+        const { sameItem, existing, setQty } = await this.lineOfItem(tx, cartId, item, customData(wanted.custom));
+        const held = existing?.qty ?? 0;
+        const others = sameItem.filter((line) => line !== existing).reduce((sum, line) => sum + line.qty, 0);
+        const stock = item.variant ? item.variant.stock : item.product.stock;
+        const qty = Math.max(held, Math.min(wanted.qty, stock - others));
+        if (qty > held) await setQty(qty);
+        if (qty === 0) filled.push(unavailable);
+        else filled.push({ wanted: wanted.qty, qty, outcome: qty >= wanted.qty ? 'held' : 'reduced' });
+      }
+      return filled;
+    });
   }
 
   /**
@@ -327,6 +402,11 @@ export class CartService {
       { fields: { qty: [left === 0 ? 'none available' : `at most ${left}`] }, details: { available: left } },
     );
   }
+}
+
+/** A line's custom data as the line keeps it: none rather than an empty record. */
+function customData(custom: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+  return custom && Object.keys(custom).length > 0 ? custom : null;
 }
 
 /** Loads the products and variants of cart lines in two queries. */

@@ -27,6 +27,15 @@ export const checkoutErrors = errorCatalogue({
     message: (p: { method: string; shippingMethod: string | null }) =>
       `${p.method} is not available${p.shippingMethod ? ` with ${p.shippingMethod}` : ''}. Choose another payment method.`,
   },
+  /** Refilling the cart from an order: only a canceled order's items go back into the cart. */
+  order_not_canceled: {
+    status: 409,
+    message: 'This order is still open, so its items stay with it. Pay it or view it instead.',
+  },
+  order_items_unavailable: {
+    status: 409,
+    message: 'None of the items of this order can be bought now.',
+  },
   cart_changed: {
     status: 409,
     message: 'Your cart changed while you were checking out. Review it and place the order again.',

@@ -156,7 +156,7 @@ function addressFields(address: Address | CustomerAddress) {
 }
 
 /** Field by field, a missing optional field equal to an empty one. */
-export function sameAddress(entry: CustomerAddress, address: Address): boolean {
+export function sameAddress(entry: CustomerAddress | Address, address: Address): boolean {
   return ADDRESS_FIELDS.every((field) => (entry[field] ?? '') === (address[field] ?? ''));
 }
 

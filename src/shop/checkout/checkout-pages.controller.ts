@@ -1,6 +1,7 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { CartRefill } from '../../commerce/checkout/cart-refill.service';
 import { OrdersService } from '../../commerce/orders/orders.service';
 import { PaymentService } from '../../commerce/payments/payment.service';
 import { PageView, Redirect } from '../../web/answers/answers';
@@ -21,6 +22,7 @@ export class CheckoutPagesController {
     private readonly payments: PaymentService,
     private readonly pages: OrderPageService,
     private readonly checkoutPage: CheckoutPageService,
+    private readonly refill: CartRefill,
   ) {}
 
   /**
@@ -62,7 +64,8 @@ export class CheckoutPagesController {
 
   /**
    * For the order this browser placed, while its payment failed or it was canceled, or (`?unconfirmed=1`) while
-   * a return that could not be verified left it open; else the success page.
+   * a return that could not be verified left it open; else the success page. A canceled order this session
+   * placed (or its customer's) offers "Try again": its items back in the cart (`POST try-again`).
    */
   @Get('failed')
   async failed(
@@ -80,8 +83,10 @@ export class CheckoutPagesController {
       'shop/checkout/failed',
       {
         title: text(unconfirmed ? 'checkout.failed.unconfirmedTitle' : 'checkout.failed.title'),
+        csrf: true,
         order: await this.pages.view(order, language),
         unconfirmed,
+        tryAgain: await this.refill.offered(order, req.session),
       },
       PRIVATE_PAGE,
     );

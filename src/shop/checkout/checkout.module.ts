@@ -7,6 +7,7 @@ import { SessionCheckout } from './session-checkout.service';
 import { GuestOrderController } from './guest-order.controller';
 import { OrderPageService } from './order-page.service';
 import { PlaceOrderController } from './place-order.controller';
+import { TryAgainController } from './try-again.controller';
 import { VatController } from './vat.controller';
 
 /** Storefront checkout (`/shop/checkout/*`) and the guest order pages (`/shop/order/*`). */
@@ -18,6 +19,7 @@ import { VatController } from './vat.controller';
     PlaceOrderController,
     CheckoutPagesController,
     GuestOrderController,
+    TryAgainController,
   ],
   providers: [SessionCheckout, OrderPageService, CheckoutPageService],
 })

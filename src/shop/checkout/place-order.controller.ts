@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { notePlacedOrder } from '../../commerce/checkout/cart-refill.service';
 import { PlaceOrderService } from '../../commerce/checkout/place-order.service';
 import { SessionCarts } from '../../commerce/carts/session-carts.service';
 import { SessionCustomers } from '../../commerce/customers/session-customers.service';
@@ -52,6 +53,7 @@ export class PlaceOrderController {
     });
     const step = created ? await this.payments.start(order, req.ip ?? '') : await this.payments.nextStep(order.id);
     req.session.lastOrderNumber = order.number;
+    notePlacedOrder(req.session, order.number);
     const redirect = stepUrl(step);
     if (wantsHtml(req)) return new Redirect(redirect, 302);
     return { success: true, orderNumber: order.number, redirect };

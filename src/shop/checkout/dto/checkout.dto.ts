@@ -12,6 +12,7 @@ import {
   IsString,
   Length,
   MaxLength,
+  Matches,
   Min,
   ValidateNested,
 } from 'class-validator';
@@ -143,4 +144,11 @@ export class CheckoutPageQuery {
 
   @bookEntryId()
   shippingAddressId?: number;
+}
+
+/** "Try again" on the failed page: the canceled order whose items go back into the cart. */
+export class TryAgainDto {
+  @IsString()
+  @Matches(/^[0-9a-f]{32}$/, { message: 'must be an order number' })
+  order: string;
 }
