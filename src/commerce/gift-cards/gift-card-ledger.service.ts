@@ -93,7 +93,10 @@ export class GiftCardLedger {
   }
 
   /** What each card an order spent has not had back yet (by its cancellation or its refunds), oldest spend first. */
-  async returnable(tx: Pick<Tx, 'manager'>, orderId: number): Promise<Array<{ giftCardId: number; remaining: number }>> {
+  async returnable(
+    tx: Pick<Tx, 'manager'>,
+    orderId: number,
+  ): Promise<Array<{ giftCardId: number; remaining: number }>> {
     const movements = await tx.manager.find(GiftCardMovement, { where: { orderId }, order: { id: 'ASC' } });
     return movements
       .filter((movement) => movement.kind === 'spend')

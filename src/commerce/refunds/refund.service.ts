@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { DomainEvents } from '../../common/domain-events';
 import { AppError } from '../../common/errors/app-error';
 import { formatMoney } from '../../common/money-format';
-import { roundHalfUp } from '../../common/money';
+import { roundHalfUp, toMajor } from '../../common/money';
 import { isUniqueViolation } from '../../database/errors';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
@@ -94,6 +94,33 @@ export class RefundService {
     return readRefundBalance(this.dataSource.manager, order);
   }
 
+  /**
+   * A refund and where its order stands now, amounts in major units of the order's currency: the CLI's line and
+   * the CP's JSON answer.
+   */
+  async report({ refund, replayed }: RefundResult) {
+    const { decimals } = await this.currencies.chosenOrBase(refund.currency);
+    const state = await this.balance(refund.orderId);
+    const major = (minor: number) => toMajor(minor, decimals);
+    return {
+      refundId: refund.id,
+      orderNumber: state.order.number,
+      orderStatus: state.order.status,
+      status: refund.status,
+      method: refund.method,
+      amount: major(refund.amount),
+      paymentAmount: major(refund.paymentAmount),
+      giftCardAmount: major(refund.giftCardAmount),
+      currency: refund.currency,
+      reference: refund.reference,
+      restocked: refund.restock,
+      replayed,
+      paid: major(state.paid),
+      refunded: major(state.refunded),
+      balance: major(state.balance),
+    };
+  }
+
   /** A key for a refund asked without one (the CLI; the CP form carries one made when the page was shown). */
   newKey(): string {
     return randomUUID();
@@ -123,6 +150,7 @@ export class RefundService {
     if (!order) throw AppError.notFound('Order not found');
     const earlier = await this.byKey(tx, input.idempotencyKey, order);
     if (earlier) return earlier;
+    if (!input.reason.trim()) throw AppError.invalid({ reason: ['is required'] });
 
     const state = await readRefundBalance(manager, order);
     if (state.paid <= 0) throw refundErrors.refund_nothing_paid();
@@ -172,7 +200,12 @@ export class RefundService {
     await insertRows(
       manager,
       RefundLine,
-      lines.map(({ orderLineId, qty, amount: lineAmount }) => ({ refundId: refund.id, orderLineId, qty, amount: lineAmount })),
+      lines.map(({ orderLineId, qty, amount: lineAmount }) => ({
+        refundId: refund.id,
+        orderLineId,
+        qty,
+        amount: lineAmount,
+      })),
     );
     if (refund.status === 'succeeded') await this.complete(tx, order, refund, currency);
     return { refund, replayed: false, order, transaction };
@@ -303,7 +336,8 @@ function refundedLines(state: RefundBalance, input: RefundInput) {
       if (!entry || seen.has(orderLineId))
         throw AppError.invalid({ lines: [`${orderLineId} is not a line of this order, or is named twice`] });
       seen.add(orderLineId);
-      if (!Number.isSafeInteger(qty) || qty < 1) throw AppError.invalid({ lines: ['quantities must be whole numbers from 1'] });
+      if (!Number.isSafeInteger(qty) || qty < 1)
+        throw AppError.invalid({ lines: ['quantities must be whole numbers from 1'] });
       const left = entry.line.qty - entry.refunded;
       if (qty > left) throw refundErrors.refund_line_exceeds_quantity({ line: entry.line.name, asked: qty, left });
       return { orderLineId, qty, amount: lineValue(state.order, entry.line, qty) };
