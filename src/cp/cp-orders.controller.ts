@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsNumberString, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { Request } from 'express';
@@ -20,6 +20,7 @@ import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { CpListQuery } from '../common/cp-list.query';
 import { FormAnswer, PageView } from '../web/answers/answers';
+import { RefusedGoesTo } from '../web/answers/refused-form.decorator';
 
 class OrderListQuery extends CpListQuery {
   @IsOptional()
@@ -41,7 +42,7 @@ class ChangeStatusDto {
 const TICKED = ['on', 'true', true];
 
 /**
- * The CP refund form, also posted as JSON: lines as `qty[LINE_ID]` fields (the form) or `lines` `ID:QTY,…`, a
+ * The CP refund form, also posted as JSON: lines as `qty[line<ID>]` fields (the form) or `lines` `ID:QTY,…`, a
  * free `amount` in major units, or `full` for everything left. The form carries the idempotency key it was shown
  * with; a script sends its own in `Idempotency-Key`.
  */
@@ -126,6 +127,8 @@ export class CpOrdersController {
    * staff member's bank reference. The same idempotency key again answers with the refund it made.
    */
   @Post(':id/refunds')
+  @HttpCode(200)
+  @RefusedGoesTo('orders/:id')
   async refund(
     @Param('id', ParseIntPipe) id: number,
     @Body() body: RefundFormDto,
@@ -147,7 +150,7 @@ export class CpOrdersController {
       actor: `cp:${req.cpStaff!.email}`,
     });
     const report = await this.refunds.report(result);
-    const done = `${report.amount} ${report.currency}`;
+    const done = formatMoney(result.refund.amount, await this.currencies.chosenOrBase(result.refund.currency));
     const message = result.replayed
       ? `This refund (${done}) was made already.`
       : report.status === 'pending'
@@ -173,14 +176,17 @@ export class CpOrdersController {
   }
 }
 
-/** The form's per-line quantity fields (`qty[LINE_ID]`); those left blank or 0 refund nothing of their line. */
+/**
+ * The form's per-line quantity fields, `qty[line12]`: keyed by a name rather than the bare id, which the form
+ * parser would read as an array index and pack away. Those left blank or 0 refund nothing of their line.
+ */
 function formLines(fields: Record<string, string>): Array<{ orderLineId: number; qty: number }> {
   return Object.entries(fields)
     .filter(([, qty]) => typeof qty === 'string' && qty.trim() !== '' && qty.trim() !== '0')
     .map(([lineId, qty]) => {
-      if (!/^\d{1,10}$/.test(lineId) || !/^\d{1,6}$/.test(qty.trim()))
-        throw AppError.invalid({ qty: ['quantities must be whole numbers'] });
-      return { orderLineId: Number(lineId), qty: Number(qty.trim()) };
+      const id = /^line(\d{1,10})$/.exec(lineId)?.[1];
+      if (!id || !/^\d{1,6}$/.test(qty.trim())) throw AppError.invalid({ qty: ['quantities must be whole numbers'] });
+      return { orderLineId: Number(id), qty: Number(qty.trim()) };
     });
 }
 
