@@ -310,18 +310,18 @@ describe(`refunds (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(await shop.dataSource.getRepository(GiftCard).countBy({ id: card.id, balance: 2000 })).toBe(1);
   });
 
-  it('lets exactly one of two refunds of the whole amount made at once succeed', async () => {
+  it('lets exactly one of four refunds of the whole amount made at once succeed', async () => {
     const order = await cardOrder();
     const before = await stock();
     const [line] = await linesOf(order.id);
     const answers = await Promise.all(
-      ['staff-a', 'staff-b'].map((key) =>
+      ['staff-a', 'staff-b', 'staff-c', 'staff-d'].map((key) =>
         refund(order.id, { lines: `${line.id}:1`, amount: '4.90', restock: true, reason: 'Race' }, key),
       ),
     );
-    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
-    const loser = answers.find((answer) => answer.status === 409)!;
-    expect(['refund_nothing_left', 'refund_line_exceeds_quantity']).toContain(loser.body.error.code);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409]);
+    for (const loser of answers.filter((answer) => answer.status === 409))
+      expect(['refund_nothing_left', 'refund_line_exceeds_quantity']).toContain(loser.body.error.code);
     expect(await refundsOf(order.id)).toMatchObject([{ status: 'succeeded', amount: 4390 }]);
     expect(await bankRefunds(order.id)).toHaveLength(1);
     expect(await stock()).toBe(before + 1);
