@@ -222,6 +222,23 @@ describe(`refunds (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(done.body.refund).toMatchObject({ amount: 43.9, balance: 0, orderStatus: 'refunded' });
   });
 
+  it('puts each unit back in stock once when refunds and a cancellation meet', async () => {
+    const order = await cardOrder(2);
+    const [line] = await linesOf(order.id);
+    const before = await stock();
+    expect((await refund(order.id, { lines: `${line.id}:1`, restock: true, reason: 'Broken' })).status).toBe(200);
+    expect(await stock()).toBe(before + 1);
+    // Canceling puts back only the unit the refund did not.
+    expect((await staff.submitForm(`/admin/orders/${order.id}/status`, { status: 'canceled' })).status).toBe(303);
+    expect((await reload(order.id)).status).toBe('canceled');
+    expect(await stock()).toBe(before + 2);
+    // The money still paid is refunded; its goods are back already, whatever staff tick.
+    const rest = await refund(order.id, { full: true, restock: true, reason: 'Canceled after payment' });
+    expect(rest.status).toBe(200);
+    expect(rest.body.refund).toMatchObject({ amount: 43.9, restocked: false, balance: 0, orderStatus: 'refunded' });
+    expect(await stock()).toBe(before + 2);
+  });
+
   it('refunds a cash-on-delivery order by hand, from the CP form, with the bank reference staff give', async () => {
     const client = new ShopClient(shop.server);
     await addToCart(client, headlamp.id, 1);

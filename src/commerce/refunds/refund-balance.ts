@@ -119,3 +119,22 @@ export function lineValue(order: Order, line: OrderLine, qty: number): number {
   const value = (BigInt(goods) * BigInt(discounted) * BigInt(order.total)) / (BigInt(order.subtotal) * BigInt(taxable));
   return Number(value);
 }
+
+/**
+ * How many units of each line of an order succeeded refunds put back in stock: a cancellation puts back only the
+ * rest, so no unit returns to stock twice.
+ */
+export async function restockedByRefunds(manager: EntityManager, orderId: number): Promise<Map<number, number>> {
+  const rows = await manager
+    .createQueryBuilder(RefundLine, 'line')
+    .innerJoin(Refund, 'refund', 'refund.id = line.refundId')
+    .where('refund.orderId = :orderId AND refund.status = :succeeded AND refund.restock = :restock', {
+      orderId,
+      succeeded: 'succeeded',
+      restock: true,
+    })
+    .getMany();
+  const restocked = new Map<number, number>();
+  for (const row of rows) restocked.set(row.orderLineId, (restocked.get(row.orderLineId) ?? 0) + row.qty);
+  return restocked;
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { DomainEvents } from '../../common/domain-events';
 import { AppError } from '../../common/errors/app-error';
 import { formatMoney } from '../../common/money-format';
@@ -11,6 +11,7 @@ import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { insertRows } from '../../database/upsert';
 import { ORDER_REFUNDED, OrderRefunded } from '../events';
 import { GiftCardLedger } from '../gift-cards/gift-card-ledger.service';
+import { OrderLine } from '../orders/order-line.entity';
 import { orderLifecycle } from '../orders/order-status.machine';
 import { OrderStatusService } from '../orders/order-status.service';
 import { Order } from '../orders/order.entity';
@@ -186,7 +187,8 @@ export class RefundService {
       reason: input.reason.trim().slice(0, 500),
       reference: method === 'gateway' ? null : reference,
       failure: null,
-      restock: input.restock === true && lines.length > 0,
+      // A canceled order's goods went back to stock when it was canceled.
+      restock: input.restock === true && lines.length > 0 && order.status !== 'canceled',
       actor: input.actor,
     };
     try {
@@ -274,11 +276,11 @@ export class RefundService {
     const { manager } = tx;
     const lines = await manager.findBy(RefundLine, { refundId: refund.id });
     if (refund.restock && lines.length > 0) {
-      const state = await readRefundBalance(manager, order);
+      const ordered = await manager.findBy(OrderLine, { id: In(lines.map((line) => line.orderLineId)) });
       await this.stock.restore(
         tx,
         lines.map(({ orderLineId, qty }) => {
-          const { line } = state.lines.find((entry) => entry.line.id === orderLineId)!;
+          const line = ordered.find((candidate) => candidate.id === orderLineId)!;
           return { productId: line.productId, variantId: line.variantId, qty, name: line.name };
         }),
       );
