@@ -376,13 +376,11 @@ describe(`refunds (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const lines = await runCli(place, 'orders:refund', order.number, '--lines', `${line.id}:1`, '--restock');
     expect(lines.json).toMatchObject({ ok: true, amount: 39, restocked: true, balance: 39 });
     expect(await stock()).toBe(before + 1);
-    const tooMany = await runCli(place, 'orders:refund', order.number, '--lines', `${line.id}:2`);
-    expect(tooMany.code).toBe(1);
-    expect(tooMany.json).toMatchObject({ ok: false, error: { code: 'refund_line_exceeds_quantity' } });
+    const bad = await runCli(place, 'orders:refund', order.number, '--lines', `${line.id}:2,${line.id}:x`);
+    expect(bad.code).toBe(1);
+    expect(bad.json).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
     const rest = await runCli(place, 'orders:refund', order.number);
     expect(rest.json).toMatchObject({ ok: true, amount: 39, balance: 0, orderStatus: 'refunded', restocked: false });
     expect(await stock()).toBe(before + 1);
-    const bad = await runCli(place, 'orders:refund', order.number, '--lines', 'one');
-    expect(bad.json).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
   });
 });
