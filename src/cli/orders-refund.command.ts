@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { AppError } from '../common/errors/app-error';
 import { OrdersService } from '../commerce/orders/orders.service';
@@ -37,7 +38,8 @@ export class OrdersRefundCommand extends CommandRunner {
     const lines = parseRefundLines(options.lines ?? '');
     const result = await this.refunds.refund({
       orderId: order.id,
-      idempotencyKey: this.refunds.newKey(),
+      // One run is one request: a key of its own.
+      idempotencyKey: randomUUID(),
       paymentId: options.payment,
       lines,
       amount: options.amount,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import { DomainEvents } from '../../common/domain-events';
@@ -120,11 +119,6 @@ export class RefundService {
       refunded: major(state.refunded),
       balance: major(state.balance),
     };
-  }
-
-  /** A key for a refund asked without one (the CLI; the CP form carries one made when the page was shown). */
-  newKey(): string {
-    return randomUUID();
   }
 
   async refund(input: RefundInput): Promise<RefundResult> {
