@@ -10,6 +10,7 @@ import { FlowsCreateCommand } from './flows-create.command';
 import { GiftCardsIssueCommand } from './giftcards-issue.command';
 import { JobsWorkCommand } from './jobs-work.command';
 import { MigrationsRunCommand } from './migrations-run.command';
+import { OrdersRefundCommand } from './orders-refund.command';
 import { OrdersSetStatusCommand } from './orders-set-status.command';
 import { SettingsGetCommand, SettingsSetCommand } from './settings.commands';
 import { SetupCommand } from './setup.command';
@@ -27,6 +28,7 @@ export class CliModule {
         JobsWorkCommand,
         MigrationsRunCommand,
         OrdersSetStatusCommand,
+        OrdersRefundCommand,
         CouponsCreateCommand,
         FlowsCreateCommand,
         GiftCardsIssueCommand,

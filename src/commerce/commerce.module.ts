@@ -28,6 +28,7 @@ import { PaymentDeadlines } from './payments/payment-deadlines.service';
 import { PaymentMethodRegistry } from './payments/payment-method.registry';
 import { PaymentStatusPoller } from './payments/payment-status-poller';
 import { PaymentService } from './payments/payment.service';
+import { RefundService } from './refunds/refund.service';
 import { ProductImportService } from './products/product-import.service';
 import { ProductsService } from './products/products.service';
 import { SellableProducts } from './products/sellable-products';
@@ -68,6 +69,7 @@ const COMMERCE_SERVICES = [
   PaymentService,
   PaymentStatusPoller,
   PaymentDeadlines,
+  RefundService,
   OrderConfirmationMail,
   ViesClient,
   VatValidationService,

@@ -6,8 +6,18 @@ export const ORDER_PLACED = 'order-placed';
 /** After a transaction that took a product's stock from 0 to more committed, with `{ productId }`. */
 export const PRODUCT_BACK_IN_STOCK = 'product-back-in-stock';
 
+/** After a refund's success committed, with `{ refundId, orderId, orderNumber }` (credit notes hook in here). */
+export const ORDER_REFUNDED = 'order-refunded';
+
 /** After a place-order transaction committed. */
 export interface OrderPlaced {
+  orderId: number;
+  orderNumber: string;
+}
+
+/** After a refund's success committed. */
+export interface OrderRefunded {
+  refundId: number;
   orderId: number;
   orderNumber: string;
 }

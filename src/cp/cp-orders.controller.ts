@@ -1,16 +1,26 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsNotEmpty, IsNumberString, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { Request } from 'express';
 import { CpPermission } from '../common/decorators/cp-permission.decorator';
+import { IdempotencyKey } from '../common/decorators/idempotency-key.decorator';
+import { AppError } from '../common/errors/app-error';
+import { formatMoney } from '../common/money-format';
 import { cpUserHolds } from '../common/session-data';
 import { OrderAdmin } from '../commerce/orders/order-admin.service';
 import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.machine';
 import { OrderStatusService } from '../commerce/orders/order-status.service';
+import { RefundBalance } from '../commerce/refunds/refund-balance';
+import { parseRefundLines } from '../commerce/refunds/refund-input';
+import { RefundService } from '../commerce/refunds/refund.service';
+import { Currency } from '../commerce/stores/currency.entity';
+import { CurrencyService } from '../commerce/stores/currency.service';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { CpListQuery } from '../common/cp-list.query';
 import { FormAnswer, PageView } from '../web/answers/answers';
+import { RefusedGoesTo } from '../web/answers/refused-form.decorator';
 
 class OrderListQuery extends CpListQuery {
   @IsOptional()
@@ -28,6 +38,56 @@ class ChangeStatusDto {
   note?: string;
 }
 
+/** A checkbox as a form posts it (`on`) or a script sends it (`true`). */
+const TICKED = ['on', 'true', true];
+
+/**
+ * The CP refund form, also posted as JSON: lines as `qty[line<ID>]` fields (the form) or `lines` `ID:QTY,…`, a
+ * free `amount` in major units, or `full` for everything left. The form carries the idempotency key it was shown
+ * with; a script sends its own in `Idempotency-Key`.
+ */
+class RefundFormDto {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(500)
+  reason: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  amount?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  lines?: string;
+
+  @IsOptional()
+  @IsObject()
+  qty?: Record<string, string>;
+
+  @IsOptional()
+  @IsIn([...TICKED, 'false', false])
+  restock?: string | boolean;
+
+  @IsOptional()
+  @IsIn([...TICKED, 'false', false])
+  full?: string | boolean;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(191)
+  reference?: string;
+
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{1,100}$/)
+  idempotencyKey?: string;
+
+  @IsOptional()
+  @IsNumberString({ no_symbols: true })
+  paymentId?: string;
+}
+
 @ApiExcludeController()
 @CpPermission('accessOrders')
 @Controller('orders')
@@ -35,6 +95,8 @@ export class CpOrdersController {
   constructor(
     private readonly orders: OrderAdmin,
     private readonly statuses: OrderStatusService,
+    private readonly refunds: RefundService,
+    private readonly currencies: CurrencyService,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -55,7 +117,46 @@ export class CpOrdersController {
   @Get(':id')
   async detail(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<PageView> {
     const detail = await this.orders.detail(id, (permission) => cpUserHolds(req.cpStaff!, permission));
-    return new PageView('cp/order', { layout: 'cp', title: 'Order', ...detail });
+    const currency = await this.currencies.chosenOrBase(detail.order.currency);
+    const refunds = refundPanel(await this.refunds.balance(id), currency);
+    return new PageView('cp/order', { layout: 'cp', title: 'Order', ...detail, refunds });
+  }
+
+  /**
+   * Refunds money of the order (docs/shop.md, _Refunds_): through the gateway where it can, else recorded with the
+   * staff member's bank reference. The same idempotency key again answers with the refund it made.
+   */
+  @Post(':id/refunds')
+  @HttpCode(200)
+  @RefusedGoesTo('orders/:id')
+  async refund(
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: RefundFormDto,
+    @IdempotencyKey() headerKey: string | undefined,
+    @Req() req: Request,
+  ): Promise<FormAnswer> {
+    const amount = body.amount?.trim() ? Number(body.amount.trim()) : undefined;
+    if (amount !== undefined && !Number.isFinite(amount)) throw AppError.invalid({ amount: ['must be a number'] });
+    const result = await this.refunds.refund({
+      orderId: id,
+      idempotencyKey: headerKey ?? body.idempotencyKey ?? randomUUID(),
+      paymentId: body.paymentId ? Number(body.paymentId) : undefined,
+      lines: [...parseRefundLines(body.lines ?? ''), ...formLines(body.qty ?? {})],
+      amount,
+      full: TICKED.includes(body.full ?? false),
+      restock: TICKED.includes(body.restock ?? false),
+      reason: body.reason,
+      reference: body.reference,
+      actor: `cp:${req.cpStaff!.email}`,
+    });
+    const report = await this.refunds.report(result);
+    const done = formatMoney(result.refund.amount, await this.currencies.chosenOrBase(result.refund.currency));
+    const message = result.replayed
+      ? `This refund (${done}) was made already.`
+      : report.status === 'pending'
+        ? `The refund of ${done} is being made.`
+        : `Refunded ${done}.`;
+    return FormAnswer.done(message, { to: `/${this.config.cpTrigger}/orders/${id}` }, { refund: report });
   }
 
   /**
@@ -73,4 +174,52 @@ export class CpOrdersController {
     if (change) return FormAnswer.note('success', `Status changed to ${body.status}.`, order);
     return FormAnswer.note('info', 'The status was already set.', order);
   }
+}
+
+/**
+ * The form's per-line quantity fields, `qty[line12]`: keyed by a name rather than the bare id, which the form
+ * parser would read as an array index and pack away. Those left blank or 0 refund nothing of their line.
+ */
+function formLines(fields: Record<string, string>): Array<{ orderLineId: number; qty: number }> {
+  return Object.entries(fields)
+    .filter(([, qty]) => typeof qty === 'string' && qty.trim() !== '' && qty.trim() !== '0')
+    .map(([lineId, qty]) => {
+      const id = /^line(\d{1,10})$/.exec(lineId)?.[1];
+      if (!id || !/^\d{1,6}$/.test(qty.trim())) throw AppError.invalid({ qty: ['quantities must be whole numbers'] });
+      return { orderLineId: Number(id), qty: Number(qty.trim()) };
+    });
+}
+
+/** The order page's refund section: paid, refunded and balance, each line's quantity left, the refunds so far. */
+function refundPanel(state: RefundBalance, currency: Currency) {
+  const money = (minor: number) => formatMoney(minor, currency);
+  const held = state.pending;
+  return {
+    paid: money(state.paid),
+    refunded: money(state.refunded),
+    pending: held > 0 ? money(held) : null,
+    balance: money(state.balance),
+    open: state.balance - held > 0,
+    // Shown with the form, so a post repeated by the browser is recognised as the same refund.
+    key: randomUUID(),
+    payments: state.payments.map(({ transaction, paid, refunded }) => ({
+      id: transaction.id,
+      code: transaction.code,
+      paid: money(paid),
+      refunded: money(refunded),
+    })),
+    lines: state.lines.map(({ line, refunded }) => ({
+      id: line.id,
+      name: line.name,
+      sku: line.sku,
+      qty: line.qty,
+      refunded,
+      left: line.qty - refunded,
+    })),
+    list: state.refunds.map((refund) => ({
+      ...refund,
+      amount: money(refund.amount),
+      giftCardAmount: refund.giftCardAmount > 0 ? money(refund.giftCardAmount) : null,
+    })),
+  };
 }

@@ -24,6 +24,7 @@ import { OrderHistory } from '../commerce/orders/order-history.entity';
 import { OrderLine } from '../commerce/orders/order-line.entity';
 import { PaymentTransaction } from '../commerce/payments/payment-transaction.entity';
 import { Product } from '../commerce/products/product.entity';
+import { Refund, RefundLine } from '../commerce/refunds/refund.entity';
 import { ProductRelation } from '../commerce/products/product-relation.entity';
 import { ProductVariant } from '../commerce/products/product-variant.entity';
 import { ShippingMethod } from '../commerce/shipping/shipping-method.entity';
@@ -55,6 +56,8 @@ export const ENTITIES = [
   OrderLine,
   OrderHistory,
   PaymentTransaction,
+  Refund,
+  RefundLine,
   ShippingMethod,
   SessionRow,
   CpUser,

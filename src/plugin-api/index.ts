@@ -29,6 +29,8 @@ export type {
   PaymentReturn,
   PaymentStart,
   PaymentStatusQuery,
+  RefundOutcome,
+  RefundRequest,
 } from '../commerce/payments/payment-gateway';
 export { PaymentTransaction } from '../commerce/payments/payment-transaction.entity';
 

@@ -228,6 +228,7 @@ describe(`bankpay sandbox (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       await control('/settings', { tokenLifetimeSeconds: 0 }).expect(200, {
         tokenLifetimeSeconds: 0,
         settleAfterMs: 120000,
+        refuseRefunds: false,
       });
       const res = await tokenRequest({ ...CLIENT, scope: 'BANKPAYPLUS' });
       expect(res.body.expires_in).toBe(0);
@@ -286,6 +287,7 @@ describe(`bankpay sandbox (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
         status: null,
         createdAt: expect.any(String),
         authorizedAt: null,
+        refunds: [],
       });
       expect((await paymentStatus(res.body.paymentId)).body).toEqual({ authorizationStatus: 'NEW' });
     });
@@ -551,6 +553,60 @@ describe(`bankpay sandbox (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       const res = await cancel('nope');
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ errorCode: 'PAYMENT_NOT_FOUND' });
+    });
+  });
+
+  describe('refund payment', () => {
+    const refund = async (id: string, body: Json) =>
+      http()
+        .post(`${BANK}/v1/payments/${id}/refunds`)
+        .set('Authorization', `Bearer ${await token()}`)
+        .send(body);
+    const amount = (amountValue: number) => ({ amountValue, currency: 'EUR' });
+
+    it('refunds a paid card payment in parts up to its amount, once per merchant refund id', async () => {
+      const id = await paymentId();
+      await choose(id, 'card-ok').expect(303);
+      const first = await refund(id, { merchantRefundId: 'r-1', amount: amount(10) });
+      expect(first.status).toBe(201);
+      expect(first.body).toEqual({ refundId: expect.stringMatching(UUID_V4), status: 'ACCEPTED' });
+      const repeated = await refund(id, { merchantRefundId: 'r-1', amount: amount(10) });
+      expect(repeated.body).toEqual(first.body);
+      const tooMuch = await refund(id, { merchantRefundId: 'r-2', amount: amount(2.51) });
+      expect(tooMuch.status).toBe(400);
+      expect(tooMuch.body).toMatchObject({ errorCode: 'REFUND_AMOUNT_EXCEEDED' });
+      expect((await refund(id, { merchantRefundId: 'r-3', amount: amount(2.5) })).status).toBe(201);
+      const stored = await http().get(`${BANK}/_control/payments/${id}`).expect(200);
+      expect(stored.body.refunds).toMatchObject([
+        { merchantRefundId: 'r-1', amountValue: 10 },
+        { merchantRefundId: 'r-3', amountValue: 2.5 },
+      ]);
+    });
+
+    it('refuses payments that are not paid by card, and every refund while the issuer refuses them', async () => {
+      const unpaid = await paymentId();
+      const notPaid = await refund(unpaid, { merchantRefundId: 'r-1', amount: amount(1) });
+      expect(notPaid.status).toBe(400);
+      expect(notPaid.body).toMatchObject({ errorCode: 'PAYMENT_NOT_REFUNDABLE' });
+      const transfer = await paymentId('BANK_TRANSFER');
+      await choose(transfer, 'bank-transfer').expect(303);
+      expect((await refund(transfer, { merchantRefundId: 'r-2', amount: amount(1) })).body).toMatchObject({
+        errorCode: 'PAYMENT_NOT_REFUNDABLE',
+      });
+      const paid = await paymentId();
+      await choose(paid, 'card-ok').expect(303);
+      await control('/settings', { refuseRefunds: true }).expect(200);
+      const refused = await refund(paid, { merchantRefundId: 'r-3', amount: amount(1) });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({
+        errorCode: 'REFUND_REFUSED',
+        errorDescription: 'The card issuer refused the refund.',
+      });
+      const malformed = await refund(paid, { merchantRefundId: 'r-4', amount: { amountValue: 1, currency: 'eur' } });
+      expect(malformed.body).toMatchObject({ errorCode: 'ILLEGAL_ARGUMENT' });
+      expect((await refund('nope', { merchantRefundId: 'r-5', amount: amount(1) })).body).toMatchObject({
+        errorCode: 'PAYMENT_NOT_FOUND',
+      });
     });
   });
 

@@ -65,27 +65,67 @@ export class GiftCardLedger {
   }
 
   /**
-   * Gives a canceled order's cards back what it took, in the cancellation's transaction; a card it had used up
-   * is active again, a disabled one stays disabled. A card already refunded for the order is skipped, and the
-   * unique refund row refuses a second refund before any balance moves.
+   * Gives a canceled order's cards back what it took and its refunds have not given back yet, in the
+   * cancellation's transaction; a card it had used up is active again, a disabled one stays disabled. A card
+   * already given back for the cancellation is skipped, and the unique movement row refuses a second one before
+   * any balance moves.
    */
   async refundOrder(tx: Tx, orderId: number): Promise<void> {
-    const spends = await tx.manager.findBy(GiftCardMovement, { orderId, kind: 'spend' });
-    for (const spend of spends) {
-      const giftCardId = spend.giftCardId;
-      if (await tx.manager.existsBy(GiftCardMovement, { giftCardId, orderId, kind: 'refund' })) continue;
-      await insertRows(tx.manager, GiftCardMovement, { giftCardId, orderId, kind: 'refund', amount: -spend.amount });
-      await tx.manager
-        .createQueryBuilder()
-        .update(GiftCard)
-        .set({
-          balance: () => 'balance + :amount',
-          status: () => 'CASE WHEN status = :used THEN :active ELSE status END',
-        })
-        .where('id = :id')
-        .setParameters({ id: giftCardId, amount: -spend.amount, used: 'used', active: 'active' })
-        .execute();
+    for (const { giftCardId, remaining } of await this.returnable(tx, orderId)) {
+      if (await tx.manager.existsBy(GiftCardMovement, { giftCardId, orderId, kind: 'refund', refundId: 0 })) continue;
+      if (remaining > 0) await this.credit(tx, { giftCardId, orderId, amount: remaining, refundId: 0 });
     }
+  }
+
+  /**
+   * Gives up to `amount` of what an order took from its cards back to them for refund `refundId`, card by card
+   * in the order they were spent; the caller holds the order's row lock. Returns what was given back.
+   */
+  async giveBack(tx: Tx, orderId: number, refundId: number, amount: number): Promise<number> {
+    let left = amount;
+    for (const { giftCardId, remaining } of await this.returnable(tx, orderId)) {
+      const share = Math.min(left, remaining);
+      if (share <= 0) continue;
+      await this.credit(tx, { giftCardId, orderId, amount: share, refundId });
+      left -= share;
+    }
+    return amount - left;
+  }
+
+  /** What each card an order spent has not had back yet (by its cancellation or its refunds), oldest spend first. */
+  async returnable(
+    tx: Pick<Tx, 'manager'>,
+    orderId: number,
+  ): Promise<Array<{ giftCardId: number; remaining: number }>> {
+    const movements = await tx.manager.find(GiftCardMovement, { where: { orderId }, order: { id: 'ASC' } });
+    return movements
+      .filter((movement) => movement.kind === 'spend')
+      .map(({ giftCardId, amount }) => ({
+        giftCardId,
+        remaining:
+          -amount -
+          movements
+            .filter((back) => back.kind === 'refund' && back.giftCardId === giftCardId)
+            .reduce((sum, back) => sum + back.amount, 0),
+      }));
+  }
+
+  /** One movement back to a card and its balance with it; a card used up is active again. */
+  private async credit(
+    tx: Tx,
+    { giftCardId, orderId, amount, refundId }: Pick<GiftCardMovement, 'giftCardId' | 'orderId' | 'amount' | 'refundId'>,
+  ): Promise<void> {
+    await insertRows(tx.manager, GiftCardMovement, { giftCardId, orderId, kind: 'refund', amount, refundId });
+    await tx.manager
+      .createQueryBuilder()
+      .update(GiftCard)
+      .set({
+        balance: () => 'balance + :amount',
+        status: () => 'CASE WHEN status = :used THEN :active ELSE status END',
+      })
+      .where('id = :id')
+      .setParameters({ id: giftCardId, amount, used: 'used', active: 'active' })
+      .execute();
   }
 
   /** Disables the cards an order bought (it was canceled): what they already paid for stays paid. */

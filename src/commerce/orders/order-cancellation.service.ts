@@ -3,14 +3,16 @@ import { Tx } from '../../database/transaction-runner';
 import { CouponService } from '../coupons/coupon.service';
 import { DeliverySlotsService } from '../delivery/delivery-slots.service';
 import { StockService } from '../products/stock.service';
+import { restockedByRefunds } from '../refunds/refund-balance';
 import { OrderLine } from './order-line.entity';
 import { OrderStatusService } from './order-status.service';
 import { Order } from './order.entity';
 
 /**
- * A canceled order gives back what it took: its goods return to stock, its coupon use is no longer counted and
- * its delivery slot frees up, in the transaction that cancels it. Canceled is final, so this happens once per
- * order. (Gift-card amounts go back through GiftCardRedemption, in the same transaction.)
+ * A canceled order gives back what it took: its goods return to stock (but units refunds restocked already), its
+ * coupon use is no longer counted and its delivery slot frees up, in the transaction that cancels it. An order is
+ * canceled once (only `refunded` follows), so this happens once per order. (Gift-card amounts go back through
+ * GiftCardRedemption, in the same transaction.)
  */
 @Injectable()
 export class OrderCancellation implements OnModuleInit {
@@ -30,9 +32,17 @@ export class OrderCancellation implements OnModuleInit {
   private async giveBack(tx: Tx, orderId: number): Promise<void> {
     const order = await tx.manager.findOneByOrFail(Order, { id: orderId });
     const lines = await tx.manager.findBy(OrderLine, { orderId });
+    const restocked = await restockedByRefunds(tx.manager, orderId);
     await this.stock.restore(
       tx,
-      lines.map((line) => ({ productId: line.productId, variantId: line.variantId, qty: line.qty, name: line.name })),
+      lines
+        .map((line) => ({
+          productId: line.productId,
+          variantId: line.variantId,
+          qty: line.qty - (restocked.get(line.id) ?? 0),
+          name: line.name,
+        }))
+        .filter((move) => move.qty > 0),
     );
     await this.coupons.releaseUse(tx, orderId);
     if (order.deliverySlotId && order.deliveryDate)

@@ -7,15 +7,18 @@ export const orderLifecycle = defineStates('an order', {
   // The gateway reported a payment it has not settled yet (a transfer on its way, a loan being approved).
   payment_review: ['paid', 'pending_payment', 'canceled'],
   // The money is in.
-  paid: ['processing', 'shipped', 'completed', 'canceled'],
+  paid: ['processing', 'shipped', 'completed', 'canceled', 'refunded'],
   // Being prepared; cash on delivery comes here straight from pending_payment, to be paid at the door.
-  processing: ['shipped', 'completed', 'canceled'],
+  processing: ['shipped', 'completed', 'canceled', 'refunded'],
   // Handed to the carrier: it can no longer be canceled.
-  shipped: ['completed'],
+  shipped: ['completed', 'refunded'],
   // Delivered and done.
-  completed: [],
-  // Called off (by the shopper, staff or the payment deadline); gift cards it took are given back.
-  canceled: [],
+  completed: ['refunded'],
+  // Called off (by the shopper, staff or the payment deadline); gift cards it took are given back. Money that was
+  // paid for it is refund due until refunds give all of it back.
+  canceled: ['refunded'],
+  // Everything paid for it was given back (refunds, docs/shop.md): only a refund moves an order here.
+  refunded: [],
 });
 
 export type OrderStatus = StateOf<typeof orderLifecycle>;

@@ -13,6 +13,7 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   shipped: 'Shipped',
   completed: 'Completed',
   canceled: 'Canceled',
+  refunded: 'Refunded',
 };
 
 export type MoneyFormat = (minor: number) => string;

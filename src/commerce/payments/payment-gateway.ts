@@ -107,7 +107,31 @@ export interface PaymentGateway {
   cancelAttempt?(transaction: PaymentTransaction): Promise<boolean>;
   /** The gateway's reference of the attempt a return is about, when the return names one. */
   attemptReference?(params: Record<string, string>): string | null;
+  /**
+   * Gives money of a paid attempt back through the gateway (docs/shop.md, _Refunds_). Without it, or when
+   * `refundable` says no for an attempt, staff refund by hand and record their bank's reference. A thrown error
+   * counts as a failed refund.
+   */
+  refund?(request: RefundRequest): Promise<RefundOutcome>;
+  /** Whether `refund` can give back money of this attempt (a card payment, not a transfer); every one when absent. */
+  refundable?(transaction: PaymentTransaction): boolean;
 }
+
+/** Money of a paid attempt to give back: `amount` in minor units of the attempt's currency. */
+export interface RefundRequest {
+  order: Order;
+  transaction: PaymentTransaction;
+  amount: number;
+  /** Ours, unique per refund: a gateway that takes a key of its own makes a repeated call harmless with it. */
+  refundKey: string;
+  reason: string;
+}
+
+/**
+ * What the gateway did: `refunded` with its reference of the refund, or `failed` with why (refused, or not
+ * answered in time): then nothing counts as refunded.
+ */
+export type RefundOutcome = { status: 'refunded'; reference: string } | { status: 'failed'; reason: string };
 
 /** An attempt whose state the gateway is asked about. */
 export interface PaymentStatusQuery {

@@ -11,7 +11,10 @@ import {
   PaymentStart,
   PaymentStatusQuery,
   PaymentTransaction,
+  RefundOutcome,
+  RefundRequest,
   SettingsService,
+  toMajor,
 } from '../../plugin-api';
 import {
   BANKPAY_HANDLE,
@@ -168,6 +171,23 @@ export class BankpayGateway implements PaymentGateway {
     const paymentId = stringOrNull(transaction.extra.paymentId);
     if (paymentId) return this.payPlus.cancelPayment(paymentId);
     return Boolean(transaction.extra.cardPay);
+  }
+
+  /** Card payments made through the REST API: the bank refunds them (a CardPay link, a transfer or QR it does not). */
+  refundable(transaction: PaymentTransaction): boolean {
+    return Boolean(stringOrNull(transaction.extra.paymentId)) && transaction.extra.preferredMethod === 'CARD_PAY';
+  }
+
+  /** Asks the bank to give back part of a card payment, keyed by our refund so a repeated call refunds once. */
+  async refund({ transaction, amount, refundKey }: RefundRequest): Promise<RefundOutcome> {
+    const { decimals } = await this.currencies.chosenOrBase(transaction.currency);
+    const answer = await this.payPlus.refundPayment(stringOrNull(transaction.extra.paymentId)!, {
+      merchantRefundId: refundKey,
+      amountValue: toMajor(amount, decimals),
+      currency: transaction.currency,
+    });
+    if ('refundId' in answer) return { status: 'refunded', reference: answer.refundId };
+    return { status: 'failed', reason: `the bank did not refund it (${answer.failure})` };
   }
 
   /** REST API returns name their payment. */

@@ -38,9 +38,13 @@ export class BankpayControlController extends SandboxControlController {
     const reader = JsonReader.of(body);
     const tokenLifetimeSeconds = reader.optionalNumber('tokenLifetimeSeconds', { min: 0 });
     const settleAfterMs = reader.optionalNumber('settleAfterMs', { min: 0 });
+    const refuseRefunds = reader.value('refuseRefunds');
+    if (refuseRefunds !== undefined && typeof refuseRefunds !== 'boolean')
+      throw illegalArgument('refuseRefunds: must be true or false');
     return this.state.updateSettings({
       ...(tokenLifetimeSeconds !== undefined ? { tokenLifetimeSeconds } : {}),
       ...(settleAfterMs !== undefined ? { settleAfterMs } : {}),
+      ...(refuseRefunds !== undefined ? { refuseRefunds } : {}),
     });
   }
 

@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Param, Post, Put, Req, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Put, Req, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
@@ -6,7 +6,7 @@ import { BankScopes, BankTokenGuard, BankTrafficGuard } from './bankpay-api.guar
 import { requestOrigin } from './bankpay-input';
 import { loanOffers } from './bankpay-loans';
 import { paymentStatusAnswer } from './bankpay-payment-status';
-import { readCreatePayment, readPrecalculation } from './bankpay-requests';
+import { readCreatePayment, readPrecalculation, readRefund } from './bankpay-requests';
 import {
   AVAILABLE_PAYMENT_METHODS,
   BANKPAY_BASE,
@@ -16,7 +16,10 @@ import {
 import { BankpaySandboxState } from './bankpay-sandbox.state';
 import { bankError, SandboxAnswerFilter } from '../common/sandbox-answers';
 
-/** The payments part of the bank's REST API (docs/integrations.md): create, status, cancel, methods, loan offers. */
+/**
+ * The payments part of the bank's REST API (docs/integrations.md): create, status, cancel, refund, methods, loan
+ * offers.
+ */
 @ApiExcludeController()
 @SkipCsrf()
 @BankScopes(['BANKPAYPLUS'])
@@ -67,6 +70,37 @@ export class BankpayPaymentsController {
     }
     this.state.updatePayment(payment, { authorizationStatus: 'CANCELLED_BY_TPP' });
     return {};
+  }
+
+  /**
+   * Gives back part or all of a paid card payment. The same `merchantRefundId` again is answered with the refund
+   * it made; more than is left of the payment is refused, and so is every refund while a test says the issuer
+   * refuses them.
+   */
+  @Post(':id/refunds')
+  @HttpCode(201)
+  refund(@Param('id') id: string, @Req() req: Request) {
+    const payment = this.existing(id);
+    const asked = readRefund(req);
+    const earlier = payment.refunds.find((refund) => refund.merchantRefundId === asked.merchantRefundId);
+    if (earlier) return { refundId: earlier.id, status: earlier.status };
+    const card = payment.status as { status?: unknown } | null;
+    if (payment.selectedPaymentMethod !== 'CARD_PAY' || card?.status !== 'OK') {
+      throw bankError(400, 'PAYMENT_NOT_REFUNDABLE', 'Only a paid card payment can be refunded.');
+    }
+    if (asked.currency !== payment.currency) {
+      throw bankError(400, 'ILLEGAL_ARGUMENT', `amount.currency: must be ${payment.currency}`);
+    }
+    if (this.state.currentSettings().refuseRefunds) {
+      throw bankError(400, 'REFUND_REFUSED', 'The card issuer refused the refund.');
+    }
+    const cents = (value: number) => Math.round(value * 100);
+    const refunded = payment.refunds.reduce((total, refund) => total + cents(refund.amountValue), 0);
+    if (refunded + cents(asked.amountValue) > cents(payment.amountValue)) {
+      throw bankError(400, 'REFUND_AMOUNT_EXCEEDED', 'More than is left of the payment.');
+    }
+    const refund = this.state.addRefund(payment, asked);
+    return { refundId: refund.id, status: refund.status };
   }
 
   private existing(id: string): SandboxPayment {

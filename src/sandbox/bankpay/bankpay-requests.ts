@@ -148,3 +148,15 @@ function checkLoanLimits(amount: number, field: string): void {
     throw bankError(400, 'LOAN_AMNT_HIGH', `${field}: the most the bank lends is ${LOAN_MAX_AMOUNT}`);
   }
 }
+
+/** `POST /v1/payments/{id}/refunds`: the shop's id of the refund and the amount to give back. */
+export function readRefund(req: Request): { merchantRefundId: string; amountValue: number; currency: string } {
+  const body = JsonReader.of(req.body);
+  const merchantRefundId = body.string('merchantRefundId', {
+    max: 100,
+    pattern: /^[\x21-\x7e]+$/,
+    patternHint: 'ASCII',
+  });
+  const amount = body.object('amount');
+  return { merchantRefundId, amountValue: amount.amount('amountValue'), currency: amount.currency('currency') };
+}

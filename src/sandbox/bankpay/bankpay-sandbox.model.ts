@@ -42,6 +42,19 @@ export interface SandboxPayment {
   status: PaymentStatusValue | null;
   createdAt: string;
   authorizedAt: string | null;
+  /** Money the shop gave back of a paid card payment, oldest first. */
+  refunds: SandboxRefund[];
+}
+
+/** One refund of a card payment (`POST /v1/payments/{id}/refunds`). */
+export interface SandboxRefund {
+  id: string;
+  /** The shop's id of the refund: the same one again is answered with this refund, not refunded twice. */
+  merchantRefundId: string;
+  amountValue: number;
+  currency: string;
+  status: 'ACCEPTED';
+  createdAt: string;
 }
 
 export interface SandboxApplication {
@@ -79,9 +92,15 @@ export interface SandboxSettings {
   tokenLifetimeSeconds: number;
   /** How long an authorized bank transfer or QR payment stays pending (`ACSP`) before it settles. */
   settleAfterMs: number;
+  /** The card issuer refuses every refund (400 REFUND_REFUSED). */
+  refuseRefunds: boolean;
 }
 
-export const DEFAULT_SETTINGS: SandboxSettings = { tokenLifetimeSeconds: 3600, settleAfterMs: 120_000 };
+export const DEFAULT_SETTINGS: SandboxSettings = {
+  tokenLifetimeSeconds: 3600,
+  settleAfterMs: 120_000,
+  refuseRefunds: false,
+};
 
 export interface SandboxStats {
   tokenRequests: Record<string, number>;

@@ -9,6 +9,7 @@ import {
   PAYABLE_STATUSES,
   SandboxApplication,
   SandboxPayment,
+  SandboxRefund,
   SandboxSettings,
   SandboxStats,
   Scope,
@@ -18,7 +19,7 @@ import {
 /** What a new payment is made of: the request as validated; the bank adds the id and the lifecycle fields. */
 export type NewPayment = Omit<
   SandboxPayment,
-  'id' | 'authorizationStatus' | 'selectedPaymentMethod' | 'status' | 'createdAt' | 'authorizedAt'
+  'id' | 'authorizationStatus' | 'selectedPaymentMethod' | 'status' | 'createdAt' | 'authorizedAt' | 'refunds'
 >;
 
 export type NewApplication = Omit<SandboxApplication, 'id' | 'status' | 'createdAt'>;
@@ -68,6 +69,7 @@ export class BankpaySandboxState {
       status: null,
       createdAt: new Date().toISOString(),
       authorizedAt: null,
+      refunds: [],
     };
     this.payments.set(payment.id, payment);
     return payment;
@@ -88,6 +90,18 @@ export class BankpaySandboxState {
       payment.authorizedAt ??= new Date().toISOString();
     }
     return payment;
+  }
+
+  /** Records a refund of a payment the bank accepted. */
+  addRefund(payment: SandboxPayment, refund: Pick<SandboxRefund, 'merchantRefundId' | 'amountValue' | 'currency'>) {
+    const stored: SandboxRefund = {
+      id: randomUUID(),
+      ...refund,
+      status: 'ACCEPTED',
+      createdAt: new Date().toISOString(),
+    };
+    payment.refunds.push(stored);
+    return stored;
   }
 
   /** Stores a new loan application in state `NEW`. */

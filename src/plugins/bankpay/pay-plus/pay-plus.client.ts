@@ -184,6 +184,29 @@ export class PayPlusClient {
     return done ?? false;
   }
 
+  /**
+   * Gives back `amount` (major units) of a paid payment, once per `merchantRefundId`: the bank's id of the refund,
+   * or why there is none (the bank's error code, or that it did not answer).
+   */
+  async refundPayment(
+    paymentId: string,
+    refund: { merchantRefundId: string; amountValue: number; currency: string },
+  ): Promise<{ refundId: string } | { failure: string }> {
+    try {
+      const { merchantRefundId, amountValue, currency } = refund;
+      const answer = await this.call('BANKPAYPLUS', 'POST', `/v1/payments/${encodeURIComponent(paymentId)}/refunds`, {
+        merchantRefundId,
+        amount: { amountValue, currency },
+      });
+      if (!isRecord(answer) || typeof answer.refundId !== 'string')
+        throw new BankCallError('the answer has no refundId');
+      return { refundId: answer.refundId };
+    } catch (error) {
+      this.logger.warn(`bank call "refund payment ${paymentId}" failed: ${(error as Error).message}`);
+      return { failure: (error as Error).message };
+    }
+  }
+
   /** Instalment offers for a loan of `amount` (major units); [] when the bank fails or refuses. */
   async getLoanPrecalculation(
     amount: number,
