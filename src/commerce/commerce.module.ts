@@ -31,6 +31,10 @@ import { ProductsService } from './products/products.service';
 import { SellableProducts } from './products/sellable-products';
 import { StockService } from './products/stock.service';
 import { CoreShippingProvider } from './shipping/core-shipping.provider';
+import { ShipmentCarrierRegistry } from './shipments/shipment-carrier.registry';
+import { ShipmentTracking } from './shipments/shipment-tracking.service';
+import { ShipmentsService } from './shipments/shipments.service';
+import { ShippedMail } from './shipments/shipped.mail';
 import { ShippingMethodRegistry } from './shipping/shipping-method.registry';
 import { CurrencyService } from './stores/currency.service';
 import { DefaultStoreService } from './stores/default-store.service';
@@ -65,6 +69,9 @@ const COMMERCE_SERVICES = [
   PaymentStatusPoller,
   PaymentDeadlines,
   OrderConfirmationMail,
+  ShipmentCarrierRegistry,
+  ShipmentsService,
+  ShipmentTracking,
   ViesClient,
   VatValidationService,
   SessionCustomers,
@@ -85,6 +92,7 @@ const COMMERCE_SERVICES = [
     GiftCardPaymentGateway,
     CorePlugin,
     OrderCancellation,
+    ShippedMail,
   ],
   exports: COMMERCE_SERVICES,
 })

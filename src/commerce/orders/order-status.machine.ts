@@ -10,8 +10,8 @@ export const orderLifecycle = defineStates('an order', {
   paid: ['processing', 'shipped', 'completed', 'canceled'],
   // Being prepared; cash on delivery comes here straight from pending_payment, to be paid at the door.
   processing: ['shipped', 'completed', 'canceled'],
-  // Handed to the carrier: it can no longer be canceled.
-  shipped: ['completed'],
+  // Handed to the carrier: it can no longer be canceled. Back to processing when its last parcel is canceled.
+  shipped: ['completed', 'processing'],
   // Delivered and done.
   completed: [],
   // Called off (by the shopper, staff or the payment deadline); gift cards it took are given back.
