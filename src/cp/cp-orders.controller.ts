@@ -7,6 +7,9 @@ import { cpUserHolds } from '../common/session-data';
 import { OrderAdmin } from '../commerce/orders/order-admin.service';
 import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.machine';
 import { OrderStatusService } from '../commerce/orders/order-status.service';
+import { shipmentLifecycle } from '../commerce/shipments/shipment-lifecycle';
+import { MANUAL_CARRIER } from '../commerce/shipments/shipment.entity';
+import { ShipmentsService } from '../commerce/shipments/shipments.service';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { CpListQuery } from '../common/cp-list.query';
@@ -35,6 +38,7 @@ export class CpOrdersController {
   constructor(
     private readonly orders: OrderAdmin,
     private readonly statuses: OrderStatusService,
+    private readonly shipments: ShipmentsService,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -54,8 +58,22 @@ export class CpOrdersController {
 
   @Get(':id')
   async detail(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<PageView> {
-    const detail = await this.orders.detail(id, (permission) => cpUserHolds(req.cpStaff!, permission));
-    return new PageView('cp/order', { layout: 'cp', title: 'Order', ...detail });
+    const [detail, shipments] = await Promise.all([
+      this.orders.detail(id, (permission) => cpUserHolds(req.cpStaff!, permission)),
+      this.shipments.forOrder(id),
+    ]);
+    return new PageView('cp/order', {
+      layout: 'cp',
+      title: 'Order',
+      ...detail,
+      shipments: shipments.map((shipment) => ({
+        ...shipment,
+        events: [...shipment.events].reverse(),
+        cancelable: shipmentLifecycle.next(shipment.status).includes('canceled'),
+        // A carrier's parcel reports its delivery itself.
+        deliverable: shipment.carrier === MANUAL_CARRIER && shipment.status === 'in_transit',
+      })),
+    });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { PluginCp, PluginDeclaration, SiteEndpoint, StorefrontPlugin } from '../../plugin-api';
+import { PluginCp, PluginDeclaration, ShipmentCarrier, SiteEndpoint, StorefrontPlugin } from '../../plugin-api';
 import { CarrierAPickupPoints } from './carrier-a-pickup-points.service';
+import { CarrierAShipmentCarrier } from './carrier-a-shipment-carrier';
 import { CarrierAShippingProvider } from './carrier-a-shipping.provider';
 import { CARRIER_A_DASHBOARD } from './carrier-a.settings';
 import { CarrierADashboard } from './cp/carrier-a-dashboard';
@@ -18,10 +19,17 @@ export class CarrierAPlugin implements StorefrontPlugin {
   readonly name = 'Carrier A';
   readonly shippingProviders: CarrierAShippingProvider[];
   readonly siteEndpoints: SiteEndpoint[];
+  readonly shipmentCarriers: ShipmentCarrier[];
   readonly cp: PluginCp;
 
-  constructor(provider: CarrierAShippingProvider, pickupPoints: CarrierAPickupPoints, dashboard: CarrierADashboard) {
+  constructor(
+    provider: CarrierAShippingProvider,
+    pickupPoints: CarrierAPickupPoints,
+    dashboard: CarrierADashboard,
+    parcels: CarrierAShipmentCarrier,
+  ) {
     this.shippingProviders = [provider];
+    this.shipmentCarriers = [parcels];
     this.siteEndpoints = [
       {
         route: 'carrier-a/api/pickup-points',
