@@ -1,4 +1,4 @@
-import { Body, Controller, Param, ParseIntPipe, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
@@ -46,6 +46,7 @@ export class CpShipmentsController {
 
   /** A parcel staff handed to a carrier the shop has no plugin for: the order ships and the shopper is told. */
   @Post()
+  @HttpCode(200)
   @RefusedGoesTo('orders/:orderId')
   async add(
     @Param('orderId', ParseIntPipe) orderId: number,
@@ -63,6 +64,7 @@ export class CpShipmentsController {
 
   /** A carrier's parcel is canceled with the carrier first (which refuses once it has picked it up). */
   @Post(':id/cancel')
+  @HttpCode(200)
   @RefusedGoesTo('orders/:orderId')
   async cancel(
     @Param('orderId', ParseIntPipe) orderId: number,
@@ -74,6 +76,7 @@ export class CpShipmentsController {
   }
 
   @Post(':id/delivered')
+  @HttpCode(200)
   @RefusedGoesTo('orders/:orderId')
   async delivered(
     @Param('orderId', ParseIntPipe) orderId: number,

@@ -68,7 +68,7 @@ describe('schema and demo seed', () => {
           'PaymentRefundDue1795753670809',
           'OrderVatConsultation1795754295107',
           'CartAdds1795775885011',
-          'Shipments1795777447711',
+          'Shipments1795777899147',
         ],
       });
     } finally {

@@ -117,6 +117,9 @@ export class ShipmentsService {
    */
   async cancel(orderId: number, shipmentId: number, actor: string): Promise<Shipment> {
     const shipment = await this.find(orderId, shipmentId);
+    // Canceled already (a double click, a replay): nothing to do.
+    // Canceled already (a double click, a replay): nothing to do.
+    if (shipment.status === 'canceled') return shipment;
     shipmentLifecycle.assertCan(shipment.status, 'canceled');
     if (shipment.externalId !== null) {
       const carrier = this.carriers.get(shipment.carrier);

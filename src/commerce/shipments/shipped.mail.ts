@@ -15,7 +15,7 @@ import { Shipment } from './shipment.entity';
 const SHIPPED_MAIL_JOB = defineJob<{ orderId: number }>('order.shipped-mail');
 
 /**
- * The shopper's one shipping e-mail, in the language of the store they ordered in: the order's parcels with their
+ * The shopper's one shipping e-mail, in the language they ordered in (else their store's): the order's parcels with their
  * tracking links. Queued in the transaction that moves an order with a shipment to `shipped` (while
  * `shipmentsShippedMail` is on), keyed by the order, so a second parcel or a move back and forth sends no second one.
  */
@@ -60,8 +60,9 @@ export class ShippedMail implements OnModuleInit {
     ]);
     // Every parcel of the order was canceled before the job ran: nothing is on its way.
     if (shipments.length === 0) return;
+    const language = order.language ?? store.language;
     const t = (key: string, params?: Record<string, unknown>) =>
-      translations().t(store.language, `order.shippedMail.${key}`, params);
+      translations().t(language, `order.shippedMail.${key}`, params);
     const orderUrl = `${this.config.baseUrl}/shop/order/view/${order.number}`;
     const text = [
       t('greeting', { reference: order.reference, shop: store.name }),

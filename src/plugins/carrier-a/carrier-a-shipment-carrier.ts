@@ -1,12 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import {
-  CarrierTracking,
-  commonErrors,
-  ShipmentCarrier,
-  ShipmentStatus,
-  TransactionRunner,
-} from '../../plugin-api';
+import { CarrierTracking, commonErrors, ShipmentCarrier, ShipmentStatus, TransactionRunner } from '../../plugin-api';
 import { CarrierAConfigurationError } from './carrier-a.errors';
 import { CarrierAClient } from './carrier-a.client';
 import { CarrierAShipment } from './carrier-a-shipment.entity';

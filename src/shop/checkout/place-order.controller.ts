@@ -10,6 +10,7 @@ import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { wantsHtml } from '../../common/session-data';
 import { Redirect } from '../../web/answers/answers';
+import { PageLanguage } from '../../web/i18n/page-text.decorator';
 import { PlaceOrderDto } from './dto/checkout.dto';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,100}$/;
@@ -43,6 +44,7 @@ export class PlaceOrderController {
     @Body() body: PlaceOrderDto,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Req() req: Request,
+    @PageLanguage() language: string,
   ): Promise<Redirect | { success: true; orderNumber: string; redirect: string }> {
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw AppError.invalid({ 'Idempotency-Key': ['must be 1 to 100 visible ASCII characters'] });
@@ -53,6 +55,7 @@ export class PlaceOrderController {
       customerId: await this.customers.currentId(req.session),
       expectedTotal: body.expectedTotal,
       saveAddresses: body.saveToAddressBook === true,
+      language,
     });
     const step = created ? await this.payments.start(order, req.ip ?? '') : await this.payments.nextStep(order.id);
     req.session.lastOrderNumber = order.number;
