@@ -9,8 +9,9 @@ import { carrierAOrderSection } from './cp/carrier-a-order-section';
 import { CARRIER_A_SETTINGS_FORM } from './cp/carrier-a-settings-form';
 
 /**
- * What carrier A adds to the shop: its shipping methods, the pickup-point search, and its CP pages (the dashboard,
- * settings and license pages the core serves; its shipments are its own, in `cp/`).
+ * What carrier A adds to the shop: its shipping methods, the tracking and cancel of its parcels (reported to the core as
+ * the orders' shipments), the pickup-point search, and its CP pages (the dashboard, settings and license pages the
+ * core serves; its shipment screens are its own, in `cp/`).
  */
 @Injectable()
 @PluginDeclaration()
