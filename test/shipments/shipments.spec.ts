@@ -3,6 +3,7 @@ import { OrderHistory } from '../../src/commerce/orders/order-history.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { ShipmentTracking, TRACKING_BATCH } from '../../src/commerce/shipments/shipment-tracking.service';
 import { Shipment } from '../../src/commerce/shipments/shipment.entity';
+import { ShipmentsService } from '../../src/commerce/shipments/shipments.service';
 import { ShippingMethod } from '../../src/commerce/shipping/shipping-method.entity';
 import { ShippingMethodRegistry } from '../../src/commerce/shipping/shipping-method.registry';
 import { SettingsService } from '../../src/config/settings.service';
@@ -244,6 +245,43 @@ describe(`shipments (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       'unknown-54',
     ]);
     await rows.delete({ orderId: order.id, status: 'in_transit' });
+  });
+
+  it('records a parcel reported several times at once only once, and completes its order once', async () => {
+    const order = await placedOrder(flatRate);
+    const shipments = shop.app.get(ShipmentsService);
+    const report = {
+      orderId: order.id,
+      carrier: 'carrier-a',
+      carrierName: 'Carrier A',
+      externalId: `race-${order.id}`,
+      trackingNumber: 'RACE1',
+      trackingUrl: null,
+    };
+    const recorded = await Promise.all([1, 2, 3].map(() => shipments.reportParcel(report)));
+    expect(new Set(recorded.map((shipment) => shipment.id)).size).toBe(1);
+    expect(await shop.dataSource.getRepository(Shipment).countBy({ orderId: order.id })).toBe(1);
+    expect(await moves(order)).toEqual(['processing → shipped (carrier-a): Shipped: Carrier A RACE1']);
+    await eventually(async () => shipped(await shippingMails(order)).length === 1);
+    // Without a tracking page of the carrier's, the e-mail links the order page.
+    expect(mailText(shipped(await shippingMails(order))[0])).toContain(
+      `Carrier A, parcel RACE1: ${shop.config.baseUrl}/shop/order/view/${order.number}`,
+    );
+
+    // Two tracking runs bring the same news at once: one of them records it.
+    const delivered = {
+      status: 'delivered' as const,
+      events: [{ code: 'DELIVERED', description: 'Delivered', location: null, timestamp: null }],
+    };
+    const changed = await Promise.all([
+      shipments.recordTracking(recorded[0].id, delivered),
+      shipments.recordTracking(recorded[0].id, delivered),
+    ]);
+    expect(changed.sort()).toEqual([false, true]);
+    expect(await moves(order)).toEqual([
+      'processing → shipped (carrier-a): Shipped: Carrier A RACE1',
+      'shipped → completed (carrier-a): Delivered: Carrier A RACE1',
+    ]);
   });
 
   it('ships on the first scan when so set', async () => {

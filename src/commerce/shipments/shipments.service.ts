@@ -61,11 +61,14 @@ export class ShipmentsService {
   }
 
   /**
-   * Records a carrier plugin's parcel, once per carrier and parcel id (the unique key holds a concurrent report
-   * back): a report of a parcel already recorded answers with its record and changes nothing.
+   * Records a carrier plugin's parcel, once per carrier and parcel id: reports for one order take turns on its row
+   * lock (and the unique key stands behind that), and a report of a parcel already recorded answers with its
+   * record and changes nothing.
    */
   reportParcel(report: ParcelReport): Promise<Shipment> {
     return this.runner.run(async (tx) => {
+      const order = await tx.manager.findOne(Order, { where: { id: report.orderId }, ...writeLock(tx.manager) });
+      if (!order) throw AppError.notFound('Order not found');
       const known = await tx.manager.findOneBy(Shipment, { carrier: report.carrier, externalId: report.externalId });
       if (known) return known;
       const shipment = await tx.manager.save(
