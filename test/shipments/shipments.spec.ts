@@ -201,6 +201,17 @@ describe(`shipments (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     ).toBe('DELIVERED');
   });
 
+  it("hears of a delivery when staff look at the parcel on carrier A's own page", async () => {
+    const order = await placedOrder();
+    const shipment = await parcelFromCp(order);
+    await advance(shipment, 10);
+    const parcel = await shop.dataSource.getRepository(CarrierAShipment).findOneByOrFail({ orderId: order.id });
+    const page = await staff.get(`/admin/carrier-a/shipments/${parcel.id}`).set('Accept', 'text/html').expect(200);
+    expect(page.text).toContain('Delivered');
+    expect((await shipmentNow(shipment)).status).toBe('delivered');
+    expect((await orderNow(order)).status).toBe('completed');
+  });
+
   it('backs off a parcel the carrier cannot answer for, and checks a bounded batch per run', async () => {
     const order = await placedOrder();
     const shipment = await parcelFromCp(order);

@@ -173,6 +173,15 @@ export class ShipmentsService {
     });
   }
 
+  /**
+   * News of a parcel a carrier plugin came by itself (staff refreshing it on the plugin's own page): recorded as the
+   * tracking job would. False when the parcel is not one of the core's or nothing changed.
+   */
+  async reportTracking(carrier: string, externalId: string, tracking: CarrierTracking): Promise<boolean> {
+    const shipment = await this.dataSource.getRepository(Shipment).findOneBy({ carrier, externalId });
+    return shipment ? this.recordTracking(shipment.id, tracking) : false;
+  }
+
   /** A check that got no answer: the parcel is looked at later, as after one that brought nothing. */
   async trackingFailed(shipment: Shipment, now = Date.now()): Promise<void> {
     const misses = shipment.trackingMisses + 1;

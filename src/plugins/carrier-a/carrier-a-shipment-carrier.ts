@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CarrierTracking, commonErrors, ShipmentCarrier, ShipmentStatus, TransactionRunner } from '../../plugin-api';
+import {
+  CarrierTracking,
+  commonErrors,
+  ShipmentCarrier,
+  ShipmentsService,
+  ShipmentStatus,
+  TransactionRunner,
+} from '../../plugin-api';
 import { CarrierAConfigurationError } from './carrier-a.errors';
 import { CarrierAClient } from './carrier-a.client';
 import { CarrierAShipment } from './carrier-a-shipment.entity';
-import { CARRIER_A, CarrierAShipments } from './carrier-a-shipments.service';
+import { CARRIER_A, CarrierAShipments, TrackingStep } from './carrier-a-shipments.service';
 
 /** Carrier A's statuses in the shop's words; one it does not list here means it has the parcel. */
 const SHIPMENT_STATUS: Record<string, ShipmentStatus> = {
@@ -25,16 +32,20 @@ export class CarrierAShipmentCarrier implements ShipmentCarrier {
     private readonly runner: TransactionRunner,
     private readonly client: CarrierAClient,
     private readonly shipments: CarrierAShipments,
+    private readonly reports: ShipmentsService,
   ) {}
 
   /** Asks the carrier (which keeps the plugin's own record current too) and gives its timeline oldest first. */
   async track(parcelId: string): Promise<CarrierTracking> {
     const shipment = await this.parcel(parcelId);
+    return trackingOf(shipment, await this.shipments.refreshTracking(shipment));
+  }
+
+  /** The plugin's own refresh (its CP shipment page): the parcel's timeline, and the core's shipment told too. */
+  async refresh(shipment: CarrierAShipment): Promise<TrackingStep[]> {
     const steps = await this.shipments.refreshTracking(shipment);
-    return {
-      status: SHIPMENT_STATUS[shipment.status] ?? 'in_transit',
-      events: steps.map(({ status, ...step }) => ({ code: status, ...step })),
-    };
+    await this.reports.reportTracking(CARRIER_A, shipment.parcelId, trackingOf(shipment, steps));
+    return steps;
   }
 
   /** Cancels the parcel with the carrier, which refuses once it has picked it up (a 502 with its words). */
@@ -52,4 +63,12 @@ export class CarrierAShipmentCarrier implements ShipmentCarrier {
     if (!shipment) throw new CarrierAConfigurationError(`Carrier A: there is no parcel ${parcelId}`);
     return shipment;
   }
+}
+
+/** A refreshed parcel in the core's words. */
+function trackingOf(shipment: CarrierAShipment, steps: TrackingStep[]): CarrierTracking {
+  return {
+    status: SHIPMENT_STATUS[shipment.status] ?? 'in_transit',
+    events: steps.map(({ status, ...step }) => ({ code: status, ...step })),
+  };
 }

@@ -23,6 +23,6 @@ import { CarrierADashboard } from './cp/carrier-a-dashboard';
     CarrierADashboard,
     CarrierAPlugin,
   ],
-  exports: [CarrierAClient, CarrierAShipments],
+  exports: [CarrierAClient, CarrierAShipments, CarrierAShipmentCarrier],
 })
 export class CarrierAPluginModule {}
