@@ -72,6 +72,7 @@ const COMMERCE_SERVICES = [
   ShipmentCarrierRegistry,
   ShipmentsService,
   ShipmentTracking,
+  ShippedMail,
   ViesClient,
   VatValidationService,
   SessionCustomers,
@@ -92,7 +93,6 @@ const COMMERCE_SERVICES = [
     GiftCardPaymentGateway,
     CorePlugin,
     OrderCancellation,
-    ShippedMail,
   ],
   exports: COMMERCE_SERVICES,
 })

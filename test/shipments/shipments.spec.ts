@@ -358,6 +358,21 @@ describe(`shipments (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect((await orderNow(order)).status).toBe('completed');
   });
 
+  it('mails the tracking link of a shipment recorded after staff marked the order shipped', async () => {
+    const order = await placedOrder(flatRate);
+    await staff.post(`/admin/orders/${order.id}/status`, { status: 'shipped' });
+    expect((await orderNow(order)).status).toBe('shipped');
+    expect(shipped(await shippingMails(order))).toEqual([]);
+
+    const added = await staff.post(`/admin/orders/${order.id}/shipments`, {
+      carrierName: 'Post',
+      trackingNumber: 'RR2',
+    });
+    expect(added.status).toBe(200);
+    await eventually(async () => shipped(await shippingMails(order)).length === 1);
+    expect(mailText(shipped(await shippingMails(order))[0])).toContain('Post, parcel RR2:');
+  });
+
   it('refuses a manual shipment that is not one, and one for an order that cannot ship', async () => {
     const order = await placedOrder(flatRate);
     const bad = await staff.post(`/admin/orders/${order.id}/shipments`, {

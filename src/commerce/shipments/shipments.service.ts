@@ -11,6 +11,7 @@ import { CarrierTracking, ShipmentCarrierRegistry } from './shipment-carrier.reg
 import { shipmentLifecycle, ShipmentStatus } from './shipment-lifecycle';
 import { MANUAL_CARRIER, Shipment, TrackingEvent } from './shipment.entity';
 import { shipmentsErrors } from './shipments-errors';
+import { ShippedMail } from './shipped.mail';
 
 /** The first tracking check waits this long after a parcel is made; each check that brings nothing doubles it… */
 const FIRST_CHECK_MS = 30 * 60 * 1000;
@@ -53,6 +54,7 @@ export class ShipmentsService {
     private readonly orderStatus: OrderStatusService,
     private readonly settings: SettingsService,
     private readonly carriers: ShipmentCarrierRegistry,
+    private readonly shippedMail: ShippedMail,
   ) {}
 
   /** The order's shipments, oldest first, canceled ones too. */
@@ -229,6 +231,7 @@ export class ShipmentsService {
       return;
     }
     await this.moveOrder(tx, shipment.orderId, 'shipped', actor, `Shipped: ${parcel}`);
+    await this.shippedMail.queue(tx, shipment.orderId);
     if (shipment.status !== 'delivered') return;
     const undelivered = await tx.manager.countBy(Shipment, {
       orderId: shipment.orderId,

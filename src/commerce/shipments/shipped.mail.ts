@@ -7,7 +7,7 @@ import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { defineJob, JobQueue } from '../../jobs/job-queue.service';
 import { MailService } from '../../mail/mail.service';
 import { translations } from '../../web/i18n/translations';
-import { OrderStatusChange, OrderStatusService } from '../orders/order-status.service';
+import { OrderStatusService } from '../orders/order-status.service';
 import { Order } from '../orders/order.entity';
 import { StoreService } from '../stores/store.service';
 import { Shipment } from './shipment.entity';
@@ -33,20 +33,22 @@ export class ShippedMail implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.orderStatus.subscribe((tx, change) => this.queueFor(tx, change));
+    this.orderStatus.subscribe(async (tx, change) => {
+      if (change.to === 'shipped') await this.queue(tx, change.orderId);
+    });
     this.jobs.register(SHIPPED_MAIL_JOB, ({ orderId }) => this.send(orderId));
   }
 
-  private async queueFor(tx: Tx, change: OrderStatusChange): Promise<void> {
-    if (change.to !== 'shipped' || !this.settings.isOn('shipmentsShippedMail')) return;
-    const shipped = await tx.manager.existsBy(Shipment, { orderId: change.orderId, status: Not('canceled') });
-    if (!shipped) return;
-    await this.jobs.enqueue(
-      tx,
-      SHIPPED_MAIL_JOB,
-      { orderId: change.orderId },
-      { key: `order-shipped:${change.orderNumber}` },
-    );
+  /**
+   * Queues the e-mail, in the caller's transaction, while the order is shipped and has a live shipment: on the move
+   * to shipped, and on a shipment recorded for an order staff had marked shipped before it had one.
+   */
+  async queue(tx: Tx, orderId: number): Promise<void> {
+    if (!this.settings.isOn('shipmentsShippedMail')) return;
+    const order = await tx.manager.findOne(Order, { where: { id: orderId }, select: { number: true, status: true } });
+    if (order?.status !== 'shipped') return;
+    if (!(await tx.manager.existsBy(Shipment, { orderId, status: Not('canceled') }))) return;
+    await this.jobs.enqueue(tx, SHIPPED_MAIL_JOB, { orderId }, { key: `order-shipped:${order.number}` });
   }
 
   private async send(orderId: number): Promise<void> {
