@@ -34,6 +34,10 @@ import { ProductsService } from './products/products.service';
 import { SellableProducts } from './products/sellable-products';
 import { StockService } from './products/stock.service';
 import { CoreShippingProvider } from './shipping/core-shipping.provider';
+import { ShipmentCarrierRegistry } from './shipments/shipment-carrier.registry';
+import { ShipmentTracking } from './shipments/shipment-tracking.service';
+import { ShipmentsService } from './shipments/shipments.service';
+import { ShippedMail } from './shipments/shipped.mail';
 import { ShippingMethodRegistry } from './shipping/shipping-method.registry';
 import { CurrencyService } from './stores/currency.service';
 import { DefaultStoreService } from './stores/default-store.service';
@@ -71,6 +75,10 @@ const COMMERCE_SERVICES = [
   PaymentDeadlines,
   RefundService,
   OrderConfirmationMail,
+  ShipmentCarrierRegistry,
+  ShipmentsService,
+  ShipmentTracking,
+  ShippedMail,
   ViesClient,
   VatValidationService,
   SessionCustomers,

@@ -96,6 +96,20 @@ export const CORE_SETTINGS = [
   },
   { key: 'salesValidateVAT', type: 'boolean', default: false, description: 'Check VAT ids at checkout' },
   {
+    key: 'shipmentsShipOrderOn',
+    type: 'string',
+    default: 'parcel',
+    choices: ['parcel', 'first-scan'],
+    description:
+      "When a carrier's parcel moves its order to shipped: as soon as the parcel is made, or at the carrier's first scan",
+  },
+  {
+    key: 'shipmentsShippedMail',
+    type: 'boolean',
+    default: true,
+    description: 'E-mail the shopper the tracking link when the order ships',
+  },
+  {
     key: 'salesValidateVATType',
     type: 'string',
     default: 'format',

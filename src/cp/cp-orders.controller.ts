@@ -16,6 +16,9 @@ import { parseRefundLines } from '../commerce/refunds/refund-input';
 import { RefundService } from '../commerce/refunds/refund.service';
 import { Currency } from '../commerce/stores/currency.entity';
 import { CurrencyService } from '../commerce/stores/currency.service';
+import { shipmentLifecycle } from '../commerce/shipments/shipment-lifecycle';
+import { MANUAL_CARRIER } from '../commerce/shipments/shipment.entity';
+import { ShipmentsService } from '../commerce/shipments/shipments.service';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { CpListQuery } from '../common/cp-list.query';
@@ -97,6 +100,7 @@ export class CpOrdersController {
     private readonly statuses: OrderStatusService,
     private readonly refunds: RefundService,
     private readonly currencies: CurrencyService,
+    private readonly shipments: ShipmentsService,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -116,10 +120,25 @@ export class CpOrdersController {
 
   @Get(':id')
   async detail(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<PageView> {
-    const detail = await this.orders.detail(id, (permission) => cpUserHolds(req.cpStaff!, permission));
+    const [detail, shipments] = await Promise.all([
+      this.orders.detail(id, (permission) => cpUserHolds(req.cpStaff!, permission)),
+      this.shipments.forOrder(id),
+    ]);
     const currency = await this.currencies.chosenOrBase(detail.order.currency);
     const refunds = refundPanel(await this.refunds.balance(id), currency);
-    return new PageView('cp/order', { layout: 'cp', title: 'Order', ...detail, refunds });
+    return new PageView('cp/order', {
+      layout: 'cp',
+      title: 'Order',
+      ...detail,
+      refunds,
+      shipments: shipments.map((shipment) => ({
+        ...shipment,
+        events: [...shipment.events].reverse(),
+        cancelable: shipmentLifecycle.next(shipment.status).includes('canceled'),
+        // A carrier's parcel reports its delivery itself.
+        deliverable: shipment.carrier === MANUAL_CARRIER && shipment.status === 'in_transit',
+      })),
+    });
   }
 
   /**

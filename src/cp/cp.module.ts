@@ -6,6 +6,7 @@ import { CpDashboardController } from './cp-dashboard.controller';
 import { CpJobsController } from './cp-jobs.controller';
 import { CpOrdersController } from './cp-orders.controller';
 import { CpPaymentTransactionsController } from './cp-payment-transactions.controller';
+import { CpShipmentsController } from './cp-shipments.controller';
 
 /**
  * The control panel shell, mounted under `/{CP_TRIGGER}` by the app module's router. It passes on the staff
@@ -17,6 +18,7 @@ import { CpPaymentTransactionsController } from './cp-payment-transactions.contr
     CpAuthController,
     CpDashboardController,
     CpOrdersController,
+    CpShipmentsController,
     CpJobsController,
     CpPaymentTransactionsController,
   ],

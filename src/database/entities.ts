@@ -1,6 +1,7 @@
 import { Cart } from '../commerce/carts/cart.entity';
 import { CartAdd } from '../commerce/carts/cart-add.entity';
 import { CartLine } from '../commerce/carts/cart-line.entity';
+import { Shipment } from '../commerce/shipments/shipment.entity';
 import { DeliverySlotBooking } from '../commerce/delivery/delivery-slot-booking.entity';
 import { DeliverySlot } from '../commerce/delivery/delivery-slot.entity';
 import { CouponUsage } from '../commerce/coupons/coupon-usage.entity';
@@ -59,6 +60,7 @@ export const ENTITIES = [
   Refund,
   RefundLine,
   ShippingMethod,
+  Shipment,
   SessionRow,
   CpUser,
   Job,

@@ -40,6 +40,13 @@ export { ShippingMethod } from '../commerce/shipping/shipping-method.entity';
 export { parseShippingMethodId, shippingMethodId, tableRate } from '../commerce/shipping/shipping-quote';
 export type { ShippingContext, ShippingQuote, ShippingWidget } from '../commerce/shipping/shipping-quote';
 
+// Shipments: a carrier plugin reports its parcels and declares how they are tracked and canceled
+export { ShipmentsService } from '../commerce/shipments/shipments.service';
+export type { ParcelReport } from '../commerce/shipments/shipments.service';
+export type { CarrierTracking, ShipmentCarrier } from '../commerce/shipments/shipment-carrier.registry';
+export type { ShipmentStatus } from '../commerce/shipments/shipment-lifecycle';
+export type { TrackingEvent } from '../commerce/shipments/shipment.entity';
+
 // Orders, carts and the store
 export { amountDue, Order } from '../commerce/orders/order.entity';
 export { OrderLine } from '../commerce/orders/order-line.entity';

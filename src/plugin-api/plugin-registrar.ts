@@ -6,6 +6,7 @@ import { PLUGINS_AFTER_LOAD } from '../commerce/events';
 import { OrderPageSections } from '../commerce/orders/order-page-sections';
 import { PaymentMethodRegistry } from '../commerce/payments/payment-method.registry';
 import { SiteEndpointRegistry } from '../commerce/plugin-endpoints/site-endpoint.registry';
+import { ShipmentCarrierRegistry } from '../commerce/shipments/shipment-carrier.registry';
 import { ShippingMethodRegistry } from '../commerce/shipping/shipping-method.registry';
 import { PluginPanels } from '../config/plugin-panels/plugin-panels';
 import { CpNavigation } from '../web/cp-navigation';
@@ -23,6 +24,7 @@ export class PluginRegistrar implements OnModuleInit {
     private readonly events: DomainEvents,
     private readonly payments: PaymentMethodRegistry,
     private readonly shipping: ShippingMethodRegistry,
+    private readonly shipmentCarriers: ShipmentCarrierRegistry,
     private readonly siteEndpoints: SiteEndpointRegistry,
     private readonly permissions: CpPermissionCatalogue,
     private readonly navigation: CpNavigation,
@@ -44,6 +46,7 @@ export class PluginRegistrar implements OnModuleInit {
   private register(plugin: StorefrontPlugin): void {
     for (const gateway of plugin.paymentGateways ?? []) this.payments.register(gateway);
     for (const provider of plugin.shippingProviders ?? []) this.shipping.register(provider);
+    for (const carrier of plugin.shipmentCarriers ?? []) this.shipmentCarriers.register(carrier);
     for (const { route, handler } of plugin.siteEndpoints ?? []) this.siteEndpoints.register(route, handler);
     if (!plugin.cp) return;
     const permission = `accessPlugin-${plugin.handle}` as const;

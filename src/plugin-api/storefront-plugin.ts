@@ -2,6 +2,7 @@ import { DiscoveryService } from '@nestjs/core';
 import type { OrderPageSectionSource } from '../commerce/orders/order-page-sections';
 import type { PaymentGateway } from '../commerce/payments/payment-gateway';
 import type { SiteEndpointHandler } from '../commerce/plugin-endpoints/site-endpoint.registry';
+import type { ShipmentCarrier } from '../commerce/shipments/shipment-carrier.registry';
 import type { ShippingProvider } from '../commerce/shipping/shipping-method.registry';
 import type { PluginDashboard, PluginSettingsSection } from '../config/plugin-panels/plugin-panels';
 
@@ -43,6 +44,8 @@ export interface StorefrontPlugin {
   readonly paymentGateways?: readonly PaymentGateway[];
   readonly shippingProviders?: readonly ShippingProvider[];
   readonly siteEndpoints?: readonly SiteEndpoint[];
+  /** Carriers whose parcels the plugin reports to `ShipmentsService`: tracked and canceled through them. */
+  readonly shipmentCarriers?: readonly ShipmentCarrier[];
   readonly cp?: PluginCp;
 }
 

@@ -155,7 +155,10 @@ describe(`carrier A CP shipments (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => 
       labelFilePath: expect.stringContaining(shop.config.dataDir),
     });
     const notes = await shop.dataSource.getRepository(OrderHistory).findBy({ orderId: order.id, actor: 'carrier-a' });
-    expect(notes.map((note) => note.note)).toEqual([`Carrier A parcel ${shipment.parcelNumber} created`]);
+    expect(notes.map((note) => note.note)).toEqual([
+      `Carrier A parcel ${shipment.parcelNumber} created`,
+      `Shipped: Carrier A ${shipment.parcelNumber}`,
+    ]);
 
     const detail = await page(`${SHIPMENTS}/${shipment.id}`).expect(200);
     expect(detail.text).toContain(`<h1>Carrier A parcel ${shipment.parcelNumber}</h1>`);
@@ -405,7 +408,10 @@ describe(`carrier A CP shipments (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => 
         const why =
           `the label was not stored: the carrier's parcel number ${JSON.stringify(parcelNumber)} cannot name a file ` +
           '(only letters, digits, - and _, at most 32)';
-        expect(await notesOf(order.id)).toEqual([`Carrier A parcel ${parcelNumber} created; ${why}`]);
+        expect(await notesOf(order.id)).toEqual([
+          `Carrier A parcel ${parcelNumber} created; ${why}`,
+          `Shipped: Carrier A ${parcelNumber}`,
+        ]);
 
         const label = await staff.get(`${SHIPMENTS}/${shipment.id}/label`).expect(502);
         expect(label.body.error).toEqual({ code: 'upstream_failed', message: `Carrier A: ${why}` });

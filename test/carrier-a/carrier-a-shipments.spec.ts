@@ -84,7 +84,11 @@ describe(`carrier A shipments (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(stored.labelFilePath).toContain(shop.config.dataDir);
     expect(readFileSync(stored.labelFilePath!).subarray(0, 5).toString()).toBe('%PDF-');
     const notes = await shop.dataSource.getRepository(OrderHistory).findBy({ orderId: placed.id, actor: 'carrier-a' });
-    expect(notes.map((note) => note.note)).toEqual([`Carrier A parcel ${sent.parcelNumber} created`]);
+    // The parcel also reported the order's shipment, which shipped it.
+    expect(notes.map((note) => note.note)).toEqual([
+      `Carrier A parcel ${sent.parcelNumber} created`,
+      `Shipped: Carrier A ${sent.parcelNumber}`,
+    ]);
   });
 
   it('sends a paid ParcelShop order without cash on delivery, at the default weight when the order has none', async () => {

@@ -2,6 +2,7 @@ import { giftCardLifecycle } from '../../src/commerce/gift-cards/gift-card-lifec
 import { StateTable } from '../../src/commerce/lifecycle/state-table';
 import { orderLifecycle } from '../../src/commerce/orders/order-status.machine';
 import { paymentAttemptLifecycle } from '../../src/commerce/payments/payment-attempt-lifecycle';
+import { shipmentLifecycle } from '../../src/commerce/shipments/shipment-lifecycle';
 import { autoShipmentLifecycle } from '../../src/plugins/carrier-a/carrier-a-auto-shipment-lifecycle';
 
 /** A table as a reader sees it: one line per state, `from → to, to` (`final` when it has no moves). */
@@ -29,7 +30,7 @@ describe('lifecycles', () => {
 payment_review → paid, pending_payment, canceled
 paid → processing, shipped, completed, canceled
 processing → shipped, completed, canceled
-shipped → completed
+shipped → completed, processing
 completed → final
 canceled → final`,
     },
@@ -61,6 +62,15 @@ created → final
 skipped → final
 unconfirmed → created, pending, failed
 failed → calling, created, skipped, pending`,
+    },
+    {
+      name: 'shipment',
+      table: shipmentLifecycle as StateTable<string>,
+      final: ['delivered', 'canceled'],
+      print: `created → in_transit, delivered, canceled
+in_transit → delivered, canceled
+delivered → final
+canceled → final`,
     },
   ];
 

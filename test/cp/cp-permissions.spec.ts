@@ -230,6 +230,7 @@ describe('CP permissions', () => {
       [`/admin/core/payment-transactions/check-payment-status/${order.id}`, {}],
       [`/admin/orders/${order.id}/status`, { status: 'canceled' }],
       [`/admin/orders/${order.id}/refunds`, { full: true, reason: 'Not allowed', reference: 'X' }],
+      [`/admin/orders/${order.id}/shipments`, { carrierName: 'Post', trackingNumber: 'RR1' }],
       [`/admin/products/${product.id}`, { price: '0.01' }],
       ['/admin/jobs/1/retry', {}],
       ['/admin/shipping/methods', { name: 'Free for all' }],

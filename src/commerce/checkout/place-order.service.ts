@@ -40,6 +40,8 @@ export interface PlaceOrderInput {
   expectedTotal?: number;
   /** Add the order's addresses to the customer's address book (with the order; ignored for a guest). */
   saveAddresses?: boolean;
+  /** The language of the shopper's pages, kept for the mails that follow the order. */
+  language?: string;
 }
 
 export interface PlacedOrder {
@@ -148,6 +150,7 @@ export class PlaceOrderService {
         cartId: cart.id,
         idempotencyKey: input.idempotencyKey ?? null,
         customerId: input.customerId ?? cart.customerId,
+        language: input.language ?? null,
         email: cart.email!,
         status: 'pending_payment',
         currency: priced.currency.code,

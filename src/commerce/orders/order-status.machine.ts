@@ -10,8 +10,8 @@ export const orderLifecycle = defineStates('an order', {
   paid: ['processing', 'shipped', 'completed', 'canceled', 'refunded'],
   // Being prepared; cash on delivery comes here straight from pending_payment, to be paid at the door.
   processing: ['shipped', 'completed', 'canceled', 'refunded'],
-  // Handed to the carrier: it can no longer be canceled.
-  shipped: ['completed', 'refunded'],
+  // Handed to the carrier: it can no longer be canceled. Back to processing when its last parcel is canceled.
+  shipped: ['completed', 'processing', 'refunded'],
   // Delivered and done.
   completed: ['refunded'],
   // Called off (by the shopper, staff or the payment deadline); gift cards it took are given back. Money that was

@@ -121,6 +121,10 @@ export class Order extends BaseRow {
 
   @Column({ type: 'varchar', length: 64, nullable: true })
   deliverySlotLabel: string | null;
+
+  /** The page language the shopper ordered in, which later mails to them use; null (older orders): the store's. */
+  @Column({ type: 'varchar', length: 8, nullable: true })
+  language: string | null;
 }
 
 /** What is left to pay for an order once its gift cards are counted: what a payment method collects. */

@@ -8,6 +8,7 @@ import {
   OrderStatusService,
   PaymentTransaction,
   SettingsService,
+  ShipmentsService,
   Store,
   TransactionRunner,
   Tx,
@@ -34,6 +35,9 @@ export interface ParcelOptions {
   beforeCall?: (tx: Tx) => Promise<void>;
 }
 
+/** The key carrier A's parcels are reported to the core under. */
+export const CARRIER_A = 'carrier-a';
+
 /** This month's labels have reached the configured limit. */
 export class LabelLimitReached extends Error {}
 
@@ -49,6 +53,7 @@ export class CarrierAShipments {
     private readonly runner: TransactionRunner,
     private readonly orderStatus: OrderStatusService,
     private readonly settings: SettingsService,
+    private readonly reports: ShipmentsService,
     @InjectConfig() config: AppConfig,
   ) {
     this.labels = new CarrierALabelFiles(config.dataDir);
@@ -86,8 +91,9 @@ export class CarrierAShipments {
       this.logger.warn(`parcel ${created.id}: ${labelProblem}`);
       return null;
     });
-    const shipment = await this.runner.run(async ({ manager }) =>
-      manager.save(
+    const note = `Carrier A parcel ${created.parcelNumber} created${labelProblem ? `; ${labelProblem}` : ''}`;
+    return this.runner.run(async ({ manager }) => {
+      const shipment = await manager.save(
         manager.create(CarrierAShipment, {
           orderId,
           parcelId: created.id,
@@ -100,11 +106,25 @@ export class CarrierAShipments {
           payload: payload as unknown as Record<string, unknown>,
           response: { ...created },
         }),
-      ),
-    );
-    const note = `Carrier A parcel ${created.parcelNumber} created${labelProblem ? `; ${labelProblem}` : ''}`;
-    await this.orderStatus.comment(orderId, note, 'carrier-a');
-    return shipment;
+      );
+      await this.orderStatus.comment(orderId, note, 'carrier-a');
+      // The core's shipment, in the same transaction: it moves the order and tells the shopper.
+      await this.reports.reportParcel({
+        orderId,
+        carrier: CARRIER_A,
+        carrierName: 'Carrier A',
+        externalId: created.id,
+        trackingNumber: created.parcelNumber,
+        trackingUrl: this.trackingUrl(created.parcelNumber),
+      });
+      return shipment;
+    });
+  }
+
+  /** The carrier's public tracking page for the parcel, from `carrier-a.trackingUrl`; null when that is empty. */
+  private trackingUrl(parcelNumber: string): string | null {
+    const template = this.settings.get('carrier-a.trackingUrl').trim();
+    return template ? template.replaceAll('{parcelNumber}', encodeURIComponent(parcelNumber)) : null;
   }
 
   /** The label PDF: the stored file when there is one, else fetched from the carrier and stored first. */

@@ -104,6 +104,13 @@ export class CarrierAClient {
     );
   }
 
+  /** Cancels a parcel; the carrier refuses (an error) once it has picked it up. */
+  async cancelParcel(id: string): Promise<void> {
+    await this.call(`cancel parcel ${id}`, 'DELETE', `/parcels/${encodeURIComponent(id)}`, undefined, (answer) =>
+      isRecord(answer) ? answer : null,
+    );
+  }
+
   async getParcelShops(countryCode: string, zipCode: string, limit?: number): Promise<CarrierAParcelShop[]> {
     const query = new URLSearchParams({ countryCode, zipCode });
     if (limit !== undefined) query.set('limit', String(limit));

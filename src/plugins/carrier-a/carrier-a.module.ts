@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { PluginSettingsModule } from '../../plugin-api';
 import { CarrierAAutoShipments } from './carrier-a-auto-shipments.service';
 import { CarrierAPickupPoints } from './carrier-a-pickup-points.service';
+import { CarrierAShipmentCarrier } from './carrier-a-shipment-carrier';
 import { CarrierAShipments } from './carrier-a-shipments.service';
 import { CarrierAShippingProvider } from './carrier-a-shipping.provider';
 import { CarrierAClient } from './carrier-a.client';
@@ -17,10 +18,11 @@ import { CarrierADashboard } from './cp/carrier-a-dashboard';
     CarrierAPickupPoints,
     CarrierAShippingProvider,
     CarrierAShipments,
+    CarrierAShipmentCarrier,
     CarrierAAutoShipments,
     CarrierADashboard,
     CarrierAPlugin,
   ],
-  exports: [CarrierAClient, CarrierAShipments],
+  exports: [CarrierAClient, CarrierAShipments, CarrierAShipmentCarrier],
 })
 export class CarrierAPluginModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { PluginCp, PluginDeclaration, SiteEndpoint, StorefrontPlugin } from '../../plugin-api';
+import { PluginCp, PluginDeclaration, ShipmentCarrier, SiteEndpoint, StorefrontPlugin } from '../../plugin-api';
 import { CarrierAPickupPoints } from './carrier-a-pickup-points.service';
+import { CarrierAShipmentCarrier } from './carrier-a-shipment-carrier';
 import { CarrierAShippingProvider } from './carrier-a-shipping.provider';
 import { CARRIER_A_DASHBOARD } from './carrier-a.settings';
 import { CarrierADashboard } from './cp/carrier-a-dashboard';
@@ -8,8 +9,9 @@ import { carrierAOrderSection } from './cp/carrier-a-order-section';
 import { CARRIER_A_SETTINGS_FORM } from './cp/carrier-a-settings-form';
 
 /**
- * What carrier A adds to the shop: its shipping methods, the pickup-point search, and its CP pages (the dashboard,
- * settings and license pages the core serves; its shipments are its own, in `cp/`).
+ * What carrier A adds to the shop: its shipping methods, the tracking and cancel of its parcels (reported to the core as
+ * the orders' shipments), the pickup-point search, and its CP pages (the dashboard, settings and license pages the
+ * core serves; its shipment screens are its own, in `cp/`).
  */
 @Injectable()
 @PluginDeclaration()
@@ -18,10 +20,17 @@ export class CarrierAPlugin implements StorefrontPlugin {
   readonly name = 'Carrier A';
   readonly shippingProviders: CarrierAShippingProvider[];
   readonly siteEndpoints: SiteEndpoint[];
+  readonly shipmentCarriers: ShipmentCarrier[];
   readonly cp: PluginCp;
 
-  constructor(provider: CarrierAShippingProvider, pickupPoints: CarrierAPickupPoints, dashboard: CarrierADashboard) {
+  constructor(
+    provider: CarrierAShippingProvider,
+    pickupPoints: CarrierAPickupPoints,
+    dashboard: CarrierADashboard,
+    parcels: CarrierAShipmentCarrier,
+  ) {
     this.shippingProviders = [provider];
+    this.shipmentCarriers = [parcels];
     this.siteEndpoints = [
       {
         route: 'carrier-a/api/pickup-points',

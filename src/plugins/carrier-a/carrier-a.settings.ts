@@ -47,6 +47,14 @@ export const CARRIER_A_SETTINGS = [
     description: 'Default country for pickup points (kept; checkout does not use it)',
   },
   {
+    key: 'carrier-a.trackingUrl',
+    type: 'string',
+    default: 'https://tracking.carrier-a.example/{parcelNumber}',
+    description: "The carrier's public tracking page, {parcelNumber} standing for the parcel's number (empty: none)",
+    check: (value) =>
+      value === '' || /^https?:\/\/[^\s]+$/.test(String(value)) ? undefined : 'must be an http(s) address or empty',
+  },
+  {
     key: 'carrier-a.labelLimit',
     type: 'integer',
     default: 0,

@@ -1,4 +1,15 @@
-import { Body, Controller, Get, Param, Post, Query, StreamableFile, UseFilters, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Param,
+  Post,
+  Query,
+  StreamableFile,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { SandboxAnswerFilter } from '../common/sandbox-answers';
@@ -39,6 +50,16 @@ export class CarrierAApiController {
       weight: parcel.weight,
       dateCreated: new Date(parcel.createdAt).toISOString(),
     };
+  }
+
+  /** Cancels a parcel until the carrier picks it up; after that the carrier refuses with 409. */
+  @Delete('parcels/:id')
+  cancel(@Param('id') id: string) {
+    const parcel = this.existing(id);
+    if (!this.state.cancel(parcel)) {
+      throw carrierError(409, `Parcel ${parcel.parcelNumber} is ${this.state.status(parcel)} and cannot be canceled`);
+    }
+    return { id: parcel.id, parcelNumber: parcel.parcelNumber, status: this.state.status(parcel) };
   }
 
   @Get('parcels/:id/label')

@@ -27,6 +27,7 @@ export const STATUS_DESCRIPTIONS: Record<string, string> = {
   OUT_FOR_DELIVERY: 'Out for delivery',
   DELIVERED: 'Delivered',
   DELIVERED_TO_PARCELSHOP: 'Ready for collection at the ParcelShop',
+  CANCELED: 'Parcel canceled by the sender',
 };
 
 export interface Party {
@@ -54,6 +55,8 @@ export interface SandboxParcel {
   createdAt: number;
   /** Steps a test pushed the parcel on by, on top of the time-driven ones. */
   advanced: number;
+  /** When the sender canceled it (only before pick-up); it moves no further. */
+  canceledAt: number | null;
 }
 
 export interface SandboxStats {

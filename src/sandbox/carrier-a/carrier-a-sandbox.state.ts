@@ -9,7 +9,7 @@ import {
   TRACKING_STEP_MS,
 } from './carrier-a-sandbox.model';
 
-export type NewParcel = Omit<SandboxParcel, 'id' | 'parcelNumber' | 'createdAt' | 'advanced'>;
+export type NewParcel = Omit<SandboxParcel, 'id' | 'parcelNumber' | 'createdAt' | 'advanced' | 'canceledAt'>;
 
 export interface TrackingEvent {
   code: string;
@@ -38,6 +38,7 @@ export class CarrierASandboxState {
       ...input,
       createdAt: Date.now(),
       advanced: 0,
+      canceledAt: null,
     };
     this.parcels.set(parcel.id, parcel);
     return parcel;
@@ -56,18 +57,36 @@ export class CarrierASandboxState {
     parcel.advanced += steps;
   }
 
+  /**
+   * Cancels a parcel the carrier has not picked up yet; false, changing nothing, once it has (or it is already
+   * canceled).
+   */
+  cancel(parcel: SandboxParcel): boolean {
+    if (this.status(parcel) !== 'CREATED') return false;
+    parcel.canceledAt = Date.now();
+    return true;
+  }
+
   /** The events the parcel has reached so far, oldest first; the last one is its status. */
   tracking(parcel: SandboxParcel): TrackingEvent[] {
     const route = ROUTES[parcel.service.type];
-    const now = Date.now();
+    const now = parcel.canceledAt ?? Date.now();
     const elapsed = Math.floor((now - parcel.createdAt) / TRACKING_STEP_MS);
-    const reached = Math.min(route.length, 1 + elapsed + parcel.advanced);
-    return route.slice(0, reached).map((code, step) => ({
+    const reached = parcel.canceledAt ? 1 : Math.min(route.length, 1 + elapsed + parcel.advanced);
+    const events: TrackingEvent[] = route.slice(0, reached).map((code, step) => ({
       code,
       description: STATUS_DESCRIPTIONS[code],
       ...(step > 0 ? { location: step === route.length - 1 ? parcel.recipient.city : 'Hub Bratislava' } : {}),
       timestamp: new Date(Math.min(now, parcel.createdAt + step * TRACKING_STEP_MS)).toISOString(),
     }));
+    if (parcel.canceledAt) {
+      events.push({
+        code: 'CANCELED',
+        description: STATUS_DESCRIPTIONS.CANCELED,
+        timestamp: new Date(parcel.canceledAt).toISOString(),
+      });
+    }
+    return events;
   }
 
   status(parcel: SandboxParcel): string {

@@ -3,6 +3,8 @@ import { orderSummary } from '../../commerce/orders/order-summary';
 import { Order } from '../../commerce/orders/order.entity';
 import { OrdersService } from '../../commerce/orders/orders.service';
 import { PaymentMethodRegistry } from '../../commerce/payments/payment-method.registry';
+import { shipmentViews } from '../../commerce/shipments/shipment-views';
+import { ShipmentsService } from '../../commerce/shipments/shipments.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { formatMoney } from '../../common/money-format';
 import { translations } from '../../web/i18n/translations';
@@ -14,13 +16,15 @@ export class OrderPageService {
     private readonly orders: OrdersService,
     private readonly currencies: CurrencyService,
     private readonly payments: PaymentMethodRegistry,
+    private readonly shipments: ShipmentsService,
   ) {}
 
   /** In `language`, the page's: the status in words and the amounts as that language writes them. */
   async view(order: Order, language: string) {
-    const [lines, currency] = await Promise.all([
+    const [lines, currency, shipments] = await Promise.all([
       this.orders.lines(order.id),
       this.currencies.chosenOrBase(order.currency),
+      this.shipments.forOrder(order.id),
     ]);
     const money = (minor: number) => formatMoney(minor, currency, language);
     const awaitingPayment = order.status === 'pending_payment';
@@ -31,6 +35,7 @@ export class OrderPageService {
       ...orderSummary(order, lines, money),
       statusLabel: translations().t(language, `order.statuses.${order.status}`),
       pickupPoint: pickupPointName(order.pickupPoint),
+      shipments: shipmentViews(shipments, language),
       instructions,
       canPay: awaitingPayment && this.payments.describe(order.paymentMethod)?.type === 'online',
       viewUrl: `/shop/order/view/${order.number}`,

@@ -12,6 +12,7 @@ import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { wantsHtml } from '../../common/session-data';
 import { Redirect } from '../../web/answers/answers';
+import { PageLanguage } from '../../web/i18n/page-text.decorator';
 import { PlaceOrderDto } from './dto/checkout.dto';
 
 /** Where each payment step sends the shopper. */
@@ -43,6 +44,7 @@ export class PlaceOrderController {
     @Body() body: PlaceOrderDto,
     @IdempotencyKey() idempotencyKey: string | undefined,
     @Req() req: Request,
+    @PageLanguage() language: string,
   ): Promise<Redirect | { success: true; orderNumber: string; redirect: string }> {
     const { order, created } = await this.placeOrder.place({
       cartId: await this.sessionCarts.placeable(req.session),
@@ -50,6 +52,7 @@ export class PlaceOrderController {
       customerId: await this.customers.currentId(req.session),
       expectedTotal: body.expectedTotal,
       saveAddresses: body.saveToAddressBook === true,
+      language,
     });
     const step = created ? await this.payments.start(order, req.ip ?? '') : await this.payments.nextStep(order.id);
     req.session.lastOrderNumber = order.number;

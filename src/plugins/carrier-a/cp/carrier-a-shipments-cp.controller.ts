@@ -11,6 +11,7 @@ import {
   PageView,
   wantsHtml,
 } from '../../../plugin-api';
+import { CarrierAShipmentCarrier } from '../carrier-a-shipment-carrier';
 import { CarrierAShipments } from '../carrier-a-shipments.service';
 import { CarrierAConfigurationError } from '../carrier-a.errors';
 import { CarrierAShipmentsCpService } from './carrier-a-shipments-cp.service';
@@ -24,6 +25,7 @@ export class CarrierAShipmentsCpController {
   constructor(
     private readonly cp: CarrierAShipmentsCpService,
     private readonly shipments: CarrierAShipments,
+    private readonly parcels: CarrierAShipmentCarrier,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -58,12 +60,12 @@ export class CarrierAShipmentsCpController {
 
   /**
    * The detail. Its tracking timeline is asked of the carrier on every view (which also keeps the stored
-   * status current); when the carrier cannot answer, the page says so and shows the stored status.
+   * status current, and the order's shipment with it); when the carrier cannot answer, the page says so and shows the stored status.
    */
   @Get(':id')
   async detail(@Param('id', ParseIntPipe) id: number): Promise<PageView> {
     const shipment = await this.cp.shipment(id);
-    const tracking = await this.shipments.refreshTracking(shipment).then(
+    const tracking = await this.parcels.refresh(shipment).then(
       (steps) => ({ steps, error: null }),
       (error: unknown) => ({ steps: [], error: carrierFailure(error).message }),
     );
@@ -114,7 +116,7 @@ export class CarrierAShipmentsCpController {
   async refresh(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<FormAnswer> {
     const shipment = await this.cp.shipment(id);
     return this.carrierAction(req, this.detailUrl(id), {
-      call: () => this.shipments.refreshTracking(shipment),
+      call: () => this.parcels.refresh(shipment),
       done: () => new FormAnswer(`Tracking refreshed: the parcel is ${shipment.status}.`, { to: this.detailUrl(id) }),
     });
   }

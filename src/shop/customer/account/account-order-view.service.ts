@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { MoneyFormat, orderSummary } from '../../../commerce/orders/order-summary';
 import { Order } from '../../../commerce/orders/order.entity';
 import { OrdersService } from '../../../commerce/orders/orders.service';
+import { shipmentViews } from '../../../commerce/shipments/shipment-views';
+import { ShipmentsService } from '../../../commerce/shipments/shipments.service';
 import { CurrencyService } from '../../../commerce/stores/currency.service';
 import { StoreService } from '../../../commerce/stores/store.service';
 import { formatMoney } from '../../../common/money-format';
@@ -15,6 +17,7 @@ export class AccountOrderViews {
     private readonly orders: OrdersService,
     private readonly currencies: CurrencyService,
     private readonly stores: StoreService,
+    private readonly shipments: ShipmentsService,
   ) {}
 
   /**
@@ -53,14 +56,16 @@ export class AccountOrderViews {
 
   /** The order detail, in the shape of the shared `order-summary` partial. */
   async detail(order: Order, language: string) {
-    const [row, lines, money] = await Promise.all([
+    const [row, lines, money, shipments] = await Promise.all([
       this.row(order, language),
       this.orders.lines(order.id),
       this.money(order, language),
+      this.shipments.forOrder(order.id),
     ]);
     return {
       ...orderSummary(order, lines, money),
       ...row,
+      shipments: shipmentViews(shipments, language),
       guestUrl: `/shop/order/view/${order.number}`,
     };
   }
