@@ -25,14 +25,15 @@ describe('lifecycles', () => {
     {
       name: 'order',
       table: orderLifecycle as StateTable<string>,
-      final: ['completed', 'canceled'],
+      final: ['refunded'],
       print: `pending_payment → payment_review, paid, processing, canceled
 payment_review → paid, pending_payment, canceled
-paid → processing, shipped, completed, canceled
-processing → shipped, completed, canceled
-shipped → completed, processing
-completed → final
-canceled → final`,
+paid → processing, shipped, completed, canceled, refunded
+processing → shipped, completed, canceled, refunded
+shipped → completed, processing, refunded
+completed → refunded
+canceled → refunded
+refunded → final`,
     },
     {
       name: 'payment attempt',
