@@ -1,16 +1,18 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, Header, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { Request } from 'express';
 import { CpPermission } from '../common/decorators/cp-permission.decorator';
 import { cpUserHolds } from '../common/session-data';
+import { SalesDocuments } from '../commerce/invoices/sales-documents.service';
 import { OrderAdmin } from '../commerce/orders/order-admin.service';
 import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.machine';
 import { OrderStatusService } from '../commerce/orders/order-status.service';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { CpListQuery } from '../common/cp-list.query';
-import { FormAnswer, PageView } from '../web/answers/answers';
+import { AppError } from '../common/errors/app-error';
+import { FileAnswer, FormAnswer, PageView } from '../web/answers/answers';
 
 class OrderListQuery extends CpListQuery {
   @IsOptional()
@@ -35,6 +37,7 @@ export class CpOrdersController {
   constructor(
     private readonly orders: OrderAdmin,
     private readonly statuses: OrderStatusService,
+    private readonly documents: SalesDocuments,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -58,6 +61,27 @@ export class CpOrdersController {
     return new PageView('cp/order', { layout: 'cp', title: 'Order', ...detail });
   }
 
+  /** The order's invoice as issued (one is issued now for an invoiced order from before invoices were kept). */
+  @Get(':id/invoice')
+  @Header('Cache-Control', 'private, no-store')
+  async invoice(@Param('id', ParseIntPipe) id: number): Promise<FileAnswer> {
+    const order = await this.orders.byId(id);
+    const invoice = order && (await this.documents.invoiceToServe(order));
+    if (!invoice) throw AppError.notFound('This order has no invoice.');
+    return pdfAnswer(await this.documents.file(invoice));
+  }
+
+  @Get(':id/credit-notes/:noteId')
+  @Header('Cache-Control', 'private, no-store')
+  async creditNote(
+    @Param('id', ParseIntPipe) id: number,
+    @Param('noteId', ParseIntPipe) noteId: number,
+  ): Promise<FileAnswer> {
+    const note = await this.documents.creditNoteOf(id, noteId);
+    if (!note) throw AppError.notFound('This order has no such credit note.');
+    return pdfAnswer(await this.documents.file(note));
+  }
+
   /**
    * Changes the status through the order machine, which fires `order-status-change`. A status already set is
    * told in an info flash.
@@ -73,4 +97,8 @@ export class CpOrdersController {
     if (change) return FormAnswer.note('success', `Status changed to ${body.status}.`, order);
     return FormAnswer.note('info', 'The status was already set.', order);
   }
+}
+
+function pdfAnswer({ filename, pdf }: { filename: string; pdf: Buffer }): FileAnswer {
+  return new FileAnswer(pdf, { type: 'application/pdf', filename, disposition: 'inline' });
 }

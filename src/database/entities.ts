@@ -22,6 +22,9 @@ import { AbandonedCartReminder } from '../commerce/marketing/abandoned-cart-remi
 import { Order } from '../commerce/orders/order.entity';
 import { OrderHistory } from '../commerce/orders/order-history.entity';
 import { OrderLine } from '../commerce/orders/order-line.entity';
+import { SalesDocumentCounter } from '../commerce/invoices/sales-document-counter.entity';
+import { SalesDocumentPdfPart } from '../commerce/invoices/sales-document-pdf-part.entity';
+import { SalesDocument } from '../commerce/invoices/sales-document.entity';
 import { PaymentTransaction } from '../commerce/payments/payment-transaction.entity';
 import { Product } from '../commerce/products/product.entity';
 import { ProductRelation } from '../commerce/products/product-relation.entity';
@@ -83,4 +86,7 @@ export const ENTITIES = [
   GiftCard,
   GiftCardMovement,
   GiftCardProduct,
+  SalesDocument,
+  SalesDocumentCounter,
+  SalesDocumentPdfPart,
 ];

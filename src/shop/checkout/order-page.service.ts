@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { orderSummary } from '../../commerce/orders/order-summary';
 import { Order } from '../../commerce/orders/order.entity';
+import { SalesDocuments } from '../../commerce/invoices/sales-documents.service';
 import { OrdersService } from '../../commerce/orders/orders.service';
 import { PaymentMethodRegistry } from '../../commerce/payments/payment-method.registry';
 import { CurrencyService } from '../../commerce/stores/currency.service';
@@ -14,13 +15,15 @@ export class OrderPageService {
     private readonly orders: OrdersService,
     private readonly currencies: CurrencyService,
     private readonly payments: PaymentMethodRegistry,
+    private readonly documents: SalesDocuments,
   ) {}
 
   /** In `language`, the page's: the status in words and the amounts as that language writes them. */
   async view(order: Order, language: string) {
-    const [lines, currency] = await Promise.all([
+    const [lines, currency, documents] = await Promise.all([
       this.orders.lines(order.id),
       this.currencies.chosenOrBase(order.currency),
+      this.documents.documentsOf(order.id),
     ]);
     const money = (minor: number) => formatMoney(minor, currency, language);
     const awaitingPayment = order.status === 'pending_payment';
@@ -35,6 +38,14 @@ export class OrderPageService {
       canPay: awaitingPayment && this.payments.describe(order.paymentMethod)?.type === 'online',
       viewUrl: `/shop/order/view/${order.number}`,
       payUrl: `/shop/order/pay/${order.number}`,
+      invoiceUrl:
+        documents.some((document) => document.kind === 'invoice') ||
+        this.documents.invoicedStatuses().includes(order.status)
+          ? `/shop/order/view/${order.number}/invoice`
+          : null,
+      creditNotes: documents
+        .filter((document) => document.kind === 'credit_note')
+        .map(({ id, number }) => ({ number, url: `/shop/order/view/${order.number}/credit-notes/${id}` })),
     };
   }
 }

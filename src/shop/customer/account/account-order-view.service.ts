@@ -4,9 +4,8 @@ import { Order } from '../../../commerce/orders/order.entity';
 import { OrdersService } from '../../../commerce/orders/orders.service';
 import { CurrencyService } from '../../../commerce/stores/currency.service';
 import { StoreService } from '../../../commerce/stores/store.service';
-import { formatMoney } from '../../../common/money-format';
 import { translations } from '../../../web/i18n/translations';
-import { INVOICED_STATUSES } from '../../../commerce/customers/customer-orders.service';
+import { SalesDocuments } from '../../../commerce/invoices/sales-documents.service';
 
 /** What the account pages (and the invoice) show of an order, formatted in the order's currency. */
 @Injectable()
@@ -15,21 +14,12 @@ export class AccountOrderViews {
     private readonly orders: OrdersService,
     private readonly currencies: CurrencyService,
     private readonly stores: StoreService,
+    private readonly documents: SalesDocuments,
   ) {}
 
-  /**
-   * Formats amounts of this order in `language` (default: its store's). An order keeps the currency it was
-   * paid in even if the shop stops selling in it, so an unknown code falls back to the ISO digits rather
-   * than to the base currency.
-   */
+  /** Formats amounts of this order in `language` (default: its store's). */
   async money(order: Order, language?: string): Promise<MoneyFormat> {
-    const [currencies, store] = await Promise.all([this.currencies.all(), this.stores.byId(order.storeId)]);
-    const currency = currencies.find((candidate) => candidate.code === order.currency) ?? {
-      code: order.currency,
-      decimals: new Intl.NumberFormat('en', { style: 'currency', currency: order.currency }).resolvedOptions()
-        .maximumFractionDigits!,
-    };
-    return (minor) => formatMoney(minor, currency, language ?? store.language);
+    return this.currencies.formatter(order.currency, language ?? (await this.stores.byId(order.storeId)).language);
   }
 
   /** A row of the order and invoice lists, in the page's language. */
@@ -43,7 +33,7 @@ export class AccountOrderViews {
       statusLabel: translations().t(language, `order.statuses.${order.status}`),
       total: money(order.total),
       url: `/shop/account/my-order?number=${order.number}`,
-      invoiced: INVOICED_STATUSES.includes(order.status),
+      invoiced: this.documents.invoicedStatuses().includes(order.status),
     };
   }
 
@@ -53,14 +43,18 @@ export class AccountOrderViews {
 
   /** The order detail, in the shape of the shared `order-summary` partial. */
   async detail(order: Order, language: string) {
-    const [row, lines, money] = await Promise.all([
+    const [row, lines, money, documents] = await Promise.all([
       this.row(order, language),
       this.orders.lines(order.id),
       this.money(order, language),
+      this.documents.documentsOf(order.id),
     ]);
     return {
       ...orderSummary(order, lines, money),
       ...row,
+      creditNotes: documents
+        .filter((document) => document.kind === 'credit_note')
+        .map(({ id, number }) => ({ id, number })),
       guestUrl: `/shop/order/view/${order.number}`,
     };
   }
