@@ -168,7 +168,9 @@ describe(`invoices and credit notes (${usingMysql ? 'MariaDB' : 'SQLite'})`, () 
       runner.run((tx) => documents().issueCreditNote(tx, { orderId: order.id, refundId, amount, lines }));
 
     const refundBase = order.id * 100;
-    const first = await issue(refundBase + 1, 500, [{ name: 'Beam 300 Headlamp, returned strap', qty: 1, amount: 500 }]);
+    const first = await issue(refundBase + 1, 500, [
+      { name: 'Beam 300 Headlamp, returned strap', qty: 1, amount: 500 },
+    ]);
     const second = await issue(refundBase + 2, 1000);
     expect(first).toMatchObject({ kind: 'credit_note', invoiceId: invoice.id, orderId: order.id, amount: 500, year });
     expect(first.number).toMatch(new RegExp(`^CN${year}-\\d{6}$`));
@@ -191,7 +193,10 @@ describe(`invoices and credit notes (${usingMysql ? 'MariaDB' : 'SQLite'})`, () 
     expect(noInvoice).toMatchObject({ code: 'invoice_not_issued', status: 409 });
 
     // The shopper's account, the guest link and staff all get it.
-    const guest = await pdfGet(new ShopClient(shop.server), `/shop/order/view/${order.number}/credit-notes/${first.id}`);
+    const guest = await pdfGet(
+      new ShopClient(shop.server),
+      `/shop/order/view/${order.number}/credit-notes/${first.id}`,
+    );
     expect(guest.status).toBe(200);
     expect(guest.headers['content-disposition']).toBe(`attachment; filename="credit-note-${first.number}.pdf"`);
     const text = pdfText(guest.body as Buffer);
@@ -285,6 +290,8 @@ describe(`invoices and credit notes (${usingMysql ? 'MariaDB' : 'SQLite'})`, () 
       await settings.save({ salesInvoiceIssuedWhen: 'paid' });
     }
     // A format without the year would repeat last year's numbers.
-    await expect(settings.save({ salesInvoiceNumberFormat: 'INV-{seq}' })).rejects.toThrow('must hold {year} and {seq}');
+    await expect(settings.save({ salesInvoiceNumberFormat: 'INV-{seq}' })).rejects.toThrow(
+      'must hold {year} and {seq}',
+    );
   });
 });

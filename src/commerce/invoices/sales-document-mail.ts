@@ -39,7 +39,12 @@ export class SalesDocumentMail implements OnModuleInit {
       // A confirmation queued in this transaction (after the status change) will carry the invoice itself.
       const confirmed = await tx.manager.existsBy(Job, { jobKey: confirmationJobKey(order) });
       if (confirmed)
-        await this.jobs.enqueue(tx, INVOICE_MAIL_JOB, { documentId: document.id }, { key: `invoice-mail:${document.id}` });
+        await this.jobs.enqueue(
+          tx,
+          INVOICE_MAIL_JOB,
+          { documentId: document.id },
+          { key: `invoice-mail:${document.id}` },
+        );
     });
   }
 

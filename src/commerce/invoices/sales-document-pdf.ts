@@ -150,7 +150,9 @@ function lineTable(doc: PDFKit.PDFDocument, lines: OrderLine[], money: MoneyForm
 /** What a credit note gives back: its lines when the refund named them, else one line for the order. */
 function creditLines(doc: PDFKit.PDFDocument, note: SalesDocument, order: Order, money: MoneyFormat): void {
   row(doc, LINE_COLUMNS, ['Item', 'Qty', '', 'Credited'], true);
-  const lines = note.lines?.length ? note.lines : [{ name: `Refund for order ${order.reference}`, qty: 1, amount: note.amount }];
+  const lines = note.lines?.length
+    ? note.lines
+    : [{ name: `Refund for order ${order.reference}`, qty: 1, amount: note.amount }];
   for (const line of lines) row(doc, LINE_COLUMNS, [line.name, String(line.qty), '', `-${money(line.amount)}`]);
   doc.moveDown();
   row(doc, TOTAL_COLUMNS, ['Total credited', `-${money(note.amount)}`], true);

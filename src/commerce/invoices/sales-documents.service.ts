@@ -68,11 +68,10 @@ export class SalesDocuments implements OnModuleInit {
    * issued at shipping).
    */
   async issueInvoice(tx: Tx, orderId: number): Promise<SalesDocument> {
+    // The order's row lock makes issuers of one order take turns. A locking read here would instead lock the gap
+    // where the invoice would go, and concurrent issues for other orders would deadlock on their inserts.
     const order = await this.lockedOrder(tx, orderId);
-    const existing = await tx.manager.findOne(SalesDocument, {
-      where: { invoicedOrderId: orderId },
-      ...writeLock(tx.manager),
-    });
+    const existing = await tx.manager.findOneBy(SalesDocument, { invoicedOrderId: orderId });
     if (existing) return existing;
     return this.issue(tx, 'invoice', order, { invoicedOrderId: order.id, amount: order.total });
   }
@@ -84,10 +83,7 @@ export class SalesDocuments implements OnModuleInit {
   async issueCreditNote(tx: Tx, request: CreditNoteRequest): Promise<SalesDocument> {
     checkCreditNote(request);
     const order = await this.lockedOrder(tx, request.orderId);
-    const existing = await tx.manager.findOne(SalesDocument, {
-      where: { refundId: request.refundId },
-      ...writeLock(tx.manager),
-    });
+    const existing = await tx.manager.findOneBy(SalesDocument, { refundId: request.refundId });
     if (existing) return existing;
     const invoice = await tx.manager.findOneBy(SalesDocument, { invoicedOrderId: order.id });
     if (!invoice) throw invoicesErrors.invoice_not_issued({ reference: order.reference });
@@ -269,10 +265,12 @@ export class SalesDocuments implements OnModuleInit {
 
 /** A credit note's request as a refund states it: a positive amount, and lines (if any) that add up to it. */
 function checkCreditNote({ amount, lines }: CreditNoteRequest): void {
-  if (!Number.isSafeInteger(amount) || amount < 1) throw AppError.invalid({ amount: ['must be a positive amount in minor units'] });
+  if (!Number.isSafeInteger(amount) || amount < 1)
+    throw AppError.invalid({ amount: ['must be a positive amount in minor units'] });
   if (!lines?.length) return;
   const wellFormed = lines.every(
-    (line) => line.name.trim() !== '' && Number.isSafeInteger(line.qty) && line.qty > 0 && Number.isSafeInteger(line.amount),
+    (line) =>
+      line.name.trim() !== '' && Number.isSafeInteger(line.qty) && line.qty > 0 && Number.isSafeInteger(line.amount),
   );
   if (!wellFormed || lines.reduce((sum, line) => sum + line.amount, 0) !== amount)
     throw AppError.invalid({ lines: ['must each have a name, a quantity and an amount, adding up to the amount'] });

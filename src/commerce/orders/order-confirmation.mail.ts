@@ -40,12 +40,7 @@ export class OrderConfirmationMail implements OnModuleInit {
 
   /** Queues the confirmation in the caller's transaction; an order is confirmed once, whatever calls it. */
   queue(tx: Tx, order: Order): Promise<void> {
-    return this.jobs.enqueue(
-      tx,
-      CONFIRMATION_JOB,
-      { orderId: order.id },
-      { key: confirmationJobKey(order) },
-    );
+    return this.jobs.enqueue(tx, CONFIRMATION_JOB, { orderId: order.id }, { key: confirmationJobKey(order) });
   }
 
   private async send(orderId: number, job: Job): Promise<void> {
