@@ -11,24 +11,13 @@ import { ADDRESS } from '../support/checkout';
 import { registerCustomer } from '../support/customers';
 import { binaryBody, pdfText } from '../support/pdf-text';
 import { ShopClient } from '../support/shop-client';
-import { CapturedMail, startSmtpCapture, subjectOf } from '../support/smtp-capture';
+import { attachedPdf, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
 import { placeTestPayOrder, returnPaid } from '../support/test-pay';
 import { TestPluginModule } from '../support/test-plugin.module';
 
 /** Letters of Slovak, Czech and Hungarian names and streets that the standard PDF fonts cannot print. */
 const DIACRITICS = 'ľščťžýáíéúäôňŕĺ ő ű ě ř ů ĽŠČŤŽ Ő Ű';
-
-/** The PDF attachments of a captured message, decoded. */
-function pdfAttachments(mail: CapturedMail): Array<{ filename: string; pdf: Buffer }> {
-  const parts = mail.raw.split(/\r\n--[^\r\n]+\r\n/);
-  return parts
-    .filter((part) => /^Content-Type: application\/pdf/im.test(part))
-    .map((part) => ({
-      filename: /filename="?([^";\r\n]+)"?/i.exec(part)?.[1] ?? '',
-      pdf: Buffer.from(part.slice(part.indexOf('\r\n\r\n') + 4).replace(/\r\n--[\s\S]*$/, ''), 'base64'),
-    }));
-}
 
 /** Invoices and credit notes as numbered, stored documents: issue, PDF, downloads and the paid e-mail. */
 describe(`invoices and credit notes (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
@@ -72,7 +61,7 @@ describe(`invoices and credit notes (${usingMysql ? 'MariaDB' : 'SQLite'})`, () 
     const mail = await eventually(() =>
       smtp.messages.find((message) => subjectOf(message) === `Your order ${order.reference} at Demo Outdoor & Coffee`),
     );
-    const [attachment] = pdfAttachments(mail);
+    const attachment = attachedPdf(mail);
     expect(attachment.filename).toBe(`invoice-${invoice.number}.pdf`);
     expect(pdfText(attachment.pdf)).toContain(`Invoice ${invoice.number}`);
     const stored = await documents().pdf(await invoiceOf(order));
@@ -97,7 +86,7 @@ describe(`invoices and credit notes (${usingMysql ? 'MariaDB' : 'SQLite'})`, () 
       smtp.messages.find((message) => subjectOf(message).startsWith(`Invoice ${invoice.number} for your order`)),
     );
     expect(mail.to).toEqual(['ada@example.com']);
-    expect(pdfAttachments(mail).map(({ filename }) => filename)).toEqual([`invoice-${invoice.number}.pdf`]);
+    expect(attachedPdf(mail).filename).toBe(`invoice-${invoice.number}.pdf`);
   });
 
   it('gives numbers without gaps: a rolled-back issue gives its number back', async () => {

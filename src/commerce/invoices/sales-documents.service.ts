@@ -67,13 +67,18 @@ export class SalesDocuments implements OnModuleInit {
    * status change that makes it due calls this; so may whoever decides the moment (a shipment, when invoices are
    * issued at shipping).
    */
-  async issueInvoice(tx: Tx, orderId: number): Promise<SalesDocument> {
+  issueInvoice(tx: Tx, orderId: number): Promise<SalesDocument> {
+    return this.invoiceOnce(tx, orderId, true);
+  }
+
+  /** `announce`: tell the issue's subscribers (the invoice e-mail); not for an invoice issued at a download. */
+  private async invoiceOnce(tx: Tx, orderId: number, announce: boolean): Promise<SalesDocument> {
     // The order's row lock makes issuers of one order take turns. A locking read here would instead lock the gap
     // where the invoice would go, and concurrent issues for other orders would deadlock on their inserts.
     const order = await this.lockedOrder(tx, orderId);
     const existing = await tx.manager.findOneBy(SalesDocument, { invoicedOrderId: orderId });
     if (existing) return existing;
-    return this.issue(tx, 'invoice', order, { invoicedOrderId: order.id, amount: order.total });
+    return this.issue(tx, 'invoice', order, { invoicedOrderId: order.id, amount: order.total }, announce);
   }
 
   /**
@@ -93,12 +98,18 @@ export class SalesDocuments implements OnModuleInit {
       const money = await this.currencies.formatter(order.currency, 'en');
       throw invoicesErrors.credit_exceeds_invoice({ available: money(Math.max(0, available)) });
     }
-    return this.issue(tx, 'credit_note', order, {
-      invoiceId: invoice.id,
-      refundId: request.refundId,
-      amount: request.amount,
-      lines: request.lines?.length ? request.lines : null,
-    });
+    return this.issue(
+      tx,
+      'credit_note',
+      order,
+      {
+        invoiceId: invoice.id,
+        refundId: request.refundId,
+        amount: request.amount,
+        lines: request.lines?.length ? request.lines : null,
+      },
+      true,
+    );
   }
 
   invoiceOf(orderId: number): Promise<SalesDocument | null> {
@@ -120,12 +131,13 @@ export class SalesDocuments implements OnModuleInit {
 
   /**
    * The invoice a buyer or staff may download: the one issued, or for an order already in an invoiced status that
-   * has none (placed before invoices were kept as documents), one issued now; null while none is due.
+   * has none (placed before invoices were kept as documents), one issued now, without an e-mail (whoever asked is
+   * downloading it); null while none is due.
    */
   async invoiceToServe(order: Order): Promise<SalesDocument | null> {
     const invoice = await this.invoiceOf(order.id);
     if (invoice || !this.invoicedStatuses().includes(order.status)) return invoice;
-    return this.runner.run((tx) => this.issueInvoice(tx, order.id));
+    return this.runner.run((tx) => this.invoiceOnce(tx, order.id, false));
   }
 
   /** The order's credit note with this id; null when it is not one of the order's. */
@@ -187,6 +199,7 @@ export class SalesDocuments implements OnModuleInit {
     kind: SalesDocumentKind,
     order: Order,
     values: Partial<SalesDocument> & { amount: number },
+    announce: boolean,
   ): Promise<SalesDocument> {
     const seller = await this.sellerNow(order);
     const year = Number(new Intl.DateTimeFormat('en', { timeZone: seller.timeZone, year: 'numeric' }).format());
@@ -209,7 +222,7 @@ export class SalesDocuments implements OnModuleInit {
         pdfSize: null,
       }),
     );
-    for (const subscriber of this.issuedSubscribers) await subscriber(tx, document, order);
+    if (announce) for (const subscriber of this.issuedSubscribers) await subscriber(tx, document, order);
     return document;
   }
 
