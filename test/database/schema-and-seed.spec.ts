@@ -68,7 +68,7 @@ describe('schema and demo seed', () => {
           'PaymentRefundDue1795753670809',
           'OrderVatConsultation1795754295107',
           'CartAdds1795775885011',
-          'SalesDocuments1795777738648',
+          'SalesDocuments1795779408615',
         ],
       });
     } finally {

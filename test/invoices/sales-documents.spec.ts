@@ -171,6 +171,7 @@ describe(`invoices and credit notes (${usingMysql ? 'MariaDB' : 'SQLite'})`, () 
 
     // The same refund again is the same credit note; more than the invoice is refused; so is a bad request.
     expect((await issue(refundBase + 1, 500)).number).toBe(first.number);
+    expect((await invoiceOf(order)).credited).toBe(1500);
     const tooMuch = await issue(refundBase + 3, order.total).catch((error: AppError) => error);
     expect(tooMuch).toMatchObject({ code: 'credit_exceeds_invoice', status: 409 });
     const mismatch = await issue(refundBase + 4, 300, [{ name: 'x', qty: 1, amount: 200 }]).catch((e: AppError) => e);

@@ -64,6 +64,10 @@ export class SalesDocument extends BaseRow {
   @Column({ type: 'varchar', length: 3 })
   currency: string;
 
+  /** An invoice's: what its credit notes have given back so far, never more than `amount` (minor units). */
+  @Column({ type: 'integer', default: 0 })
+  credited: number;
+
   @Column({ type: 'json', nullable: true })
   lines: CreditNoteLine[] | null;
 

@@ -92,11 +92,17 @@ export class SalesDocuments implements OnModuleInit {
     if (existing) return existing;
     const invoice = await tx.manager.findOneBy(SalesDocument, { invoicedOrderId: order.id });
     if (!invoice) throw invoicesErrors.invoice_not_issued({ reference: order.reference });
-    const notes = await tx.manager.findBy(SalesDocument, { invoiceId: invoice.id, kind: 'credit_note' });
-    const available = invoice.amount - notes.reduce((sum, note) => sum + note.amount, 0);
-    if (request.amount > available) {
+    // A guarded update, which reads the invoice as committed whatever this transaction read before.
+    const credited = await tx.manager
+      .createQueryBuilder()
+      .update(SalesDocument)
+      .set({ credited: () => 'credited + :amount' })
+      .where('id = :id AND credited + :amount <= amount', { id: invoice.id, amount: request.amount })
+      .execute();
+    if (!credited.affected) {
+      const { amount, credited: given } = await tx.manager.findOneByOrFail(SalesDocument, { id: invoice.id });
       const money = await this.currencies.formatter(order.currency, 'en');
-      throw invoicesErrors.credit_exceeds_invoice({ available: money(Math.max(0, available)) });
+      throw invoicesErrors.credit_exceeds_invoice({ available: money(Math.max(0, amount - given)) });
     }
     return this.issue(
       tx,

@@ -8,7 +8,7 @@ const SQL: DialectStatements = {
       'CREATE UNIQUE INDEX "IDX_a7e366a8a722c4e68301f333d6" ON "sales_document_counters" ("series", "year") ',
       'CREATE TABLE "sales_document_pdf_parts" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "dateCreated" datetime NOT NULL DEFAULT (datetime(\'now\')), "dateUpdated" datetime NOT NULL DEFAULT (datetime(\'now\')), "documentId" integer NOT NULL, "part" integer NOT NULL, "data" blob NOT NULL)',
       'CREATE UNIQUE INDEX "IDX_1ab9f71643734683147b2eac8c" ON "sales_document_pdf_parts" ("documentId", "part") ',
-      'CREATE TABLE "sales_documents" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "dateCreated" datetime NOT NULL DEFAULT (datetime(\'now\')), "dateUpdated" datetime NOT NULL DEFAULT (datetime(\'now\')), "kind" varchar(16) NOT NULL, "number" varchar(64) NOT NULL, "year" integer NOT NULL, "sequence" integer NOT NULL, "orderId" integer NOT NULL, "invoicedOrderId" integer, "invoiceId" integer, "refundId" integer, "amount" integer NOT NULL, "currency" varchar(3) NOT NULL, "lines" json, "seller" json NOT NULL, "pdfSize" integer, CONSTRAINT "UQ_18b055045b377961cb889460cea" UNIQUE ("invoicedOrderId"), CONSTRAINT "UQ_550cdb4591871df1f9149d734ce" UNIQUE ("refundId"))',
+      'CREATE TABLE "sales_documents" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "dateCreated" datetime NOT NULL DEFAULT (datetime(\'now\')), "dateUpdated" datetime NOT NULL DEFAULT (datetime(\'now\')), "kind" varchar(16) NOT NULL, "number" varchar(64) NOT NULL, "year" integer NOT NULL, "sequence" integer NOT NULL, "orderId" integer NOT NULL, "invoicedOrderId" integer, "invoiceId" integer, "refundId" integer, "amount" integer NOT NULL, "currency" varchar(3) NOT NULL, "credited" integer NOT NULL DEFAULT (0), "lines" json, "seller" json NOT NULL, "pdfSize" integer, CONSTRAINT "UQ_18b055045b377961cb889460cea" UNIQUE ("invoicedOrderId"), CONSTRAINT "UQ_550cdb4591871df1f9149d734ce" UNIQUE ("refundId"))',
       'CREATE INDEX "IDX_36b6f0305b023e8e7e119318ca" ON "sales_documents" ("orderId") ',
       'CREATE UNIQUE INDEX "IDX_4d0f42a67c764dd2701fb3f18a" ON "sales_documents" ("kind", "number") ',
     ],
@@ -26,7 +26,7 @@ const SQL: DialectStatements = {
     up: [
       'CREATE TABLE `sales_document_counters` (`id` int NOT NULL AUTO_INCREMENT, `dateCreated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), `dateUpdated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), `series` varchar(16) NOT NULL, `year` int NOT NULL, `last` int NOT NULL, UNIQUE INDEX `IDX_a7e366a8a722c4e68301f333d6` (`series`, `year`), PRIMARY KEY (`id`)) ENGINE=InnoDB',
       'CREATE TABLE `sales_document_pdf_parts` (`id` int NOT NULL AUTO_INCREMENT, `dateCreated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), `dateUpdated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), `documentId` int NOT NULL, `part` int NOT NULL, `data` blob NOT NULL, UNIQUE INDEX `IDX_1ab9f71643734683147b2eac8c` (`documentId`, `part`), PRIMARY KEY (`id`)) ENGINE=InnoDB',
-      'CREATE TABLE `sales_documents` (`id` int NOT NULL AUTO_INCREMENT, `dateCreated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), `dateUpdated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), `kind` varchar(16) NOT NULL, `number` varchar(64) NOT NULL, `year` int NOT NULL, `sequence` int NOT NULL, `orderId` int NOT NULL, `invoicedOrderId` int NULL, `invoiceId` int NULL, `refundId` int NULL, `amount` int NOT NULL, `currency` varchar(3) NOT NULL, `lines` json NULL, `seller` json NOT NULL, `pdfSize` int NULL, INDEX `IDX_36b6f0305b023e8e7e119318ca` (`orderId`), UNIQUE INDEX `IDX_4d0f42a67c764dd2701fb3f18a` (`kind`, `number`), UNIQUE INDEX `IDX_18b055045b377961cb889460ce` (`invoicedOrderId`), UNIQUE INDEX `IDX_550cdb4591871df1f9149d734c` (`refundId`), PRIMARY KEY (`id`)) ENGINE=InnoDB',
+      "CREATE TABLE `sales_documents` (`id` int NOT NULL AUTO_INCREMENT, `dateCreated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), `dateUpdated` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), `kind` varchar(16) NOT NULL, `number` varchar(64) NOT NULL, `year` int NOT NULL, `sequence` int NOT NULL, `orderId` int NOT NULL, `invoicedOrderId` int NULL, `invoiceId` int NULL, `refundId` int NULL, `amount` int NOT NULL, `currency` varchar(3) NOT NULL, `credited` int NOT NULL DEFAULT '0', `lines` json NULL, `seller` json NOT NULL, `pdfSize` int NULL, INDEX `IDX_36b6f0305b023e8e7e119318ca` (`orderId`), UNIQUE INDEX `IDX_4d0f42a67c764dd2701fb3f18a` (`kind`, `number`), UNIQUE INDEX `IDX_18b055045b377961cb889460ce` (`invoicedOrderId`), UNIQUE INDEX `IDX_550cdb4591871df1f9149d734c` (`refundId`), PRIMARY KEY (`id`)) ENGINE=InnoDB",
     ],
     down: [
       'DROP INDEX `IDX_550cdb4591871df1f9149d734c` ON `sales_documents`',
@@ -42,7 +42,7 @@ const SQL: DialectStatements = {
   },
 };
 
-export class SalesDocuments1795777738648 extends GeneratedMigration {
-  readonly name = 'SalesDocuments1795777738648';
+export class SalesDocuments1795779408615 extends GeneratedMigration {
+  readonly name = 'SalesDocuments1795779408615';
   protected readonly statements = SQL;
 }
