@@ -194,6 +194,8 @@ describe(`invoices and credit notes (${usingMysql ? 'MariaDB' : 'SQLite'})`, () 
     expect(text).toContain(`Corrects invoice: ${invoice.number}`);
     expect(text).toContain('Beam 300 Headlamp, returned strap 1 -€5.00');
     expect(text).toContain('Total credited -€5.00');
+    // The VAT given back: the invoice's 20 % in the share credited (7.32 of 43.90 → 0.83 of 5.00).
+    expect(text).toContain('20 % -€4.17 -€0.83 -€5.00');
     const page = await client.get(`/shop/order/view/${order.number}`).set('Accept', 'text/html').expect(200);
     expect(page.text).toContain(`/shop/order/view/${order.number}/credit-notes/${second.id}`);
     const staff = await pdfGet(admin, `/admin/orders/${order.id}/credit-notes/${second.id}`).expect(200);

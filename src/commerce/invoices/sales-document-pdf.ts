@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Injectable } from '@nestjs/common';
+import { roundHalfUp } from '../../common/money';
 import { startPdf } from '../../common/pdf';
 import { addressLines, MoneyFormat } from '../orders/order-summary';
 import { OrderLine } from '../orders/order-line.entity';
@@ -163,8 +164,8 @@ function creditedVat(invoiceVat: VatBreakdown, order: Order, amount: number): Va
   const share = order.total > 0 ? amount / order.total : 0;
   return {
     rows: invoiceVat.rows.map(({ rate, net, vat }) => {
-      const creditedVat = Math.round(vat * share);
-      return { rate, vat: creditedVat, net: Math.round((net + vat) * share) - creditedVat };
+      const creditedVat = roundHalfUp(vat * share);
+      return { rate, vat: creditedVat, net: roundHalfUp((net + vat) * share) - creditedVat };
     }),
     notCharged: 0,
   };
