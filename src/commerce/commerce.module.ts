@@ -18,6 +18,9 @@ import { PLUGINS_AFTER_LOAD } from './events';
 import { GiftCardPaymentGateway } from './gift-cards/gift-card-payment.gateway';
 import { GiftCardLedger } from './gift-cards/gift-card-ledger.service';
 import { GiftCardRedemption } from './gift-cards/gift-card-redemption.service';
+import { SalesDocumentMail } from './invoices/sales-document-mail';
+import { SalesDocumentPdf } from './invoices/sales-document-pdf';
+import { SalesDocuments } from './invoices/sales-documents.service';
 import { OrderCancellation } from './orders/order-cancellation.service';
 import { OrderConfirmationMail } from './orders/order-confirmation.mail';
 import { OrderPageSections } from './orders/order-page-sections';
@@ -79,6 +82,9 @@ const COMMERCE_SERVICES = [
   ShipmentsService,
   ShipmentTracking,
   ShippedMail,
+  SalesDocuments,
+  SalesDocumentPdf,
+  SalesDocumentMail,
   ViesClient,
   VatValidationService,
   SessionCustomers,

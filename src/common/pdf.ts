@@ -1,4 +1,4 @@
-/** Helpers for the PDFs the service draws with pdfkit (invoices, gift-card vouchers, sandbox labels). */
+/** Helpers for the PDFs the service draws with pdfkit (invoices and credit notes, gift-card vouchers, sandbox labels). */
 
 export interface PdfInProgress {
   doc: PDFKit.PDFDocument;
@@ -26,7 +26,7 @@ export async function startPdf(options: PDFKit.PDFDocumentOptions): Promise<PdfI
 const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
 
 /**
- * The PDFs use the standard PDF fonts (nothing to ship or embed), which cover Windows-1252 only: other
+ * Vouchers and labels use the standard PDF fonts (nothing to embed), which cover Windows-1252 only: other
  * letters lose their accents (č → c), spaces of other widths become plain spaces, and whatever is left
  * becomes "?" instead of a broken glyph.
  */

@@ -1,5 +1,6 @@
 import { sameSitePath } from '../common/back-url';
 import { isCountryCode } from '../common/countries';
+import { documentNumberFormatProblem } from '../commerce/invoices/document-number';
 import { SettingDefinition } from './setting-definition';
 
 function countryList(value: unknown): string | undefined {
@@ -183,6 +184,28 @@ export const CORE_SETTINGS = [
     description: "The seller's postal address on invoices (lines separated by commas)",
   },
   { key: 'salesSellerVatId', type: 'string', default: '', description: "The seller's VAT id on invoices" },
+  {
+    key: 'salesInvoiceIssuedWhen',
+    type: 'string',
+    default: 'paid',
+    choices: ['paid', 'shipped'],
+    description:
+      'When an order gets its invoice number: once it is paid (cash on delivery: once it is accepted), or once it ships',
+  },
+  {
+    key: 'salesInvoiceNumberFormat',
+    type: 'string',
+    default: '{year}-{seq:6}',
+    check: documentNumberFormatProblem,
+    description: 'Invoice numbers: {year} and {seq} (or {seq:N}, padded to N digits), a gap-free sequence each year',
+  },
+  {
+    key: 'salesCreditNoteNumberFormat',
+    type: 'string',
+    default: 'CN{year}-{seq:6}',
+    check: documentNumberFormatProblem,
+    description: 'Credit note numbers, a sequence of their own: {year} and {seq} (or {seq:N})',
+  },
   { key: 'salesTaxRate', type: 'integer', default: 20, description: 'VAT rate in percent applied to cart totals' },
   {
     key: 'salesPricesIncludeTax',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsNumberString, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { Request } from 'express';
@@ -8,6 +8,7 @@ import { IdempotencyKey } from '../common/decorators/idempotency-key.decorator';
 import { AppError } from '../common/errors/app-error';
 import { formatMoney } from '../common/money-format';
 import { cpUserHolds } from '../common/session-data';
+import { SalesDocuments } from '../commerce/invoices/sales-documents.service';
 import { OrderAdmin } from '../commerce/orders/order-admin.service';
 import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.machine';
 import { OrderStatusService } from '../commerce/orders/order-status.service';
@@ -22,7 +23,7 @@ import { ShipmentsService } from '../commerce/shipments/shipments.service';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { CpListQuery } from '../common/cp-list.query';
-import { FormAnswer, PageView } from '../web/answers/answers';
+import { FileAnswer, FormAnswer, PageView } from '../web/answers/answers';
 import { RefusedGoesTo } from '../web/answers/refused-form.decorator';
 
 class OrderListQuery extends CpListQuery {
@@ -101,6 +102,7 @@ export class CpOrdersController {
     private readonly refunds: RefundService,
     private readonly currencies: CurrencyService,
     private readonly shipments: ShipmentsService,
+    private readonly documents: SalesDocuments,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -178,6 +180,27 @@ export class CpOrdersController {
     return FormAnswer.done(message, { to: `/${this.config.cpTrigger}/orders/${id}` }, { refund: report });
   }
 
+  /** The order's invoice as issued (one is issued now for an invoiced order from before invoices were kept). */
+  @Get(':id/invoice')
+  @Header('Cache-Control', 'private, no-store')
+  async invoice(@Param('id', ParseIntPipe) id: number): Promise<FileAnswer> {
+    const order = await this.orders.byId(id);
+    const invoice = order && (await this.documents.invoiceToServe(order));
+    if (!invoice) throw AppError.notFound('This order has no invoice.');
+    return pdfAnswer(await this.documents.file(invoice));
+  }
+
+  @Get(':id/credit-notes/:noteId')
+  @Header('Cache-Control', 'private, no-store')
+  async creditNote(
+    @Param('id', ParseIntPipe) id: number,
+    @Param('noteId', ParseIntPipe) noteId: number,
+  ): Promise<FileAnswer> {
+    const note = await this.documents.creditNoteOf(id, noteId);
+    if (!note) throw AppError.notFound('This order has no such credit note.');
+    return pdfAnswer(await this.documents.file(note));
+  }
+
   /**
    * Changes the status through the order machine, which fires `order-status-change`. A status already set is
    * told in an info flash.
@@ -241,4 +264,8 @@ function refundPanel(state: RefundBalance, currency: Currency) {
       giftCardAmount: refund.giftCardAmount > 0 ? money(refund.giftCardAmount) : null,
     })),
   };
+}
+
+function pdfAnswer({ filename, pdf }: { filename: string; pdf: Buffer }): FileAnswer {
+  return new FileAnswer(pdf, { type: 'application/pdf', filename, disposition: 'inline' });
 }

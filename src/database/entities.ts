@@ -23,6 +23,9 @@ import { AbandonedCartReminder } from '../commerce/marketing/abandoned-cart-remi
 import { Order } from '../commerce/orders/order.entity';
 import { OrderHistory } from '../commerce/orders/order-history.entity';
 import { OrderLine } from '../commerce/orders/order-line.entity';
+import { SalesDocumentCounter } from '../commerce/invoices/sales-document-counter.entity';
+import { SalesDocumentPdfPart } from '../commerce/invoices/sales-document-pdf-part.entity';
+import { SalesDocument } from '../commerce/invoices/sales-document.entity';
 import { PaymentTransaction } from '../commerce/payments/payment-transaction.entity';
 import { Product } from '../commerce/products/product.entity';
 import { Refund, RefundLine } from '../commerce/refunds/refund.entity';
@@ -88,4 +91,7 @@ export const ENTITIES = [
   GiftCard,
   GiftCardMovement,
   GiftCardProduct,
+  SalesDocument,
+  SalesDocumentCounter,
+  SalesDocumentPdfPart,
 ];

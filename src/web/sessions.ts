@@ -32,7 +32,10 @@ export function sessionMiddleware(app: INestApplication, config: AppConfig): Req
     store = new RedisStore({ client: redis, prefix: `${config.redisPrefix}sess:`, ttl: 24 * 60 * 60 });
   } else {
     const dbStore = new DbSessionStore(app.get(DataSource), app.get(TransactionRunner));
-    setInterval(() => void dbStore.prune().catch(() => undefined), PRUNE_EVERY_MS).unref();
+    const pruning = setInterval(() => void dbStore.prune().catch(() => undefined), PRUNE_EVERY_MS).unref();
+    // Stopped when the app closes (which closes its HTTP server, listening or not): a timer left running would keep
+    // the closed app reachable, so a process that starts app after app (a test worker) would keep them all in memory.
+    app.getHttpServer().once('close', () => clearInterval(pruning));
     store = dbStore;
   }
   const handler = session({

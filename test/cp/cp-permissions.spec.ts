@@ -205,6 +205,7 @@ describe('CP permissions', () => {
     const pages: Array<[string, string]> = [
       ['/admin/orders', 'accessOrders'],
       [`/admin/orders/${order.id}`, 'accessOrders'],
+      [`/admin/orders/${order.id}/invoice`, 'accessOrders'],
       ['/admin/products', 'accessProducts'],
       [`/admin/products/${product.id}`, 'accessProducts'],
       ['/admin/jobs', 'accessJobs'],

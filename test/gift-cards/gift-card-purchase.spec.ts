@@ -8,9 +8,10 @@ import { GIFT_CARD_LOOKUP_LIMIT } from '../../src/shop/marketing/gift-card-pages
 import { productBySku } from '../support/catalog';
 import { addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
 import { ShopClient } from '../support/shop-client';
-import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
+import { attachedPdf, mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, jobsSettled, startTestApp, TestApp, usingMysql } from '../support/test-app';
-import { attachedPdf, CODE, grouped, issueCard, ITEM_DETAILS, pdfText } from './gift-cards-support';
+import { CODE, grouped, issueCard, ITEM_DETAILS } from './gift-cards-support';
+import { pdfText } from '../support/pdf-text';
 
 const PAGES = '/shop/marketing/gift-cards';
 const DAY = 86_400_000;

@@ -7,9 +7,10 @@ import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { productBySku } from '../support/catalog';
 import { runCli } from '../support/cli';
 import { ShopClient } from '../support/shop-client';
-import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
+import { attachedPdf, mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
-import { attachedPdf, CODE, grouped, issueCard, pdfText } from './gift-cards-support';
+import { CODE, grouped, issueCard } from './gift-cards-support';
+import { pdfText } from '../support/pdf-text';
 
 /** Gift cards for staff — the CP list, issuing by hand, designs, and the CLI. */
 describe(`gift cards in the CP and the CLI (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {

@@ -6,6 +6,7 @@ import { OrderLine } from '../../src/commerce/orders/order-line.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { PaymentTransaction } from '../../src/commerce/payments/payment-transaction.entity';
 import { Product } from '../../src/commerce/products/product.entity';
+import { SalesDocument } from '../../src/commerce/invoices/sales-document.entity';
 import { Refund } from '../../src/commerce/refunds/refund.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { productBySku } from '../support/catalog';
@@ -137,6 +138,17 @@ describe(`refunds (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(await stock()).toBe(before + 2);
     expect((await history(order.id)).filter((entry) => entry.toStatus === 'refunded')).toHaveLength(1);
     expect(refunded).toEqual(expect.arrayContaining((await refundsOf(order.id)).map((row) => row.id)));
+    // The order was invoiced when paid: each refund is a credit note to that invoice.
+    const documents = await shop.dataSource
+      .getRepository(SalesDocument)
+      .find({ where: { orderId: order.id }, order: { id: 'ASC' } });
+    expect(documents.map(({ kind, amount }) => ({ kind, amount }))).toEqual([
+      { kind: 'invoice', amount: 8290 },
+      { kind: 'credit_note', amount: 3900 },
+      { kind: 'credit_note', amount: 4390 },
+    ]);
+    expect(documents[1]).toMatchObject({ invoiceId: documents[0].id, lines: [expect.objectContaining({ qty: 1 })] });
+    expect(documents[0].credited).toBe(8290);
 
     const more = await refund(order.id, { amount: '1', reason: 'Goodwill' });
     expect(more.status).toBe(409);

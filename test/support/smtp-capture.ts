@@ -23,6 +23,14 @@ export function resetMailTo(messages: CapturedMail[], email: string): CapturedMa
   return messages.find((mail) => mail.to.includes(email) && subjectOf(mail).startsWith('Reset your password at '));
 }
 
+/** The PDF attached to a captured message (base64 MIME part). */
+export function attachedPdf(mail: CapturedMail): { filename: string; pdf: Buffer } {
+  const part = /Content-Type: application\/pdf[^\r\n]*(?:\r\n[^\r\n]+)*\r\n\r\n([A-Za-z0-9+/=\r\n]+)/.exec(mail.raw);
+  if (!part) throw new Error('no PDF attached');
+  const filename = /filename="?([^";\r\n]+)"?/.exec(mail.raw.slice(mail.raw.indexOf('Content-Type: application/pdf')))!;
+  return { filename: filename[1], pdf: Buffer.from(part[1].replace(/\s/g, ''), 'base64') };
+}
+
 /** A real SMTP listener on loopback that keeps every message it is given. */
 
 export async function startSmtpCapture(): Promise<{ url: string; messages: CapturedMail[]; close(): Promise<void> }> {

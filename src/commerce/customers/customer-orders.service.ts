@@ -1,12 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
-import { OrderHistory } from '../orders/order-history.entity';
 import { OrderStatus } from '../orders/order-status.machine';
 import { Order } from '../orders/order.entity';
 import { OrdersService } from '../orders/orders.service';
-
-/** Orders that have an invoice: paid, or past payment (cash on delivery goes straight to processing). */
-export const INVOICED_STATUSES: readonly OrderStatus[] = ['paid', 'processing', 'shipped', 'completed'];
 
 export const ORDERS_PER_PAGE = 10;
 
@@ -45,19 +41,5 @@ export class CustomerOrdersService {
   async own(customerId: number, number: string): Promise<Order | null> {
     const order = await this.orders.byNumber(number);
     return order && order.customerId === customerId ? order : null;
-  }
-
-  async ownInvoiced(customerId: number, number: string): Promise<Order | null> {
-    const order = await this.own(customerId, number);
-    return order && INVOICED_STATUSES.includes(order.status) ? order : null;
-  }
-
-  /** When the order first reached an invoiced status: the invoice date (the order date if history is missing). */
-  async invoicedAt(order: Order): Promise<Date> {
-    const entry = await this.dataSource.getRepository(OrderHistory).findOne({
-      where: { orderId: order.id, toStatus: In([...INVOICED_STATUSES]) },
-      order: { id: 'ASC' },
-    });
-    return entry?.dateCreated ?? order.dateCreated;
   }
 }

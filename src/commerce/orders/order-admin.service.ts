@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CpPermissionName } from '../../common/cp-permissions';
 import { AppError } from '../../common/errors/app-error';
+import { SalesDocuments } from '../invoices/sales-documents.service';
 import { PaymentStatusPoller } from '../payments/payment-status-poller';
 import { PaymentTransaction } from '../payments/payment-transaction.entity';
 import { OrderHistory } from './order-history.entity';
@@ -26,6 +27,7 @@ export class OrderAdmin {
     private readonly dataSource: DataSource,
     private readonly poller: PaymentStatusPoller,
     private readonly sections: OrderPageSections,
+    private readonly documents: SalesDocuments,
   ) {}
 
   async list(filter: OrderFilter): Promise<{ orders: Order[]; total: number; pages: number }> {
@@ -50,20 +52,32 @@ export class OrderAdmin {
     return { orders: all, pendingPayment };
   }
 
+  byId(id: number): Promise<Order | null> {
+    return this.dataSource.getRepository(Order).findOneBy({ id });
+  }
+
   /** The order page of a staff member who `holds` the given permissions: the plugins' sections are those they open. */
   async detail(id: number, holds: (permission: CpPermissionName) => boolean) {
     const order = await this.dataSource.getRepository(Order).findOneBy({ id });
     if (!order) throw AppError.notFound('Order not found');
-    const [lines, history, transactions] = await Promise.all([
+    const [lines, history, transactions, documents] = await Promise.all([
       this.dataSource.getRepository(OrderLine).find({ where: { orderId: id }, order: { id: 'ASC' } }),
       this.dataSource.getRepository(OrderHistory).find({ where: { orderId: id }, order: { id: 'ASC' } }),
       this.dataSource.getRepository(PaymentTransaction).find({ where: { orderId: id }, order: { id: 'ASC' } }),
+      this.documents.documentsOf(id),
     ]);
     return {
       order,
       lines,
       history,
       transactions,
+      documents: documents.map(({ id: documentId, kind, number, amount, dateCreated }) => ({
+        kind: kind === 'invoice' ? 'Invoice' : 'Credit note',
+        number,
+        amount,
+        dateCreated,
+        path: kind === 'invoice' ? `orders/${id}/invoice` : `orders/${id}/credit-notes/${documentId}`,
+      })),
       nextStatuses: orderLifecycle.next(order.status),
       canCheckPayment: this.poller.canCheck(order),
       sections: await this.sections.for(order, holds),

@@ -4,8 +4,10 @@ import { formatMoney } from '../../common/money-format';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
+import { Job } from '../../jobs/job.entity';
 import { defineJob, JobQueue } from '../../jobs/job-queue.service';
 import { MailService } from '../../mail/mail.service';
+import { confirmationJobKey, SalesDocumentMail } from '../invoices/sales-document-mail';
 import { PaymentMethodRegistry } from '../payments/payment-method.registry';
 import { CurrencyService } from '../stores/currency.service';
 import { StoreService } from '../stores/store.service';
@@ -28,24 +30,20 @@ export class OrderConfirmationMail implements OnModuleInit {
     private readonly payments: PaymentMethodRegistry,
     private readonly currencies: CurrencyService,
     private readonly stores: StoreService,
+    private readonly documents: SalesDocumentMail,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register(CONFIRMATION_JOB, ({ orderId }) => this.send(orderId));
+    this.jobs.register(CONFIRMATION_JOB, ({ orderId }, job) => this.send(orderId, job));
   }
 
   /** Queues the confirmation in the caller's transaction; an order is confirmed once, whatever calls it. */
   queue(tx: Tx, order: Order): Promise<void> {
-    return this.jobs.enqueue(
-      tx,
-      CONFIRMATION_JOB,
-      { orderId: order.id },
-      { key: `order-confirmation:${order.number}` },
-    );
+    return this.jobs.enqueue(tx, CONFIRMATION_JOB, { orderId: order.id }, { key: confirmationJobKey(order) });
   }
 
-  private async send(orderId: number): Promise<void> {
+  private async send(orderId: number, job: Job): Promise<void> {
     const order = await this.dataSource.getRepository(Order).findOneByOrFail({ id: orderId });
     const [lines, currency, store] = await Promise.all([
       this.dataSource.getRepository(OrderLine).find({ where: { orderId }, order: { id: 'ASC' } }),
@@ -79,12 +77,13 @@ export class OrderConfirmationMail implements OnModuleInit {
       '',
       `Follow your order: ${this.config.baseUrl}/shop/order/view/${order.number}`,
     ].join('\n');
-    await this.runner.run((tx) =>
-      this.mail.send(
-        tx,
-        { to: order.email, subject: `Your order ${order.reference} at ${store.name}`, text },
-        `order-confirmation:${order.number}`,
-      ),
-    );
+    const message = { to: order.email, subject: `Your order ${order.reference} at ${store.name}`, text };
+    // The invoice of a paid order goes along, delivered from this job: files do not belong in a queued job row.
+    const attachments = await this.documents.attachmentsOf(order.id);
+    if (attachments.length > 0) {
+      await this.mail.deliver({ ...message, text: `${text}\n\nYour invoice is attached.`, attachments }, job.id);
+      return;
+    }
+    await this.runner.run((tx) => this.mail.send(tx, message, `order-confirmation:${order.number}`));
   }
 }

@@ -9,6 +9,8 @@ import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { insertRows } from '../../database/upsert';
 import { ORDER_REFUNDED, OrderRefunded } from '../events';
+import { SalesDocument } from '../invoices/sales-document.entity';
+import { SalesDocuments } from '../invoices/sales-documents.service';
 import { GiftCardLedger } from '../gift-cards/gift-card-ledger.service';
 import { OrderLine } from '../orders/order-line.entity';
 import { orderLifecycle } from '../orders/order-status.machine';
@@ -72,6 +74,9 @@ interface Opened {
  * transaction, and then succeeds or fails once (a guarded update). Stock, gift cards and the status follow in the
  * transaction that records the success.
  */
+/** A credit note's line for what a refund gives back beyond its lines (shipping, goodwill). */
+const OTHER_AMOUNT = 'Other amount (shipping, goodwill)';
+
 @Injectable()
 export class RefundService {
   private readonly logger = new Logger(RefundService.name);
@@ -85,6 +90,7 @@ export class RefundService {
     private readonly ledger: GiftCardLedger,
     private readonly currencies: CurrencyService,
     private readonly events: DomainEvents,
+    private readonly documents: SalesDocuments,
   ) {}
 
   /** Where the order's money stands, for the CP page and the answers. */
@@ -269,15 +275,40 @@ export class RefundService {
   private async complete(tx: Tx, order: Order, refund: Refund, currency: Currency): Promise<void> {
     const { manager } = tx;
     const lines = await manager.findBy(RefundLine, { refundId: refund.id });
+    const ordered = lines.length
+      ? await manager.findBy(OrderLine, { id: In(lines.map((line) => line.orderLineId)) })
+      : [];
+    const orderLineOf = ({ orderLineId }: RefundLine) => ordered.find((candidate) => candidate.id === orderLineId)!;
     if (refund.restock && lines.length > 0) {
-      const ordered = await manager.findBy(OrderLine, { id: In(lines.map((line) => line.orderLineId)) });
       await this.stock.restore(
         tx,
-        lines.map(({ orderLineId, qty }) => {
-          const line = ordered.find((candidate) => candidate.id === orderLineId)!;
-          return { productId: line.productId, variantId: line.variantId, qty, name: line.name };
+        lines.map((refunded) => {
+          const line = orderLineOf(refunded);
+          return { productId: line.productId, variantId: line.variantId, qty: refunded.qty, name: line.name };
         }),
       );
+    }
+    // A refund of an invoiced order is a credit note to its invoice; before the invoice there is nothing to correct.
+    if (await manager.existsBy(SalesDocument, { invoicedOrderId: order.id })) {
+      const byLine = lines.map((refunded) => ({
+        name: orderLineOf(refunded).name,
+        qty: refunded.qty,
+        amount: refunded.amount,
+      }));
+      const beyondLines = refund.amount - byLine.reduce((sum, line) => sum + line.amount, 0);
+      // Lines worth more than the refund (what was left of a line paid partly by an earlier free amount): no breakdown.
+      const creditLines =
+        beyondLines < 0
+          ? []
+          : beyondLines > 0 && byLine.length
+            ? [...byLine, { name: OTHER_AMOUNT, qty: 1, amount: beyondLines }]
+            : byLine;
+      await this.documents.issueCreditNote(tx, {
+        orderId: order.id,
+        refundId: refund.id,
+        amount: refund.amount,
+        lines: creditLines,
+      });
     }
     if (refund.giftCardAmount > 0) {
       const given = await this.ledger.giveBack(tx, order.id, refund.id, refund.giftCardAmount);

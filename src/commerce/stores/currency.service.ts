@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { expiringCache } from '../../common/expiring-cache';
 import { convertMinor, toMajor } from '../../common/money';
+import { formatMoney } from '../../common/money-format';
 import { Currency } from './currency.entity';
 import { Store } from './store.entity';
 
@@ -51,6 +52,19 @@ export class CurrencyService {
 
   async all(): Promise<Currency[]> {
     return [...(await this.load()).byCode.values()];
+  }
+
+  /**
+   * Formats amounts of `code` in `language`. An order keeps the currency it was paid in even if the shop stops
+   * selling in it, so an unknown code falls back to the ISO digits rather than to the base currency.
+   */
+  async formatter(code: string, language: string): Promise<(minor: number) => string> {
+    const currency = (await this.load()).byCode.get(code) ?? {
+      code,
+      decimals: new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
+        .maximumFractionDigits!,
+    };
+    return (minor) => formatMoney(minor, currency, language);
   }
 
   /** Base-currency minor units → minor units of `to`, rounded half-up once. */

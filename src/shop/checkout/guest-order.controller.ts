@@ -1,12 +1,13 @@
-import { Controller, Get, Param, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Param, ParseIntPipe, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { Request } from 'express';
+import { SalesDocuments } from '../../commerce/invoices/sales-documents.service';
 import { OrdersService } from '../../commerce/orders/orders.service';
 import { PaymentService } from '../../commerce/payments/payment.service';
 import { AppError } from '../../common/errors/app-error';
 import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
-import { PageView, Redirect } from '../../web/answers/answers';
+import { FileAnswer, PageView, Redirect } from '../../web/answers/answers';
 import { PageLanguage, PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { OrderPageService } from './order-page.service';
 import { stepUrl } from './place-order.controller';
@@ -24,6 +25,7 @@ export class GuestOrderController {
     private readonly orders: OrdersService,
     private readonly payments: PaymentService,
     private readonly pages: OrderPageService,
+    private readonly documents: SalesDocuments,
   ) {}
 
   @Get('view/:orderNumber')
@@ -39,6 +41,32 @@ export class GuestOrderController {
       { title: text('order.title', { reference: order.reference }), order: await this.pages.view(order, language) },
       { headers: { 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex' } },
     );
+  }
+
+  /** The order's invoice, to whoever holds the order number (as the order page): 404 until it is invoiced. */
+  @Get('view/:orderNumber/invoice')
+  @Header('Cache-Control', 'private, no-store')
+  async invoice(@Param('orderNumber') number: string, @PageText() text: PageTextFn): Promise<FileAnswer> {
+    const order = await this.orders.byNumber(number);
+    if (!order) throw AppError.notFound(text('order.notFound'));
+    const invoice = await this.documents.invoiceToServe(order);
+    if (!invoice) throw AppError.notFound('This order has no invoice yet.');
+    return pdfAnswer(await this.documents.file(invoice));
+  }
+
+  /** One of the order's credit notes, by the id its link on the order page names. */
+  @Get('view/:orderNumber/credit-notes/:id')
+  @Header('Cache-Control', 'private, no-store')
+  async creditNote(
+    @Param('orderNumber') number: string,
+    @Param('id', ParseIntPipe) id: number,
+    @PageText() text: PageTextFn,
+  ): Promise<FileAnswer> {
+    const order = await this.orders.byNumber(number);
+    if (!order) throw AppError.notFound(text('order.notFound'));
+    const note = await this.documents.creditNoteOf(order.id, id);
+    if (!note) throw AppError.notFound('We could not find this credit note.');
+    return pdfAnswer(await this.documents.file(note));
   }
 
   /** Pays again while the order awaits an online payment; otherwise back to the order with a word why not. */
@@ -58,4 +86,8 @@ export class GuestOrderController {
     req.session.lastOrderNumber = order.number;
     return new Redirect(stepUrl(step), 302);
   }
+}
+
+function pdfAnswer({ filename, pdf }: { filename: string; pdf: Buffer }): FileAnswer {
+  return new FileAnswer(pdf, { type: 'application/pdf', filename, disposition: 'attachment' });
 }

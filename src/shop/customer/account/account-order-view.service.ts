@@ -6,9 +6,8 @@ import { shipmentViews } from '../../../commerce/shipments/shipment-views';
 import { ShipmentsService } from '../../../commerce/shipments/shipments.service';
 import { CurrencyService } from '../../../commerce/stores/currency.service';
 import { StoreService } from '../../../commerce/stores/store.service';
-import { formatMoney } from '../../../common/money-format';
 import { translations } from '../../../web/i18n/translations';
-import { INVOICED_STATUSES } from '../../../commerce/customers/customer-orders.service';
+import { SalesDocuments } from '../../../commerce/invoices/sales-documents.service';
 
 /** What the account pages (and the invoice) show of an order, formatted in the order's currency. */
 @Injectable()
@@ -18,21 +17,12 @@ export class AccountOrderViews {
     private readonly currencies: CurrencyService,
     private readonly stores: StoreService,
     private readonly shipments: ShipmentsService,
+    private readonly documents: SalesDocuments,
   ) {}
 
-  /**
-   * Formats amounts of this order in `language` (default: its store's). An order keeps the currency it was
-   * paid in even if the shop stops selling in it, so an unknown code falls back to the ISO digits rather
-   * than to the base currency.
-   */
+  /** Formats amounts of this order in `language` (default: its store's). */
   async money(order: Order, language?: string): Promise<MoneyFormat> {
-    const [currencies, store] = await Promise.all([this.currencies.all(), this.stores.byId(order.storeId)]);
-    const currency = currencies.find((candidate) => candidate.code === order.currency) ?? {
-      code: order.currency,
-      decimals: new Intl.NumberFormat('en', { style: 'currency', currency: order.currency }).resolvedOptions()
-        .maximumFractionDigits!,
-    };
-    return (minor) => formatMoney(minor, currency, language ?? store.language);
+    return this.currencies.formatter(order.currency, language ?? (await this.stores.byId(order.storeId)).language);
   }
 
   /** A row of the order and invoice lists, in the page's language. */
@@ -46,7 +36,7 @@ export class AccountOrderViews {
       statusLabel: translations().t(language, `order.statuses.${order.status}`),
       total: money(order.total),
       url: `/shop/account/my-order?number=${order.number}`,
-      invoiced: INVOICED_STATUSES.includes(order.status),
+      invoiced: this.documents.invoicedStatuses().includes(order.status),
     };
   }
 
@@ -56,16 +46,20 @@ export class AccountOrderViews {
 
   /** The order detail, in the shape of the shared `order-summary` partial. */
   async detail(order: Order, language: string) {
-    const [row, lines, money, shipments] = await Promise.all([
+    const [row, lines, money, shipments, documents] = await Promise.all([
       this.row(order, language),
       this.orders.lines(order.id),
       this.money(order, language),
       this.shipments.forOrder(order.id),
+      this.documents.documentsOf(order.id),
     ]);
     return {
       ...orderSummary(order, lines, money),
       ...row,
       shipments: shipmentViews(shipments, language),
+      creditNotes: documents
+        .filter((document) => document.kind === 'credit_note')
+        .map(({ id, number }) => ({ id, number })),
       guestUrl: `/shop/order/view/${order.number}`,
     };
   }

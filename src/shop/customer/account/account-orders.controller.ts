@@ -7,11 +7,11 @@ import { AppError } from '../../../common/errors/app-error';
 import { FileAnswer, PageView } from '../../../web/answers/answers';
 import { PageLanguage, PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
 import { AccountOrderViews } from './account-order-view.service';
-import { CustomerOrdersService, INVOICED_STATUSES } from '../../../commerce/customers/customer-orders.service';
-import { OrderNumberDto, PageQuery } from './dto/account.dto';
-import { InvoicePdfService } from './invoice-pdf.service';
+import { CustomerOrdersService } from '../../../commerce/customers/customer-orders.service';
+import { SalesDocuments } from '../../../commerce/invoices/sales-documents.service';
+import { CreditNoteDto, OrderNumberDto, PageQuery } from './dto/account.dto';
 
-/** The customer's orders and invoices: my-orders, my-order, my-invoices and download-invoice. */
+/** The customer's orders and invoices: my-orders, my-order, my-invoices, download-invoice and download-credit-note. */
 @ApiTags('customer')
 @AccountRoute()
 @Controller('shop/account')
@@ -19,7 +19,7 @@ export class AccountOrdersController {
   constructor(
     private readonly orders: CustomerOrdersService,
     private readonly views: AccountOrderViews,
-    private readonly invoices: InvoicePdfService,
+    private readonly documents: SalesDocuments,
   ) {}
 
   @Get('my-orders')
@@ -66,18 +66,34 @@ export class AccountOrdersController {
     return new PageView('shop/account/my-invoices', {
       title: text('account.invoices.title'),
       csrf: true,
-      ...(await this.list(req, language, query, INVOICED_STATUSES)),
+      ...(await this.list(req, language, query, this.documents.invoicedStatuses())),
     });
   }
 
-  /** The invoice PDF of an own order that is paid or further along; anything else is a 404. */
+  /**
+   * The invoice PDF of an own order that is invoiced (paid or further along; shipped, when invoices are issued at
+   * shipping): the stored document, the same bytes every time. Anything else is a 404.
+   */
   @Post('download-invoice')
   @HttpCode(200)
   @Header('Cache-Control', 'private, no-store')
   async downloadInvoice(@Body() body: OrderNumberDto, @Req() req: Request): Promise<FileAnswer> {
-    const order = await this.orders.ownInvoiced(req.customer!.id, body.number);
-    if (!order) throw AppError.notFound('We could not find an invoice for this order.');
-    const { filename, pdf } = await this.invoices.render(order);
+    const order = await this.orders.own(req.customer!.id, body.number);
+    const invoice = order && (await this.documents.invoiceToServe(order));
+    if (!invoice) throw AppError.notFound('We could not find an invoice for this order.');
+    const { filename, pdf } = await this.documents.file(invoice);
+    return new FileAnswer(pdf, { type: 'application/pdf', filename, disposition: 'attachment' });
+  }
+
+  /** A credit note of an own order, by its id on the order page; anything else is a 404. */
+  @Post('download-credit-note')
+  @HttpCode(200)
+  @Header('Cache-Control', 'private, no-store')
+  async downloadCreditNote(@Body() body: CreditNoteDto, @Req() req: Request): Promise<FileAnswer> {
+    const order = await this.orders.own(req.customer!.id, body.number);
+    const note = order && (await this.documents.creditNoteOf(order.id, body.creditNote));
+    if (!note) throw AppError.notFound('We could not find this credit note.');
+    const { filename, pdf } = await this.documents.file(note);
     return new FileAnswer(pdf, { type: 'application/pdf', filename, disposition: 'attachment' });
   }
 

@@ -5,7 +5,6 @@ import { AccountOrdersController } from './account-orders.controller';
 import { AccountController } from './account.controller';
 import { AddressBookController } from './address-book.controller';
 import { CustomerSectionsService } from './customer-sections.service';
-import { InvoicePdfService } from './invoice-pdf.service';
 
 /**
  * Account pages: dashboard, login details, deletion, orders, invoices, address book; and the private
@@ -14,7 +13,7 @@ import { InvoicePdfService } from './invoice-pdf.service';
 @Module({
   imports: [CustomerCoreModule],
   controllers: [AccountController, AccountOrdersController, AddressBookController],
-  providers: [AccountOrderViews, CustomerSectionsService, InvoicePdfService],
+  providers: [AccountOrderViews, CustomerSectionsService],
   exports: [CustomerSectionsService],
 })
 export class AccountModule {}

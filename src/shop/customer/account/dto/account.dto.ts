@@ -48,3 +48,12 @@ export class PageQuery {
   @Max(10_000, { message: 'must be a page number' })
   page?: number;
 }
+
+/** `download-credit-note { number, creditNote }`: the order's public number and the credit note's id. */
+export class CreditNoteDto extends OrderNumberDto {
+  @Type(() => Number)
+  @IsInt({ message: 'must be a credit note id' })
+  @Min(1, { message: 'must be a credit note id' })
+  @Max(2_147_483_647, { message: 'must be a credit note id' })
+  creditNote: number;
+}
