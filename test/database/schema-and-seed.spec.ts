@@ -68,6 +68,7 @@ describe('schema and demo seed', () => {
           'PaymentRefundDue1795753670809',
           'OrderVatConsultation1795754295107',
           'CartAdds1795775885011',
+          'OrderHistoryCustomerVisible1795778609404',
         ],
       });
     } finally {

@@ -14,6 +14,7 @@ import { Licenses1795459391865 } from './1795459391865-licenses';
 import { ShippingMethodWindow1795747656560 } from './1795747656560-shipping-method-window';
 import { PaymentRefundDue1795753670809 } from './1795753670809-payment-refund-due';
 import { CartAdds1795775885011 } from './1795775885011-cart-adds';
+import { OrderHistoryCustomerVisible1795778609404 } from './1795778609404-order-history-customer-visible';
 import { OrderVatConsultation1795754295107 } from './1795754295107-order-vat-consultation';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
 
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   PaymentRefundDue1795753670809,
   OrderVatConsultation1795754295107,
   CartAdds1795775885011,
+  OrderHistoryCustomerVisible1795778609404,
 ];
