@@ -19,6 +19,7 @@ import { GiftCardPaymentGateway } from './gift-cards/gift-card-payment.gateway';
 import { GiftCardLedger } from './gift-cards/gift-card-ledger.service';
 import { GiftCardRedemption } from './gift-cards/gift-card-redemption.service';
 import { OrderCancellation } from './orders/order-cancellation.service';
+import { OrderEdits } from './orders/order-edits.service';
 import { OrderConfirmationMail } from './orders/order-confirmation.mail';
 import { OrderPageSections } from './orders/order-page-sections';
 import { OrderStatusService } from './orders/order-status.service';
@@ -41,6 +42,7 @@ import { VatValidationService } from './tax/vat-validation.service';
 import { ViesClient } from './tax/vies.client';
 
 const COMMERCE_SERVICES = [
+  OrderEdits,
   PaymentMethodRegistry,
   ShippingMethodRegistry,
   OrderStatusService,

@@ -81,7 +81,9 @@ export class CouponService {
       throw couponErrors.coupon_expired({ on: formatMoment(coupon.endsAt) });
     }
     const ownUse = context.countedForOrderId
-      ? await this.dataSource.getRepository(CouponUsage).countBy({ couponId: coupon.id, orderId: context.countedForOrderId })
+      ? await this.dataSource
+          .getRepository(CouponUsage)
+          .countBy({ couponId: coupon.id, orderId: context.countedForOrderId })
       : 0;
     if (coupon.usageLimit !== null && coupon.timesUsed - ownUse >= coupon.usageLimit) throw usedUp();
     if (context.email && coupon.perCustomerLimit !== null) {

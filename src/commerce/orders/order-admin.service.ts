@@ -4,6 +4,7 @@ import type { CpPermissionName } from '../../common/cp-permissions';
 import { AppError } from '../../common/errors/app-error';
 import { PaymentStatusPoller } from '../payments/payment-status-poller';
 import { PaymentTransaction } from '../payments/payment-transaction.entity';
+import { orderEditable } from './order-edits.service';
 import { OrderHistory } from './order-history.entity';
 import { OrderLine } from './order-line.entity';
 import { OrderPageSections } from './order-page-sections';
@@ -67,6 +68,7 @@ export class OrderAdmin {
       nextStatuses: orderLifecycle.next(order.status),
       canCheckPayment: this.poller.canCheck(order),
       sections: await this.sections.for(order, holds),
+      editable: orderEditable(order),
     };
   }
 }

@@ -16,6 +16,10 @@ export const orderErrors = errorCatalogue({
     status: 409,
     message: ({ sku }: { sku: string }) => `${sku} is no longer sold: remove its line or keep its quantity.`,
   },
+  order_currency_unavailable: {
+    status: 409,
+    message: "The shop no longer sells in this order's currency, so its lines cannot be priced again.",
+  },
   order_not_cancelable: {
     status: 409,
     message: 'This order can no longer be canceled here: it is paid or on its way. Contact us instead.',

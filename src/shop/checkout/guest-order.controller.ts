@@ -1,13 +1,15 @@
-import { Controller, Get, Param, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { Request } from 'express';
+import { OrderEdits } from '../../commerce/orders/order-edits.service';
 import { OrdersService } from '../../commerce/orders/orders.service';
 import { PaymentService } from '../../commerce/payments/payment.service';
 import { AppError } from '../../common/errors/app-error';
 import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
-import { PageView, Redirect } from '../../web/answers/answers';
+import { FormAnswer, PageView, Redirect } from '../../web/answers/answers';
 import { PageLanguage, PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
+import { changeDone } from '../customer/translated-answers';
 import { OrderPageService } from './order-page.service';
 import { stepUrl } from './place-order.controller';
 
@@ -24,6 +26,7 @@ export class GuestOrderController {
     private readonly orders: OrdersService,
     private readonly payments: PaymentService,
     private readonly pages: OrderPageService,
+    private readonly edits: OrderEdits,
   ) {}
 
   @Get('view/:orderNumber')
@@ -34,11 +37,26 @@ export class GuestOrderController {
   ): Promise<PageView> {
     const order = await this.orders.byNumber(number);
     if (!order) throw AppError.notFound(text('order.notFound'));
+    const [view, customerSide] = await Promise.all([this.pages.view(order, language), this.edits.customerSide(order)]);
     return new PageView(
       'shop/order/view',
-      { title: text('order.title', { reference: order.reference }), order: await this.pages.view(order, language) },
+      {
+        title: text('order.title', { reference: order.reference }),
+        csrf: true,
+        order: { ...view, ...customerSide, cancelUrl: `/shop/order/cancel/${order.number}` },
+      },
       { headers: { 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex' } },
     );
+  }
+
+  /** The shopper cancels their unpaid order (`salesCustomerCancelEnabled`); the number is the guest's key. */
+  @Post('cancel/:orderNumber')
+  @HttpCode(200)
+  async cancel(@Param('orderNumber') number: string, @PageText() text: PageTextFn): Promise<FormAnswer> {
+    const order = await this.orders.byNumber(number);
+    if (!order) throw AppError.notFound(text('order.notFound'));
+    await this.edits.cancelByCustomer(order.id);
+    return changeDone({ key: 'order.canceled' }, { to: `/shop/order/view/${order.number}` }, { status: 'canceled' });
   }
 
   /** Pays again while the order awaits an online payment; otherwise back to the order with a word why not. */
