@@ -229,6 +229,8 @@ describe('CP permissions', () => {
     const posts: Array<[string, object]> = [
       [`/admin/core/payment-transactions/check-payment-status/${order.id}`, {}],
       [`/admin/orders/${order.id}/status`, { status: 'canceled' }],
+      [`/admin/orders/${order.id}/edit/contact`, { email: 'clerk@example.com' }],
+      [`/admin/orders/${order.id}/edit/note`, { text: 'hello', visibility: 'customer' }],
       [`/admin/products/${product.id}`, { price: '0.01' }],
       ['/admin/jobs/1/retry', {}],
       ['/admin/shipping/methods', { name: 'Free for all' }],

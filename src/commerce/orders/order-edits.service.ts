@@ -172,7 +172,7 @@ export class OrderEdits {
           weightGrams: priced.weightGrams,
         },
       );
-      const due = priced.total - order.giftCardTotal;
+      const due = amountDue({ total: priced.total, giftCardTotal: order.giftCardTotal });
       const currency = await this.currencies.chosenOrBase(order.currency);
       const money = (minor: number) => formatMoney(minor, currency);
       const notes = [

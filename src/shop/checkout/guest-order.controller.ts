@@ -9,7 +9,6 @@ import { AppError } from '../../common/errors/app-error';
 import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
 import { FormAnswer, PageView, Redirect } from '../../web/answers/answers';
 import { PageLanguage, PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
-import { changeDone } from '../customer/translated-answers';
 import { OrderPageService } from './order-page.service';
 import { stepUrl } from './place-order.controller';
 
@@ -56,7 +55,7 @@ export class GuestOrderController {
     const order = await this.orders.byNumber(number);
     if (!order) throw AppError.notFound(text('order.notFound'));
     await this.edits.cancelByCustomer(order.id);
-    return changeDone({ key: 'order.canceled' }, { to: `/shop/order/view/${order.number}` }, { status: 'canceled' });
+    return FormAnswer.done(text('order.canceled'), { to: `/shop/order/view/${order.number}` }, { status: 'canceled' });
   }
 
   /** Pays again while the order awaits an online payment; otherwise back to the order with a word why not. */
