@@ -10,6 +10,7 @@ import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { insertRows } from '../../database/upsert';
 import { MailService } from '../../mail/mail.service';
 import { CartLine } from '../carts/cart-line.entity';
+import { ADDRESS_FIELDS, asAddress } from '../customers/address-book.service';
 import { CartPricingService, PricedCart, PricedLines } from '../carts/cart-pricing.service';
 import { Address, Cart } from '../carts/cart.entity';
 import { destination } from '../checkout/quote.service';
@@ -22,6 +23,7 @@ import { ShippingMethodRegistry } from '../shipping/shipping-method.registry';
 import { CurrencyService } from '../stores/currency.service';
 import { OrderHistory } from './order-history.entity';
 import { OrderLine } from './order-line.entity';
+import { orderLineOf } from './priced-order-line';
 import { OrderStatus } from './order-status.machine';
 import { OrderStatusService } from './order-status.service';
 import { amountDue, Order } from './order.entity';
@@ -72,8 +74,6 @@ export interface CustomerNote {
   text: string;
 }
 
-const ADDRESS_FIELDS = ['firstName', 'lastName', 'company', 'street', 'zipCode', 'city', 'country', 'phone'] as const;
-
 /** An order line as it will be after the edit: an existing row (with its new quantity) or a new product. */
 interface WantedLine {
   existing: OrderLine | null;
@@ -110,7 +110,7 @@ export class OrderEdits {
     return this.locked(orderId, 'details', async (tx, order) => {
       const column = kind === 'billing' ? 'billingAddress' : 'shippingAddress';
       const before = order[column] ?? order.billingAddress;
-      const after = addressOf(address);
+      const after = asAddress(address);
       const changes = fieldChanges(before, after);
       if (changes.length === 0) return false;
       await tx.manager.update(Order, { id: order.id }, { [column]: after });
@@ -127,7 +127,7 @@ export class OrderEdits {
       const phone = order.billingAddress.phone ?? null;
       if (contact.phone !== phone) changes.push(`phone "${phone ?? ''}" → "${contact.phone ?? ''}"`);
       if (changes.length === 0) return false;
-      const billingAddress = addressOf({ ...order.billingAddress, phone: contact.phone ?? undefined });
+      const billingAddress = asAddress({ ...order.billingAddress, phone: contact.phone ?? undefined });
       await tx.manager.update(Order, { id: order.id }, { email: contact.email, billingAddress });
       await this.record(tx, order.id, actor, `Contact: ${changes.join('; ')}`);
       return true;
@@ -357,20 +357,9 @@ export class OrderEdits {
       const { sku, name, price, total } = priced.lines[index];
       if (line.existing) {
         await tx.manager.update(OrderLine, { id: line.existing.id }, { qty: line.qty, sku, name, price, total });
-        continue;
+      } else {
+        await insertRows(tx.manager, OrderLine, orderLineOf(order.id, priced.lines[index]));
       }
-      await insertRows(tx.manager, OrderLine, {
-        orderId: order.id,
-        productId: line.productId,
-        variantId: line.variantId,
-        sku,
-        name,
-        qty: line.qty,
-        price,
-        total,
-        configuration: null,
-        custom: null,
-      });
     }
   }
 
@@ -406,21 +395,6 @@ export class OrderEdits {
     });
     return `payment ${open.reference} withdrawn, new payment link sent to ${order.email}`;
   }
-}
-
-/** The address with only its known fields, optional ones left out when empty. */
-function addressOf(address: Address): Address {
-  const { firstName, lastName, street, city, zipCode, country, phone, company } = address;
-  return {
-    firstName,
-    lastName,
-    street,
-    city,
-    zipCode,
-    country,
-    ...(phone ? { phone } : {}),
-    ...(company ? { company } : {}),
-  };
 }
 
 /** `street "A" → "B"; city …`: what differs between two addresses, for the history; empty when nothing. */
