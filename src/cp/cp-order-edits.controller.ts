@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsIn, IsObject, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import type { Request } from 'express';
 import { AddressKind, LineChanges, OrderEdits } from '../commerce/orders/order-edits.service';
 import { AddressDto, trimmed } from '../common/address.dto';
@@ -38,10 +38,12 @@ class NoteDto {
 }
 
 class LinesDto {
-  /** New quantity per line id (`qty[12]=3`); 0 removes the line. */
+  /**
+   * `[{ id, qty }]`, a new quantity per order line (0 removes it). A form sends `lines[0][id]=12&lines[0][qty]=3`,
+   * which the body parser makes a list (an object keyed by position past 20 entries: both are read).
+   */
   @IsOptional()
-  @IsObject()
-  qty?: Record<string, unknown>;
+  lines?: unknown;
 
   @IsOptional()
   @trimmed()
@@ -118,10 +120,17 @@ function actor(req: Request): string {
 function lineChanges(body: LinesDto): LineChanges {
   const fields: Record<string, string[]> = {};
   const quantities: Record<number, number> = {};
-  for (const [lineId, value] of Object.entries(body.qty ?? {})) {
-    const qty = parseCount(value);
-    if (!/^\d{1,10}$/.test(lineId) || qty === null) fields[`qty[${lineId}]`] = ['must be a whole number ≥ 0'];
-    else quantities[Number(lineId)] = qty;
+  const lines = body.lines ?? [];
+  if (typeof lines !== 'object' || lines === null) fields.lines = ['must be a list of { id, qty }'];
+  else {
+    for (const [position, entry] of Object.entries(lines)) {
+      const { id, qty } = (entry ?? {}) as { id?: unknown; qty?: unknown };
+      const lineId = parseCount(id);
+      const count = parseCount(qty);
+      if (lineId === null) fields[`lines[${position}][id]`] = ['must be an order line id'];
+      else if (count === null) fields[`lines[${position}][qty]`] = ['must be a whole number ≥ 0'];
+      else quantities[lineId] = count;
+    }
   }
   let add: LineChanges['add'];
   if (body.addSku) {

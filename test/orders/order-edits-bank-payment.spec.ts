@@ -40,7 +40,7 @@ describe(`order edits with an open bank payment (${usingMysql ? 'MariaDB' : 'SQL
     expect(first).toMatchObject({ status: 'pending', amount: order.total });
     const [line] = await shop.dataSource.getRepository(OrderLine).findBy({ orderId: order.id });
 
-    const edit = await admin.post(`/admin/orders/${order.id}/edit/lines`, { qty: { [line.id]: 2 } });
+    const edit = await admin.post(`/admin/orders/${order.id}/edit/lines`, { lines: [{ id: line.id, qty: 2 }] });
     expect(edit.status).toBe(200);
     const edited = await shop.dataSource.getRepository(Order).findOneByOrFail({ id: order.id });
     expect(edited.total).toBeGreaterThan(order.total);

@@ -146,7 +146,7 @@ describe(`order edits (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const { order: placed } = await order([[LAMP, 1]]);
     const line = (await linesOf(placed.id))[0];
     expect((await admin.post(`/admin/orders/${placed.id}/status`, { status: 'paid' })).status).toBe(303);
-    const paidLines = await editLines(admin, placed.id, { qty: { [line.id]: 2 } });
+    const paidLines = await editLines(admin, placed.id, { lines: [{ id: line.id, qty: 2 }] });
     expect(paidLines.status).toBe(409);
     expect(paidLines.body.error).toEqual({
       code: 'order_not_editable',
@@ -165,7 +165,7 @@ describe(`order edits (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       ['address/shipping', { ...ADDRESS, street: 'Too late 1' }],
       ['contact', { email: 'late@example.com' }],
       ['note', { text: 'late', visibility: 'customer' }],
-      ['lines', { qty: { [line.id]: 3 } }],
+      ['lines', { lines: [{ id: line.id, qty: 3 }] }],
     ] as const) {
       const res = await admin.post(`/admin/orders/${placed.id}/edit/${path}`, body);
       expect({ path, status: res.status, code: res.body.error?.code }).toEqual({
@@ -201,7 +201,7 @@ describe(`order edits (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(await stockOf(LAMP)).toBe(18);
     const [line] = await linesOf(placed.id);
 
-    const raised = await editLines(admin, placed.id, { qty: { [line.id]: 5 }, addSku: TENT, addQty: 2 });
+    const raised = await editLines(admin, placed.id, { lines: [{ id: line.id, qty: 5 }], addSku: TENT, addQty: 2 });
     expect(raised.status).toBe(200);
     expect(raised.body.changed).toBe(true);
     expect(await stockOf(LAMP)).toBe(15);
@@ -230,7 +230,12 @@ describe(`order edits (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
 
     // Lowering gives back exactly the difference; removing a line gives back all of it.
     const tentLine = (await linesOf(placed.id)).find((row) => row.sku === TENT)!;
-    const lowered = await editLines(admin, placed.id, { qty: { [line.id]: 1, [tentLine.id]: 0 } });
+    const lowered = await editLines(admin, placed.id, {
+      lines: [
+        { id: line.id, qty: 1 },
+        { id: tentLine.id, qty: 0 },
+      ],
+    });
     expect(lowered.status).toBe(200);
     expect(await stockOf(LAMP)).toBe(19);
     expect(await stockOf(TENT)).toBe(10);
@@ -242,24 +247,30 @@ describe(`order edits (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
 
     // More than there is: refused, nothing changes.
     const history = (await historyOf(placed.id)).length;
-    const tooMany = await editLines(admin, placed.id, { qty: { [line.id]: 21 } });
+    const tooMany = await editLines(admin, placed.id, { lines: [{ id: line.id, qty: 21 }] });
     expect(tooMany.status).toBe(409);
     expect(tooMany.body.error.code).toBe('out_of_stock');
     expect(await stockOf(LAMP)).toBe(19);
     expect((await linesOf(placed.id))[0].qty).toBe(1);
     expect((await reload(placed.id)).total).toBe(lowTotal);
     expect(await historyOf(placed.id)).toHaveLength(history);
-    // All that is left in stock, plus what the order holds, is fine.
-    expect((await editLines(admin, placed.id, { qty: { [line.id]: 20 } })).status).toBe(200);
+    // All that is left in stock, plus what the order holds, is fine; the page's form sends `lines[0][qty]`.
+    const form = await admin.submitForm(`/admin/orders/${placed.id}/edit/lines`, {
+      'lines[0][id]': String(line.id),
+      'lines[0][qty]': '20',
+    });
+    expect(form.status).toBe(303);
+    expect(form.headers.location).toBe(`/admin/orders/${placed.id}`);
     expect(await stockOf(LAMP)).toBe(0);
+    expect((await linesOf(placed.id))[0].qty).toBe(20);
 
-    const empty = await editLines(admin, placed.id, { qty: { [line.id]: 0 } });
+    const empty = await editLines(admin, placed.id, { lines: [{ id: line.id, qty: 0 }] });
     expect(empty.status).toBe(409);
     expect(empty.body.error.code).toBe('order_lines_required');
-    expect((await editLines(admin, placed.id, { qty: { '999999': 1 } })).status).toBe(404);
-    const bad = await editLines(admin, placed.id, { qty: { [line.id]: '-1' } });
+    expect((await editLines(admin, placed.id, { lines: [{ id: 999999, qty: 1 }] })).status).toBe(404);
+    const bad = await editLines(admin, placed.id, { lines: [{ id: line.id, qty: '-1' }] });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.fields).toEqual({ [`qty[${line.id}]`]: ['must be a whole number ≥ 0'] });
+    expect(bad.body.error.fields).toEqual({ 'lines[0][qty]': ['must be a whole number ≥ 0'] });
     const unknownSku = await editLines(admin, placed.id, { addSku: 'NO-SUCH-SKU' });
     expect(unknownSku.status).toBe(404);
     expect(await stockOf(LAMP)).toBe(0);
@@ -281,14 +292,14 @@ describe(`order edits (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(placed.discount).toBeGreaterThan(0);
     const [line] = await linesOf(placed.id);
 
-    const below = await editLines(admin, placed.id, { qty: { [line.id]: 2 } });
+    const below = await editLines(admin, placed.id, { lines: [{ id: line.id, qty: 2 }] });
     expect(below.status).toBe(409);
     expect(below.body.error.code).toBe('coupon_min_subtotal');
     expect(below.body.error.message).toMatch(/^The order's coupon THREELAMPS would no longer apply: /);
     expect(await reload(placed.id)).toMatchObject({ discount: placed.discount, total: placed.total });
     expect(await stockOf(LAMP)).toBe(47);
 
-    expect((await editLines(admin, placed.id, { qty: { [line.id]: 4 } })).status).toBe(200);
+    expect((await editLines(admin, placed.id, { lines: [{ id: line.id, qty: 4 }] })).status).toBe(200);
     const raised = await reload(placed.id);
     expect(raised.couponCode).toBe('THREELAMPS');
     expect(raised.discount).toBe(Math.round((line.price * 4) / 10));
@@ -378,7 +389,9 @@ describe(`order edits (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     }
     const wanted = [7, 3, 12, 5, 9, 2, 15, 4, 11, 6, 8, 1];
     const answers = await Promise.all(
-      wanted.map((qty, index) => editLines(staff[index % staff.length], placed.id, { qty: { [line.id]: qty } })),
+      wanted.map((qty, index) =>
+        editLines(staff[index % staff.length], placed.id, { lines: [{ id: line.id, qty: qty }] }),
+      ),
     );
     expect(answers.map((res) => res.status)).toEqual(wanted.map(() => 200));
     const [after] = await linesOf(placed.id);
