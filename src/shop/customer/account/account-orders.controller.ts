@@ -13,7 +13,7 @@ import { OrderNumberDto, PageQuery } from './dto/account.dto';
 import { InvoicePdfService } from './invoice-pdf.service';
 import { changeDone } from '../translated-answers';
 
-/** The customer's orders and invoices: my-orders, my-order, my-invoices and download-invoice. */
+/** The customer's orders and invoices: my-orders, my-order, cancel-order, my-invoices and download-invoice. */
 @ApiTags('customer')
 @AccountRoute()
 @Controller('shop/account')
