@@ -22,6 +22,7 @@ import { SalesDocumentMail } from './invoices/sales-document-mail';
 import { SalesDocumentPdf } from './invoices/sales-document-pdf';
 import { SalesDocuments } from './invoices/sales-documents.service';
 import { OrderCancellation } from './orders/order-cancellation.service';
+import { OrderEdits } from './orders/order-edits.service';
 import { OrderConfirmationMail } from './orders/order-confirmation.mail';
 import { OrderPageSections } from './orders/order-page-sections';
 import { OrderStatusService } from './orders/order-status.service';
@@ -49,6 +50,7 @@ import { VatValidationService } from './tax/vat-validation.service';
 import { ViesClient } from './tax/vies.client';
 
 const COMMERCE_SERVICES = [
+  OrderEdits,
   PaymentMethodRegistry,
   ShippingMethodRegistry,
   OrderStatusService,

@@ -63,6 +63,12 @@ export const CORE_SETTINGS = [
   { key: 'salesCheckoutEnableAjax', type: 'boolean', default: true, description: 'JSON answers for AJAX add-to-cart' },
   { key: 'salesCouponsEnabled', type: 'boolean', default: true, description: 'Coupon codes in the cart' },
   {
+    key: 'salesCustomerCancelEnabled',
+    type: 'boolean',
+    default: false,
+    description: 'Customers may cancel their own unpaid orders (account order page, guest order view)',
+  },
+  {
     key: 'salesAbandonedCartsEnabled',
     type: 'boolean',
     default: false,

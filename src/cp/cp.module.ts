@@ -4,6 +4,7 @@ import { StaffModule } from '../commerce/staff/staff.module';
 import { CpAuthController } from './cp-auth.controller';
 import { CpDashboardController } from './cp-dashboard.controller';
 import { CpJobsController } from './cp-jobs.controller';
+import { CpOrderEditsController } from './cp-order-edits.controller';
 import { CpOrdersController } from './cp-orders.controller';
 import { CpPaymentTransactionsController } from './cp-payment-transactions.controller';
 import { CpShipmentsController } from './cp-shipments.controller';
@@ -19,6 +20,7 @@ import { CpShipmentsController } from './cp-shipments.controller';
     CpDashboardController,
     CpOrdersController,
     CpShipmentsController,
+    CpOrderEditsController,
     CpJobsController,
     CpPaymentTransactionsController,
   ],

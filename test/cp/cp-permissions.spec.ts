@@ -232,6 +232,8 @@ describe('CP permissions', () => {
       [`/admin/orders/${order.id}/status`, { status: 'canceled' }],
       [`/admin/orders/${order.id}/refunds`, { full: true, reason: 'Not allowed', reference: 'X' }],
       [`/admin/orders/${order.id}/shipments`, { carrierName: 'Post', trackingNumber: 'RR1' }],
+      [`/admin/orders/${order.id}/edit/contact`, { email: 'clerk@example.com' }],
+      [`/admin/orders/${order.id}/edit/note`, { text: 'hello', visibility: 'customer' }],
       [`/admin/products/${product.id}`, { price: '0.01' }],
       ['/admin/jobs/1/retry', {}],
       ['/admin/shipping/methods', { name: 'Free for all' }],

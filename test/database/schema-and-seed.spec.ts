@@ -70,6 +70,7 @@ describe('schema and demo seed', () => {
           'CartAdds1795775885011',
           'Refunds1795776662856',
           'Shipments1795777899147',
+          'OrderHistoryCustomerVisible1795778609404',
           'SalesDocuments1795779408615',
         ],
       });

@@ -5,7 +5,7 @@ import { roundHalfUp } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
-import { CouponService } from '../coupons/coupon.service';
+import { CouponContext, CouponService } from '../coupons/coupon.service';
 import { coverWithGiftCards, GiftCardBalance, GiftCardCover } from '../gift-cards/gift-card-cover';
 import { GiftCardRedemption } from '../gift-cards/gift-card-redemption.service';
 import { absoluteUrl, productUrl } from '../products/catalog-product';
@@ -107,6 +107,9 @@ export interface PricingExtras {
   reverseCharge?: boolean;
 }
 
+/** A placed order's coupon judged again (CouponContext): its own use not counted, dates as when it was placed. */
+export type CouponRecheck = Pick<CouponContext, 'now' | 'countedForOrderId'>;
+
 @Injectable()
 export class CartPricingService {
   constructor(
@@ -125,9 +128,9 @@ export class CartPricingService {
 
   /**
    * Unit prices are converted and rounded once per unit, so unit × qty = line total exactly; the
-   * discount comes off the subtotal.
+   * discount comes off the subtotal. `coupon` tells how to judge the coupon of a placed order being changed.
    */
-  async priceLines(cart: Cart, lines: CartLine[]): Promise<PricedLines> {
+  async priceLines(cart: Cart, lines: CartLine[], coupon: CouponRecheck = {}): Promise<PricedLines> {
     const currency = await this.currencies.chosenOrBase(cart.currency);
     const base = await this.currencies.base();
     const { products, variants } = await loadLineItems(this.dataSource, lines);
@@ -158,6 +161,7 @@ export class CartPricingService {
       subtotalBase,
       currency,
       base,
+      coupon,
     );
     const giftCards = await this.giftCards.applied(cart.giftCardCodes, currency.code);
     return {
@@ -247,10 +251,15 @@ export class CartPricingService {
     subtotalBase: number,
     currency: Currency,
     base: Currency,
+    recheck: CouponRecheck,
   ): Promise<{ discount: number; couponError: string | null; couponErrorCode: string | null }> {
     if (!cart.couponCode || subtotal === 0) return { discount: 0, couponError: null, couponErrorCode: null };
     try {
-      const coupon = await this.coupons.findUsable(cart.couponCode, { subtotal: subtotalBase, email: cart.email });
+      const coupon = await this.coupons.findUsable(cart.couponCode, {
+        subtotal: subtotalBase,
+        email: cart.email,
+        ...recheck,
+      });
       return {
         discount: this.coupons.discount(coupon, subtotal, currency, base),
         couponError: null,

@@ -18,6 +18,7 @@ import { GIFT_CARD_PAYMENT } from '../gift-cards/gift-card-payment.gateway';
 import { GiftCardRedemption } from '../gift-cards/gift-card-redemption.service';
 import { OrderHistory } from '../orders/order-history.entity';
 import { OrderLine } from '../orders/order-line.entity';
+import { orderLineOf } from '../orders/priced-order-line';
 import { amountDue, Order } from '../orders/order.entity';
 import { PaymentTransaction } from '../payments/payment-transaction.entity';
 import { StockService } from '../products/stock.service';
@@ -184,18 +185,7 @@ export class PlaceOrderService {
     await insertRows(
       tx.manager,
       OrderLine,
-      priced.lines.map(({ line, sku, name, price, total }) => ({
-        orderId: order.id,
-        productId: line.productId,
-        variantId: line.variantId,
-        sku,
-        name,
-        qty: line.qty,
-        price,
-        total,
-        configuration: line.configuration,
-        custom: line.custom as never,
-      })),
+      priced.lines.map((line) => orderLineOf(order.id, line)),
     );
     await insertRows(tx.manager, OrderHistory, {
       orderId: order.id,

@@ -21,6 +21,11 @@ export interface CouponContext {
   email: string | null;
   /** Epoch ms; defaults to now. */
   now?: number;
+  /**
+   * The order whose coupon is checked again (staff changed its lines): its own use is already counted, so it
+   * does not count against the limits. Pass its placing time as `now`: dates are judged as when it was placed.
+   */
+  countedForOrderId?: number;
 }
 
 /** A currency as far as conversions need it: rate against the base currency and digits after the point. */
@@ -75,11 +80,17 @@ export class CouponService {
     if (coupon.endsAt !== null && now >= coupon.endsAt) {
       throw couponErrors.coupon_expired({ on: formatMoment(coupon.endsAt) });
     }
-    if (coupon.usageLimit !== null && coupon.timesUsed >= coupon.usageLimit) throw usedUp();
+    const ownUse = context.countedForOrderId
+      ? await this.dataSource
+          .getRepository(CouponUsage)
+          .countBy({ couponId: coupon.id, orderId: context.countedForOrderId })
+      : 0;
+    if (coupon.usageLimit !== null && coupon.timesUsed - ownUse >= coupon.usageLimit) throw usedUp();
     if (context.email && coupon.perCustomerLimit !== null) {
-      const uses = await this.dataSource
-        .getRepository(CouponUsage)
-        .countBy({ couponId: coupon.id, customerKey: context.email.trim().toLowerCase() });
+      const uses =
+        (await this.dataSource
+          .getRepository(CouponUsage)
+          .countBy({ couponId: coupon.id, customerKey: context.email.trim().toLowerCase() })) - ownUse;
       if (uses >= coupon.perCustomerLimit) throw customerLimit(coupon.perCustomerLimit);
     }
     if (coupon.minSubtotal !== null && context.subtotal < coupon.minSubtotal) {

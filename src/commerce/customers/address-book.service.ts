@@ -19,7 +19,16 @@ export interface SaveAddress extends Address {
 }
 
 /** The fields that make an address; two entries alike in all of them are the same address. */
-const ADDRESS_FIELDS = ['firstName', 'lastName', 'street', 'city', 'zipCode', 'country', 'phone', 'company'] as const;
+export const ADDRESS_FIELDS = [
+  'firstName',
+  'lastName',
+  'street',
+  'city',
+  'zipCode',
+  'country',
+  'phone',
+  'company',
+] as const;
 
 /**
  * A customer's address book: at most one default billing and one default shipping address. The account pages
@@ -130,8 +139,8 @@ export function addressJson(address: CustomerAddress) {
   return { id: address.id, ...addressFields(address), isDefaultBilling, isDefaultShipping };
 }
 
-/** An entry as checkout's Address (what a cart holds): optional fields left out when empty. */
-export function asAddress(entry: CustomerAddress): Address {
+/** An entry (or an address) as checkout's Address (what a cart holds): optional fields left out when empty. */
+export function asAddress(entry: CustomerAddress | Address): Address {
   const { phone, company, ...required } = addressFields(entry);
   return { ...required, ...(phone && { phone }), ...(company && { company }) };
 }

@@ -5,6 +5,7 @@ import { AppError } from '../../common/errors/app-error';
 import { SalesDocuments } from '../invoices/sales-documents.service';
 import { PaymentStatusPoller } from '../payments/payment-status-poller';
 import { PaymentTransaction } from '../payments/payment-transaction.entity';
+import { orderEditable } from './order-edits.service';
 import { OrderHistory } from './order-history.entity';
 import { OrderLine } from './order-line.entity';
 import { OrderPageSections } from './order-page-sections';
@@ -81,6 +82,7 @@ export class OrderAdmin {
       nextStatuses: orderLifecycle.next(order.status),
       canCheckPayment: this.poller.canCheck(order),
       sections: await this.sections.for(order, holds),
+      editable: orderEditable(order),
     };
   }
 }

@@ -1,7 +1,7 @@
 import { Column, Entity, Index } from 'typeorm';
 import { BaseRow } from '../../database/base.entity';
 
-/** One row per status change or comment on an order, newest last. */
+/** One row per status change, edit or comment on an order, newest last. */
 @Entity('order_history')
 @Index(['orderId'])
 export class OrderHistory extends BaseRow {
@@ -16,6 +16,10 @@ export class OrderHistory extends BaseRow {
 
   @Column({ type: 'text', nullable: true })
   note: string | null;
+
+  /** A note staff wrote for the customer: shown on the account order page and the guest order view. */
+  @Column({ type: 'boolean', default: false })
+  customerVisible: boolean;
 
   /** Who did it: `system`, `customer`, `cp:<email>`, `gateway:<handle>`, `cli`. */
   @Column({ type: 'varchar', length: 191 })

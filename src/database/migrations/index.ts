@@ -16,6 +16,7 @@ import { PaymentRefundDue1795753670809 } from './1795753670809-payment-refund-du
 import { CartAdds1795775885011 } from './1795775885011-cart-adds';
 import { Refunds1795776662856 } from './1795776662856-refunds';
 import { Shipments1795777899147 } from './1795777899147-shipments';
+import { OrderHistoryCustomerVisible1795778609404 } from './1795778609404-order-history-customer-visible';
 import { SalesDocuments1795779408615 } from './1795779408615-sales-documents';
 import { OrderVatConsultation1795754295107 } from './1795754295107-order-vat-consultation';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
@@ -42,5 +43,6 @@ export const MIGRATIONS = [
   CartAdds1795775885011,
   Refunds1795776662856,
   Shipments1795777899147,
+  OrderHistoryCustomerVisible1795778609404,
   SalesDocuments1795779408615,
 ];

@@ -1,13 +1,14 @@
-import { Controller, Get, Header, Param, ParseIntPipe, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Param, ParseIntPipe, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { SalesDocuments } from '../../commerce/invoices/sales-documents.service';
+import { OrderEdits } from '../../commerce/orders/order-edits.service';
 import { OrdersService } from '../../commerce/orders/orders.service';
 import { PaymentService } from '../../commerce/payments/payment.service';
 import { AppError } from '../../common/errors/app-error';
 import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
-import { FileAnswer, PageView, Redirect } from '../../web/answers/answers';
+import { FileAnswer, FormAnswer, PageView, Redirect } from '../../web/answers/answers';
 import { PageLanguage, PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { OrderPageService } from './order-page.service';
 import { stepUrl } from './place-order.controller';
@@ -26,6 +27,7 @@ export class GuestOrderController {
     private readonly payments: PaymentService,
     private readonly pages: OrderPageService,
     private readonly documents: SalesDocuments,
+    private readonly edits: OrderEdits,
   ) {}
 
   @Get('view/:orderNumber')
@@ -36,9 +38,14 @@ export class GuestOrderController {
   ): Promise<PageView> {
     const order = await this.orders.byNumber(number);
     if (!order) throw AppError.notFound(text('order.notFound'));
+    const [view, customerSide] = await Promise.all([this.pages.view(order, language), this.edits.customerSide(order)]);
     return new PageView(
       'shop/order/view',
-      { title: text('order.title', { reference: order.reference }), order: await this.pages.view(order, language) },
+      {
+        title: text('order.title', { reference: order.reference }),
+        csrf: true,
+        order: { ...view, ...customerSide, cancelUrl: `/shop/order/cancel/${order.number}` },
+      },
       { headers: { 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex' } },
     );
   }
@@ -67,6 +74,16 @@ export class GuestOrderController {
     const note = await this.documents.creditNoteOf(order.id, id);
     if (!note) throw AppError.notFound('We could not find this credit note.');
     return pdfAnswer(await this.documents.file(note));
+  }
+
+  /** The shopper cancels their unpaid order (`salesCustomerCancelEnabled`); the number is the guest's key. */
+  @Post('cancel/:orderNumber')
+  @HttpCode(200)
+  async cancel(@Param('orderNumber') number: string, @PageText() text: PageTextFn): Promise<FormAnswer> {
+    const order = await this.orders.byNumber(number);
+    if (!order) throw AppError.notFound(text('order.notFound'));
+    await this.edits.cancelByCustomer(order.id);
+    return FormAnswer.done(text('order.canceled'), { to: `/shop/order/view/${order.number}` }, { status: 'canceled' });
   }
 
   /** Pays again while the order awaits an online payment; otherwise back to the order with a word why not. */

@@ -2,16 +2,21 @@ import { Body, Controller, Get, Header, HttpCode, Post, Query, Req } from '@nest
 import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { OrderEdits } from '../../../commerce/orders/order-edits.service';
 import { OrderStatus } from '../../../commerce/orders/order-status.machine';
 import { AppError } from '../../../common/errors/app-error';
-import { FileAnswer, PageView } from '../../../web/answers/answers';
+import { FileAnswer, FormAnswer, PageView } from '../../../web/answers/answers';
 import { PageLanguage, PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
 import { AccountOrderViews } from './account-order-view.service';
 import { CustomerOrdersService } from '../../../commerce/customers/customer-orders.service';
 import { SalesDocuments } from '../../../commerce/invoices/sales-documents.service';
 import { CreditNoteDto, OrderNumberDto, PageQuery } from './dto/account.dto';
+import { changeDone } from '../translated-answers';
 
-/** The customer's orders and invoices: my-orders, my-order, my-invoices, download-invoice and download-credit-note. */
+/**
+ * The customer's orders and invoices: my-orders, my-order, cancel-order, my-invoices, download-invoice and
+ * download-credit-note.
+ */
 @ApiTags('customer')
 @AccountRoute()
 @Controller('shop/account')
@@ -20,6 +25,7 @@ export class AccountOrdersController {
     private readonly orders: CustomerOrdersService,
     private readonly views: AccountOrderViews,
     private readonly documents: SalesDocuments,
+    private readonly edits: OrderEdits,
   ) {}
 
   @Get('my-orders')
@@ -50,7 +56,11 @@ export class AccountOrdersController {
       {
         title: text('account.order.title', { reference: order.reference }),
         csrf: true,
-        order: await this.views.detail(order, language),
+        order: {
+          ...(await this.views.detail(order, language)),
+          ...(await this.edits.customerSide(order)),
+          cancelUrl: '/shop/account/cancel-order',
+        },
       },
       { headers: { 'X-Robots-Tag': 'noindex' } },
     );
@@ -95,6 +105,20 @@ export class AccountOrdersController {
     if (!note) throw AppError.notFound('We could not find this credit note.');
     const { filename, pdf } = await this.documents.file(note);
     return new FileAnswer(pdf, { type: 'application/pdf', filename, disposition: 'attachment' });
+  }
+
+  /** The customer cancels their own unpaid order (`salesCustomerCancelEnabled`); another's order is a 404. */
+  @Post('cancel-order')
+  @HttpCode(200)
+  async cancelOrder(@Body() body: OrderNumberDto, @Req() req: Request): Promise<FormAnswer> {
+    const order = await this.orders.own(req.customer!.id, body.number);
+    if (!order) throw orderNotFound();
+    await this.edits.cancelByCustomer(order.id);
+    return changeDone(
+      { key: 'order.canceled' },
+      { to: `/shop/account/my-order?number=${order.number}` },
+      { status: 'canceled' },
+    );
   }
 
   private async list(req: Request, language: string, query: PageQuery, statuses?: readonly OrderStatus[]) {

@@ -1,0 +1,73 @@
+import request from 'supertest';
+import { OrderHistory } from '../../src/commerce/orders/order-history.entity';
+import { OrderLine } from '../../src/commerce/orders/order-line.entity';
+import { amountDue, Order } from '../../src/commerce/orders/order.entity';
+import { PaymentTransaction } from '../../src/commerce/payments/payment-transaction.entity';
+import { shippingValue } from '../support/checkout';
+import { BANK_CONTROL, chooseAtBank, comeBackFromBank, placeBankOrder } from '../support/sandbox-bank';
+import { ShopClient } from '../support/shop-client';
+import { mailText, startSmtpCapture } from '../support/smtp-capture';
+import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
+
+/**
+ * Lines changed on an order whose bank payment is already open at the gateway: the bank holds the old amount, so
+ * that payment is withdrawn there and the customer is mailed the order's pay link, which asks for the new amount.
+ */
+describe(`order edits with an open bank payment (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
+  let shop: TestApp;
+  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;
+  let admin: ShopClient;
+  let flatRate: string;
+
+  beforeAll(async () => {
+    smtp = await startSmtpCapture();
+    shop = await startTestApp({ listen: true, env: { SMTP_URL: smtp.url } });
+    flatRate = await shippingValue(shop.dataSource, 'flat-rate');
+    admin = new ShopClient(shop.server);
+    await admin.loginCp();
+  });
+  afterAll(async () => {
+    await shop.close();
+    await smtp.close();
+  });
+
+  const attempts = (orderId: number) =>
+    shop.dataSource.getRepository(PaymentTransaction).find({ where: { orderId }, order: { id: 'ASC' } });
+
+  it('withdraws the payment the bank holds and mails a link that pays the new amount', async () => {
+    const { client, order } = await placeBankOrder(shop, flatRate, 'bankpay', 'DEMO-HEADLAMP', 1);
+    const [first] = await attempts(order.id);
+    expect(first).toMatchObject({ status: 'pending', amount: order.total });
+    const [line] = await shop.dataSource.getRepository(OrderLine).findBy({ orderId: order.id });
+
+    const edit = await admin.post(`/admin/orders/${order.id}/edit/lines`, { lines: [{ id: line.id, qty: 2 }] });
+    expect(edit.status).toBe(200);
+    const edited = await shop.dataSource.getRepository(Order).findOneByOrFail({ id: order.id });
+    expect(edited.total).toBeGreaterThan(order.total);
+    const history = await shop.dataSource.getRepository(OrderHistory).findBy({ orderId: order.id });
+    expect(history.at(-1)!.note).toContain(
+      `payment ${first.reference} withdrawn, new payment link sent to ${order.email}`,
+    );
+
+    // The old payment is withdrawn at the bank and fails; nothing else is open.
+    await eventually(async () => (await attempts(order.id))[0].status === 'failed');
+    const bank = await request(shop.server).get(`${BANK_CONTROL}/payments/${first.reference}`).expect(200);
+    expect(bank.body.authorizationStatus).toBe('CANCELLED_BY_TPP');
+    const mail = await eventually(() => smtp.messages.find((message) => message.to.includes(order.email)));
+    const text = mailText(mail);
+    expect(text).toContain(`/shop/order/pay/${order.number}`);
+    expect(text).toContain(`We changed your order ${order.reference}`);
+
+    // The link starts a payment of the new amount, and paying it pays the order.
+    const pay = await client.get(`/shop/order/pay/${order.number}`).set('Accept', 'text/html');
+    expect(pay.status).toBe(302);
+    const [, second] = await attempts(order.id);
+    expect(second).toMatchObject({ status: 'pending', amount: amountDue(edited) });
+    expect(await comeBackFromBank(client, await chooseAtBank(shop, pay.headers.location, 'card-ok'))).toBe(
+      '/shop/checkout/success',
+    );
+    const paid = await shop.dataSource.getRepository(Order).findOneByOrFail({ id: order.id });
+    expect(paid.status).toBe('paid');
+    expect((await attempts(order.id))[1]).toMatchObject({ status: 'success', paidAmount: amountDue(edited) });
+  });
+});
