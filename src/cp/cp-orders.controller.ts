@@ -12,7 +12,7 @@ import { OrderAdmin } from '../commerce/orders/order-admin.service';
 import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.machine';
 import { OrderStatusService } from '../commerce/orders/order-status.service';
 import { RefundBalance } from '../commerce/refunds/refund-balance';
-import { parseRefundLines } from '../commerce/refunds/refund-input';
+import { parseLineQuantities, parseRefundLines } from '../commerce/refunds/refund-input';
 import { RefundService } from '../commerce/refunds/refund.service';
 import { Currency } from '../commerce/stores/currency.entity';
 import { CurrencyService } from '../commerce/stores/currency.service';
@@ -141,7 +141,7 @@ export class CpOrdersController {
       orderId: id,
       idempotencyKey: headerKey ?? body.idempotencyKey ?? randomUUID(),
       paymentId: body.paymentId ? Number(body.paymentId) : undefined,
-      lines: [...parseRefundLines(body.lines ?? ''), ...formLines(body.qty ?? {})],
+      lines: [...parseRefundLines(body.lines ?? ''), ...parseLineQuantities(body.qty ?? {})],
       amount,
       full: TICKED.includes(body.full ?? false),
       restock: TICKED.includes(body.restock ?? false),
@@ -174,20 +174,6 @@ export class CpOrdersController {
     if (change) return FormAnswer.note('success', `Status changed to ${body.status}.`, order);
     return FormAnswer.note('info', 'The status was already set.', order);
   }
-}
-
-/**
- * The form's per-line quantity fields, `qty[line12]`: keyed by a name rather than the bare id, which the form
- * parser would read as an array index and pack away. Those left blank or 0 refund nothing of their line.
- */
-function formLines(fields: Record<string, string>): Array<{ orderLineId: number; qty: number }> {
-  return Object.entries(fields)
-    .filter(([, qty]) => typeof qty === 'string' && qty.trim() !== '' && qty.trim() !== '0')
-    .map(([lineId, qty]) => {
-      const id = /^line(\d{1,10})$/.exec(lineId)?.[1];
-      if (!id || !/^\d{1,6}$/.test(qty.trim())) throw AppError.invalid({ qty: ['quantities must be whole numbers'] });
-      return { orderLineId: Number(id), qty: Number(qty.trim()) };
-    });
 }
 
 /** The order page's refund section: paid, refunded and balance, each line's quantity left, the refunds so far. */

@@ -25,6 +25,7 @@ import { OrderLine } from '../commerce/orders/order-line.entity';
 import { PaymentTransaction } from '../commerce/payments/payment-transaction.entity';
 import { Product } from '../commerce/products/product.entity';
 import { Refund, RefundLine } from '../commerce/refunds/refund.entity';
+import { OrderReturn, OrderReturnHistory, OrderReturnLine } from '../commerce/returns/return.entity';
 import { ProductRelation } from '../commerce/products/product-relation.entity';
 import { ProductVariant } from '../commerce/products/product-variant.entity';
 import { ShippingMethod } from '../commerce/shipping/shipping-method.entity';
@@ -58,6 +59,9 @@ export const ENTITIES = [
   PaymentTransaction,
   Refund,
   RefundLine,
+  OrderReturn,
+  OrderReturnLine,
+  OrderReturnHistory,
   ShippingMethod,
   SessionRow,
   CpUser,

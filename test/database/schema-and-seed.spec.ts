@@ -69,6 +69,7 @@ describe('schema and demo seed', () => {
           'OrderVatConsultation1795754295107',
           'CartAdds1795775885011',
           'Refunds1795776662856',
+          'Returns1795778895019',
         ],
       });
     } finally {

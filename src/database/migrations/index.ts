@@ -15,6 +15,7 @@ import { ShippingMethodWindow1795747656560 } from './1795747656560-shipping-meth
 import { PaymentRefundDue1795753670809 } from './1795753670809-payment-refund-due';
 import { CartAdds1795775885011 } from './1795775885011-cart-adds';
 import { Refunds1795776662856 } from './1795776662856-refunds';
+import { Returns1795778895019 } from './1795778895019-returns';
 import { OrderVatConsultation1795754295107 } from './1795754295107-order-vat-consultation';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
 
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   OrderVatConsultation1795754295107,
   CartAdds1795775885011,
   Refunds1795776662856,
+  Returns1795778895019,
 ];
