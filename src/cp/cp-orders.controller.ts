@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsNumberString, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { Request } from 'express';
 import { CpPermission } from '../common/decorators/cp-permission.decorator';
 import { IdempotencyKey } from '../common/decorators/idempotency-key.decorator';
-import { AppError } from '../common/errors/app-error';
 import { formatMoney } from '../common/money-format';
 import { cpUserHolds } from '../common/session-data';
 import { OrderAdmin } from '../commerce/orders/order-admin.service';
 import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.machine';
 import { OrderStatusService } from '../commerce/orders/order-status.service';
 import { RefundBalance } from '../commerce/refunds/refund-balance';
-import { parseLineQuantities, parseRefundLines } from '../commerce/refunds/refund-input';
 import { RefundService } from '../commerce/refunds/refund.service';
+import { ReturnService } from '../commerce/returns/return.service';
 import { Currency } from '../commerce/stores/currency.entity';
 import { CurrencyService } from '../commerce/stores/currency.service';
 import { AppConfig } from '../config/app-config';
@@ -21,6 +20,7 @@ import { InjectConfig } from '../config/config.module';
 import { CpListQuery } from '../common/cp-list.query';
 import { FormAnswer, PageView } from '../web/answers/answers';
 import { RefusedGoesTo } from '../web/answers/refused-form.decorator';
+import { refundDone, RefundFormDto, refundRequest, TICKED } from './refund-form';
 
 class OrderListQuery extends CpListQuery {
   @IsOptional()
@@ -38,56 +38,6 @@ class ChangeStatusDto {
   note?: string;
 }
 
-/** A checkbox as a form posts it (`on`) or a script sends it (`true`). */
-const TICKED = ['on', 'true', true];
-
-/**
- * The CP refund form, also posted as JSON: lines as `qty[line<ID>]` fields (the form) or `lines` `ID:QTY,…`, a
- * free `amount` in major units, or `full` for everything left. The form carries the idempotency key it was shown
- * with; a script sends its own in `Idempotency-Key`.
- */
-class RefundFormDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(500)
-  reason: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(32)
-  amount?: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
-  lines?: string;
-
-  @IsOptional()
-  @IsObject()
-  qty?: Record<string, string>;
-
-  @IsOptional()
-  @IsIn([...TICKED, 'false', false])
-  restock?: string | boolean;
-
-  @IsOptional()
-  @IsIn([...TICKED, 'false', false])
-  full?: string | boolean;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(191)
-  reference?: string;
-
-  @IsOptional()
-  @Matches(/^[\x21-\x7e]{1,100}$/)
-  idempotencyKey?: string;
-
-  @IsOptional()
-  @IsNumberString({ no_symbols: true })
-  paymentId?: string;
-}
-
 @ApiExcludeController()
 @CpPermission('accessOrders')
 @Controller('orders')
@@ -96,6 +46,7 @@ export class CpOrdersController {
     private readonly orders: OrderAdmin,
     private readonly statuses: OrderStatusService,
     private readonly refunds: RefundService,
+    private readonly returns: ReturnService,
     private readonly currencies: CurrencyService,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
@@ -119,7 +70,8 @@ export class CpOrdersController {
     const detail = await this.orders.detail(id, (permission) => cpUserHolds(req.cpStaff!, permission));
     const currency = await this.currencies.chosenOrBase(detail.order.currency);
     const refunds = refundPanel(await this.refunds.balance(id), currency);
-    return new PageView('cp/order', { layout: 'cp', title: 'Order', ...detail, refunds });
+    const returns = await this.returns.forOrder(id);
+    return new PageView('cp/order', { layout: 'cp', title: 'Order', ...detail, refunds, returns });
   }
 
   /**
@@ -135,27 +87,12 @@ export class CpOrdersController {
     @IdempotencyKey() headerKey: string | undefined,
     @Req() req: Request,
   ): Promise<FormAnswer> {
-    const amount = body.amount?.trim() ? Number(body.amount.trim()) : undefined;
-    if (amount !== undefined && !Number.isFinite(amount)) throw AppError.invalid({ amount: ['must be a number'] });
     const result = await this.refunds.refund({
       orderId: id,
-      idempotencyKey: headerKey ?? body.idempotencyKey ?? randomUUID(),
-      paymentId: body.paymentId ? Number(body.paymentId) : undefined,
-      lines: [...parseRefundLines(body.lines ?? ''), ...parseLineQuantities(body.qty ?? {})],
-      amount,
+      ...refundRequest(body, headerKey, `cp:${req.cpStaff!.email}`),
       full: TICKED.includes(body.full ?? false),
-      restock: TICKED.includes(body.restock ?? false),
-      reason: body.reason,
-      reference: body.reference,
-      actor: `cp:${req.cpStaff!.email}`,
     });
-    const report = await this.refunds.report(result);
-    const done = formatMoney(result.refund.amount, await this.currencies.chosenOrBase(result.refund.currency));
-    const message = result.replayed
-      ? `This refund (${done}) was made already.`
-      : report.status === 'pending'
-        ? `The refund of ${done} is being made.`
-        : `Refunded ${done}.`;
+    const { message, report } = await refundDone(result, this.refunds, this.currencies);
     return FormAnswer.done(message, { to: `/${this.config.cpTrigger}/orders/${id}` }, { refund: report });
   }
 

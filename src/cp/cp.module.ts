@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CommerceAdminModule } from '../commerce/admin.module';
+import { ReturnsModule } from '../commerce/returns/returns.module';
 import { StaffModule } from '../commerce/staff/staff.module';
 import { CpAuthController } from './cp-auth.controller';
 import { CpDashboardController } from './cp-dashboard.controller';
@@ -12,7 +13,7 @@ import { CpPaymentTransactionsController } from './cp-payment-transactions.contr
  * accounts, which the CP guard, the demo seed and the CLI use.
  */
 @Module({
-  imports: [StaffModule, CommerceAdminModule],
+  imports: [StaffModule, CommerceAdminModule, ReturnsModule],
   controllers: [
     CpAuthController,
     CpDashboardController,

@@ -14,6 +14,7 @@ import { RefundInput, RefundResult, RefundService } from '../refunds/refund.serv
 import { returnErrors } from './return-errors';
 import { returnLifecycle, ReturnStatus } from './return-lifecycle';
 import { ReturnMails } from './return-mails';
+import { shopperReturnSection } from './return-section';
 import { OrderReturn, OrderReturnHistory, OrderReturnLine } from './return.entity';
 
 const DAY_MS = 86_400_000;
@@ -80,6 +81,12 @@ export class ReturnService {
   /** The order's return window and returnable lines, as the order pages show them. */
   window(order: Order): Promise<ReturnWindow> {
     return this.readWindow(this.dataSource.manager, order);
+  }
+
+  /** The returns section of the shopper's order pages, in `language` (null: nothing to show). */
+  async shopperSection(order: Order, language: string) {
+    const [window, returns] = await Promise.all([this.window(order), this.forOrder(order.id)]);
+    return shopperReturnSection(order, window, returns, language);
   }
 
   async request(input: ReturnRequestInput): Promise<OrderReturn> {

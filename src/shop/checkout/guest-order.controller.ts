@@ -2,7 +2,9 @@ import { Controller, Get, Param, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { Request } from 'express';
+import { Order } from '../../commerce/orders/order.entity';
 import { OrdersService } from '../../commerce/orders/orders.service';
+import { ReturnService } from '../../commerce/returns/return.service';
 import { PaymentService } from '../../commerce/payments/payment.service';
 import { AppError } from '../../common/errors/app-error';
 import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
@@ -24,6 +26,7 @@ export class GuestOrderController {
     private readonly orders: OrdersService,
     private readonly payments: PaymentService,
     private readonly pages: OrderPageService,
+    private readonly returns: ReturnService,
   ) {}
 
   @Get('view/:orderNumber')
@@ -36,9 +39,19 @@ export class GuestOrderController {
     if (!order) throw AppError.notFound(text('order.notFound'));
     return new PageView(
       'shop/order/view',
-      { title: text('order.title', { reference: order.reference }), order: await this.pages.view(order, language) },
+      {
+        title: text('order.title', { reference: order.reference }),
+        order: await this.pages.view(order, language),
+        ...(await this.returnSection(order, language)),
+      },
       { headers: { 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex' } },
     );
+  }
+
+  /** The returns section (docs/shop.md, _Returns_), with the CSRF token its form needs when there is one. */
+  private async returnSection(order: Order, language: string) {
+    const returns = await this.returns.shopperSection(order, language);
+    return returns ? { returns, returnsAction: '/shop/order/returns', csrf: true } : {};
   }
 
   /** Pays again while the order awaits an online payment; otherwise back to the order with a word why not. */

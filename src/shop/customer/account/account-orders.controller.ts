@@ -10,6 +10,7 @@ import { AccountOrderViews } from './account-order-view.service';
 import { CustomerOrdersService, INVOICED_STATUSES } from '../../../commerce/customers/customer-orders.service';
 import { OrderNumberDto, PageQuery } from './dto/account.dto';
 import { InvoicePdfService } from './invoice-pdf.service';
+import { ReturnService } from '../../../commerce/returns/return.service';
 
 /** The customer's orders and invoices: my-orders, my-order, my-invoices and download-invoice. */
 @ApiTags('customer')
@@ -20,6 +21,7 @@ export class AccountOrdersController {
     private readonly orders: CustomerOrdersService,
     private readonly views: AccountOrderViews,
     private readonly invoices: InvoicePdfService,
+    private readonly returns: ReturnService,
   ) {}
 
   @Get('my-orders')
@@ -51,6 +53,8 @@ export class AccountOrdersController {
         title: text('account.order.title', { reference: order.reference }),
         csrf: true,
         order: await this.views.detail(order, language),
+        returns: await this.returns.shopperSection(order, language),
+        returnsAction: '/shop/account/returns',
       },
       { headers: { 'X-Robots-Tag': 'noindex' } },
     );
