@@ -205,6 +205,8 @@ describe('CP permissions', () => {
     const pages: Array<[string, string]> = [
       ['/admin/orders', 'accessOrders'],
       [`/admin/orders/${order.id}`, 'accessOrders'],
+      ['/admin/returns', 'accessOrders'],
+      ['/admin/returns/1', 'accessOrders'],
       ['/admin/products', 'accessProducts'],
       [`/admin/products/${product.id}`, 'accessProducts'],
       ['/admin/jobs', 'accessJobs'],
@@ -230,6 +232,8 @@ describe('CP permissions', () => {
       [`/admin/core/payment-transactions/check-payment-status/${order.id}`, {}],
       [`/admin/orders/${order.id}/status`, { status: 'canceled' }],
       [`/admin/orders/${order.id}/refunds`, { full: true, reason: 'Not allowed', reference: 'X' }],
+      ['/admin/returns/1/approve', {}],
+      ['/admin/returns/1/refund', { reason: 'Not allowed' }],
       [`/admin/products/${product.id}`, { price: '0.01' }],
       ['/admin/jobs/1/retry', {}],
       ['/admin/shipping/methods', { name: 'Free for all' }],
@@ -270,6 +274,7 @@ describe('CP permissions', () => {
       '/admin',
       '/admin/orders',
       `/admin/orders/${order.id}`,
+      '/admin/returns',
       '/admin/products',
       `/admin/products/${product.id}`,
       '/admin/jobs',
@@ -381,7 +386,7 @@ describe('CP permissions', () => {
     it('checks and shows the permissions the database holds now, removed or granted', async () => {
       const clerk = await staff('mover@example.com', ['accessOrders', 'accessShipping']);
       await clerk.get('/admin/orders').expect(200);
-      expect(await navLabels(clerk)).toEqual(['Orders', 'Shipping']);
+      expect(await navLabels(clerk)).toEqual(['Orders', 'Returns', 'Shipping']);
 
       await users().update({ email: 'mover@example.com' }, { permissions: ['accessShipping', 'accessJobs'] });
       const refused = await clerk.get('/admin/orders').expect(403);

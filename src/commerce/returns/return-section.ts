@@ -1,6 +1,6 @@
 import { translations } from '../../web/i18n/translations';
 import type { Order } from '../orders/order.entity';
-import type { ReturnDetail, ReturnWindow } from './return.service';
+import type { ReturnDetail, ReturnWindow } from './return-reads';
 
 /**
  * The returns section of the shopper's order pages (the account's and the guest's), in the page's language: the

@@ -13,6 +13,7 @@ import { Refund, RefundLine } from '../refunds/refund.entity';
 import { RefundInput, RefundResult, RefundService } from '../refunds/refund.service';
 import { returnErrors } from './return-errors';
 import { returnLifecycle, ReturnStatus } from './return-lifecycle';
+import { ReturnDetail, ReturnableLine, ReturnWindow } from './return-reads';
 import { ReturnMails } from './return-mails';
 import { shopperReturnSection } from './return-section';
 import { OrderReturn, OrderReturnHistory, OrderReturnLine } from './return.entity';
@@ -37,28 +38,6 @@ export interface ReturnRequestInput {
 
 /** The refund of a received return: the refund form's fields; its lines default to those returned. */
 export type ReturnRefundInput = Omit<RefundInput, 'orderId' | 'full'>;
-
-/** An order line and how many of it can still be returned. */
-export interface ReturnableLine {
-  line: OrderLine;
-  left: number;
-}
-
-/** Whether the order can be returned now, until when, and what of it. */
-export interface ReturnWindow {
-  open: boolean;
-  /** When the window closes (epoch ms); null while the order is not delivered, or returns are off. */
-  until: number | null;
-  lines: ReturnableLine[];
-}
-
-/** A return with its lines (named as ordered) and its history. */
-export interface ReturnDetail {
-  ret: OrderReturn;
-  order: Order;
-  lines: Array<{ line: OrderLine; qty: number }>;
-  history: OrderReturnHistory[];
-}
 
 /**
  * Returns (docs/shop.md, _Returns_): a customer asks to send back delivered lines within `salesReturnWindowDays`
