@@ -123,22 +123,40 @@ describe(`returns (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const form = await staff.get(`/admin/returns/${returnId}`).expect(200);
     expect(form.text).toContain(`name="qty[line${line.id}]" min="0" max="1" value="1"`);
     expect(form.text).toContain('name="restock" value="on" checked');
-    const key = /name="idempotencyKey" value="([^"]+)"/.exec(form.text)![1];
+    const fields = { [`qty[line${line.id}]`]: '1', restock: 'on', reason: `Return ${returnId}: Príliš malé` };
     const stockBefore = await stock();
-    const fields = {
-      idempotencyKey: key,
-      [`qty[line${line.id}]`]: '1',
-      restock: 'on',
-      reason: `Return ${returnId}: Príliš malé`,
-    };
-    const refunded = await staff.submitForm(`/admin/returns/${returnId}/refund`, fields);
+
+    // The bank refuses: nothing is refunded, the return stays received and can be refunded again.
+    await request(shop.server).post(`${BANK_CONTROL}/settings`).send({ refuseRefunds: true }).expect(200);
+    const failed = await staffPost(`${returnId}/refund`, { reason: 'First try' });
+    expect(failed.status).toBe(502);
+    expect(failed.body.error.code).toBe('refund_failed');
+    expect(await reload(returnId)).toMatchObject({ status: 'received', refundId: null });
+    await request(shop.server).post(`${BANK_CONTROL}/settings`).send({ refuseRefunds: false }).expect(200);
+
+    // The form posted by a browser and, at the same moment, by another staff member's script with a key of its own:
+    // one refund.
+    const colleague = new ShopClient(shop.server);
+    await colleague.loginCp();
+    const colleagueToken = await colleague.csrfToken();
+    const [refunded, scripted] = await Promise.all([
+      staff.submitForm(`/admin/returns/${returnId}/refund`, fields),
+      colleague.agent
+        .post(`/admin/returns/${returnId}/refund`)
+        .set('X-CSRF-Token', colleagueToken)
+        .set('Idempotency-Key', 'script-key')
+        .send({ reason: 'Script' }),
+    ]);
     expect(refunded.status).toBe(303);
     expect(refunded.headers.location).toBe(`/admin/returns/${returnId}`);
-    // The browser posts the form again: the same refund, nothing more.
-    expect((await staff.submitForm(`/admin/returns/${returnId}/refund`, fields)).status).toBe(303);
+    expect(scripted.status).toBe(200);
+    // Posted again later: the refund it made, nothing more.
+    const again = await staffPost(`${returnId}/refund`, { reason: 'Again' });
+    expect(again.status).toBe(200);
+    expect(again.body.refund).toMatchObject({ replayed: true, amount: 39, restocked: true });
 
-    const refunds = await shop.dataSource.getRepository(Refund).findBy({ orderId: order.id });
-    expect(refunds).toMatchObject([{ status: 'succeeded', method: 'gateway', amount: 3900, restock: true }]);
+    const refunds = await shop.dataSource.getRepository(Refund).findBy({ orderId: order.id, status: 'succeeded' });
+    expect(refunds).toMatchObject([{ method: 'gateway', amount: 3900, restock: true }]);
     const bank = await request(shop.server).get(`${BANK_CONTROL}/payments/${await paymentReference(order.id)}`);
     expect(bank.body.refunds).toMatchObject([{ amountValue: 39 }]);
     expect(await stock()).toBe(stockBefore + 1);

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, Like } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { SettingsService } from '../../config/settings.service';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { insertRows } from '../../database/upsert';
-import { lifecycleErrors } from '../lifecycle/lifecycle-errors';
 import { OrderHistory } from '../orders/order-history.entity';
 import { OrderLine } from '../orders/order-line.entity';
 import { Order } from '../orders/order.entity';
@@ -36,8 +35,11 @@ export interface ReturnRequestInput {
   actor: string;
 }
 
-/** The refund of a received return: the refund form's fields; its lines default to those returned. */
-export type ReturnRefundInput = Omit<RefundInput, 'orderId' | 'full'>;
+/**
+ * The refund of a received return: the refund form's fields; its lines default to those returned, and the return
+ * gives the idempotency key.
+ */
+export type ReturnRefundInput = Omit<RefundInput, 'orderId' | 'full' | 'idempotencyKey'>;
 
 /**
  * Returns (docs/shop.md, _Returns_): a customer asks to send back delivered lines within `salesReturnWindowDays`
@@ -118,17 +120,12 @@ export class ReturnService {
 
   /**
    * Refunds a received return through `RefundService` (its rules: the balance, quantities left, the gateway), with
-   * the returned lines unless staff name fewer, then marks the return refunded. The refund's idempotency key makes
-   * a repeated post answer with the refund it made.
+   * the returned lines unless staff name fewer, then marks the return refunded. The return is its own idempotency
+   * key (`returnRefundKey`): posts made at once, or again later, answer with the one refund it made.
    */
   async refund(id: number, input: ReturnRefundInput): Promise<RefundResult> {
     const detail = await this.detail(id);
     const { ret } = detail;
-    if (ret.status === 'refunded') {
-      const made = await this.dataSource.getRepository(Refund).findOneBy({ id: ret.refundId ?? 0 });
-      if (made?.idempotencyKey !== input.idempotencyKey)
-        throw lifecycleErrors.illegal_transition({ who: 'A return', from: ret.status, to: 'refunded' });
-    }
     returnLifecycle.assertCan(ret.status, 'refunded');
     const returned = detail.lines.map(({ line, qty }) => ({ orderLineId: line.id, qty }));
     const lines = input.lines?.length ? input.lines : returned;
@@ -137,10 +134,23 @@ export class ReturnService {
       if (!held || qty > held.qty || lines.filter((entry) => entry.orderLineId === orderLineId).length > 1)
         throw returnErrors.return_refund_lines();
     }
-    const result = await this.refunds.refund({ ...input, orderId: ret.orderId, lines });
+    const idempotencyKey = await this.returnRefundKey(id);
+    const result = await this.refunds.refund({ ...input, idempotencyKey, orderId: ret.orderId, lines });
     if (result.refund.status === 'succeeded')
       await this.move(id, 'refunded', input.actor, `Refund ${result.refund.id}`, { refundId: result.refund.id });
     return result;
+  }
+
+  /**
+   * The idempotency key of a return's refund: the same for every post until an attempt fails (a failed refund
+   * answers its key with the failure), then the next one.
+   */
+  private async returnRefundKey(returnId: number): Promise<string> {
+    const prefix = `return-${returnId}-`;
+    const failed = await this.dataSource
+      .getRepository(Refund)
+      .countBy({ idempotencyKey: Like(`${prefix}%`), status: 'failed' });
+    return `${prefix}${failed + 1}`;
   }
 
   async detail(id: number): Promise<ReturnDetail> {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
@@ -9,7 +8,6 @@ import { ReturnService } from '../../commerce/returns/return.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { CpListQuery } from '../../common/cp-list.query';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
-import { IdempotencyKey } from '../../common/decorators/idempotency-key.decorator';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { FormAnswer, PageView } from '../../web/answers/answers';
@@ -80,8 +78,8 @@ export class CpReturnsController {
       canApprove: next.includes('approved'),
       canRefuse: next.includes('refused'),
       canReceive: next.includes('received'),
-      // The refund form, with the key it posts (a repeated post is the same refund) and restocking ticked.
-      refund: next.includes('refunded') ? { key: randomUUID(), reason: `Return ${ret.id}: ${ret.reason}` } : null,
+      // The refund form, restocking ticked; the return itself makes a repeated post the same refund.
+      refund: next.includes('refunded') ? { reason: `Return ${ret.id}: ${ret.reason}` } : null,
     });
   }
 
@@ -114,17 +112,19 @@ export class CpReturnsController {
     return this.moved(id, await this.returns.receive(id, `cp:${req.cpStaff!.email}`), 'received');
   }
 
-  /** Refunds a received return (its lines unless the form names fewer) and marks it refunded. */
+  /**
+   * Refunds a received return (its lines unless the form names fewer) and marks it refunded. The return is the
+   * refund's idempotency key: an `Idempotency-Key` or `idempotencyKey` sent is not used.
+   */
   @Post(':id/refund')
   @HttpCode(200)
   @RefusedGoesTo('returns/:id')
   async refund(
     @Param('id', ParseIntPipe) id: number,
     @Body() body: RefundFormDto,
-    @IdempotencyKey() headerKey: string | undefined,
     @Req() req: Request,
   ): Promise<FormAnswer> {
-    const result = await this.returns.refund(id, refundRequest(body, headerKey, `cp:${req.cpStaff!.email}`));
+    const result = await this.returns.refund(id, refundRequest(body, undefined, `cp:${req.cpStaff!.email}`));
     const { message, report } = await refundDone(result, this.refunds, this.currencies);
     return FormAnswer.done(message, this.page(id), { refund: report });
   }
