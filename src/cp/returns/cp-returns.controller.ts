@@ -12,7 +12,7 @@ import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { FormAnswer, PageView } from '../../web/answers/answers';
 import { RefusedGoesTo } from '../../web/answers/refused-form.decorator';
-import { refundDone, RefundFormDto, refundRequest } from '../refund-form';
+import { refundDone, RefundFormDto, refundRequest, TICKED } from '../refund-form';
 
 class ReturnListQuery extends CpListQuery {
   @IsOptional()
@@ -113,7 +113,8 @@ export class CpReturnsController {
   }
 
   /**
-   * Refunds a received return (its lines unless the form names fewer) and marks it refunded. The return is the
+   * Refunds a received return (its lines unless the form names fewer, restocked unless `restock` is `false`) and
+   * marks it refunded. The return is the
    * refund's idempotency key: an `Idempotency-Key` or `idempotencyKey` sent is not used.
    */
   @Post(':id/refund')
@@ -124,7 +125,10 @@ export class CpReturnsController {
     @Body() body: RefundFormDto,
     @Req() req: Request,
   ): Promise<FormAnswer> {
-    const result = await this.returns.refund(id, refundRequest(body, undefined, `cp:${req.cpStaff!.email}`));
+    const asked = refundRequest(body, undefined, `cp:${req.cpStaff!.email}`);
+    // Returned goods go back to stock unless staff say no.
+    const restock = body.restock === undefined || TICKED.includes(body.restock);
+    const result = await this.returns.refund(id, { ...asked, restock });
     const { message, report } = await refundDone(result, this.refunds, this.currencies);
     return FormAnswer.done(message, this.page(id), { refund: report });
   }
