@@ -89,7 +89,8 @@ export class CpOrdersController {
   ): Promise<FormAnswer> {
     const result = await this.refunds.refund({
       orderId: id,
-      ...refundRequest(body, headerKey, `cp:${req.cpStaff!.email}`),
+      ...refundRequest(body, `cp:${req.cpStaff!.email}`),
+      idempotencyKey: headerKey ?? body.idempotencyKey ?? randomUUID(),
       full: TICKED.includes(body.full ?? false),
     });
     const { message, report } = await refundDone(result, this.refunds, this.currencies);

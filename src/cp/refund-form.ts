@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { IsIn, IsNotEmpty, IsNumberString, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { parseLineQuantities, parseRefundLines } from '../commerce/refunds/refund-input';
 import { RefundInput, RefundResult, RefundService } from '../commerce/refunds/refund.service';
@@ -56,16 +55,14 @@ export class RefundFormDto {
   paymentId?: string;
 }
 
-/** The refund a posted form asks for, but for its order and `full`, which each page decides. */
+/** The refund a posted form asks for, but for its order, `full` and the idempotency key, which each page decides. */
 export function refundRequest(
   body: RefundFormDto,
-  headerKey: string | undefined,
   actor: string,
-): Omit<RefundInput, 'orderId' | 'full'> {
+): Omit<RefundInput, 'orderId' | 'full' | 'idempotencyKey'> {
   const amount = body.amount?.trim() ? Number(body.amount.trim()) : undefined;
   if (amount !== undefined && !Number.isFinite(amount)) throw AppError.invalid({ amount: ['must be a number'] });
   return {
-    idempotencyKey: headerKey ?? body.idempotencyKey ?? randomUUID(),
     paymentId: body.paymentId ? Number(body.paymentId) : undefined,
     lines: [...parseRefundLines(body.lines ?? ''), ...parseLineQuantities(body.qty ?? {})],
     amount,

@@ -125,7 +125,7 @@ export class CpReturnsController {
     @Body() body: RefundFormDto,
     @Req() req: Request,
   ): Promise<FormAnswer> {
-    const asked = refundRequest(body, undefined, `cp:${req.cpStaff!.email}`);
+    const asked = refundRequest(body, `cp:${req.cpStaff!.email}`);
     // Returned goods go back to stock unless staff say no.
     const restock = body.restock === undefined || TICKED.includes(body.restock);
     const result = await this.returns.refund(id, { ...asked, restock });
