@@ -19,6 +19,7 @@ import { SettingsModule } from './config/settings.module';
 import { CpModule } from './cp/cp.module';
 import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
 import { CpGiftCardsModule } from './cp/gift-cards/cp-gift-cards.module';
+import { CpReturnsModule } from './cp/returns/cp-returns.module';
 import { CpMarketingModule } from './cp/marketing/cp-marketing.module';
 import { CpProductsModule } from './cp/products/cp-products.module';
 import { CpShippingModule } from './cp/shipping/cp-shipping.module';
@@ -60,6 +61,7 @@ const CP_MODULES = [
   CpShippingModule,
   CpMarketingModule,
   CpGiftCardsModule,
+  CpReturnsModule,
   BankpayCpModule,
   CarrierACpModule,
   FlowsCpModule,

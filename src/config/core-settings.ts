@@ -44,6 +44,11 @@ function giftCardValidity(value: unknown): string | undefined {
   if ((value as number) < 0 || (value as number) > 120) return 'must be from 0 (never expires) to 120 months';
 }
 
+/** Up to a year; 0 means customers cannot ask for returns. */
+function returnWindow(value: unknown): string | undefined {
+  if ((value as number) < 0 || (value as number) > 365) return 'must be from 0 (no returns) to 365 days';
+}
+
 /** Shop-wide settings and feature flags (docs/configuration.md). */
 export const CORE_SETTINGS = [
   {
@@ -100,6 +105,19 @@ export const CORE_SETTINGS = [
     default: 12,
     check: giftCardValidity,
     description: 'Months a new gift card stays valid (0: it never expires)',
+  },
+  {
+    key: 'salesReturnWindowDays',
+    type: 'integer',
+    default: 14,
+    check: returnWindow,
+    description: 'Days after delivery (the order completed) in which customers may ask to return lines (0: no returns)',
+  },
+  {
+    key: 'salesReturnMailsEnabled',
+    type: 'boolean',
+    default: true,
+    description: 'E-mail the customer when staff approve, refuse or receive a return',
   },
   { key: 'salesValidateVAT', type: 'boolean', default: false, description: 'Check VAT ids at checkout' },
   {

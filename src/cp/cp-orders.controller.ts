@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Get, Header, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsNumberString, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { Request } from 'express';
 import { CpPermission } from '../common/decorators/cp-permission.decorator';
 import { IdempotencyKey } from '../common/decorators/idempotency-key.decorator';
@@ -13,8 +13,8 @@ import { OrderAdmin } from '../commerce/orders/order-admin.service';
 import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.machine';
 import { OrderStatusService } from '../commerce/orders/order-status.service';
 import { RefundBalance } from '../commerce/refunds/refund-balance';
-import { parseRefundLines } from '../commerce/refunds/refund-input';
 import { RefundService } from '../commerce/refunds/refund.service';
+import { ReturnService } from '../commerce/returns/return.service';
 import { Currency } from '../commerce/stores/currency.entity';
 import { CurrencyService } from '../commerce/stores/currency.service';
 import { shipmentLifecycle } from '../commerce/shipments/shipment-lifecycle';
@@ -25,6 +25,7 @@ import { InjectConfig } from '../config/config.module';
 import { CpListQuery } from '../common/cp-list.query';
 import { FileAnswer, FormAnswer, PageView } from '../web/answers/answers';
 import { RefusedGoesTo } from '../web/answers/refused-form.decorator';
+import { refundDone, RefundFormDto, refundRequest, TICKED } from './refund-form';
 
 class OrderListQuery extends CpListQuery {
   @IsOptional()
@@ -42,56 +43,6 @@ class ChangeStatusDto {
   note?: string;
 }
 
-/** A checkbox as a form posts it (`on`) or a script sends it (`true`). */
-const TICKED = ['on', 'true', true];
-
-/**
- * The CP refund form, also posted as JSON: lines as `qty[line<ID>]` fields (the form) or `lines` `ID:QTY,…`, a
- * free `amount` in major units, or `full` for everything left. The form carries the idempotency key it was shown
- * with; a script sends its own in `Idempotency-Key`.
- */
-class RefundFormDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(500)
-  reason: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(32)
-  amount?: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
-  lines?: string;
-
-  @IsOptional()
-  @IsObject()
-  qty?: Record<string, string>;
-
-  @IsOptional()
-  @IsIn([...TICKED, 'false', false])
-  restock?: string | boolean;
-
-  @IsOptional()
-  @IsIn([...TICKED, 'false', false])
-  full?: string | boolean;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(191)
-  reference?: string;
-
-  @IsOptional()
-  @Matches(/^[\x21-\x7e]{1,100}$/)
-  idempotencyKey?: string;
-
-  @IsOptional()
-  @IsNumberString({ no_symbols: true })
-  paymentId?: string;
-}
-
 @ApiExcludeController()
 @CpPermission('accessOrders')
 @Controller('orders')
@@ -100,6 +51,7 @@ export class CpOrdersController {
     private readonly orders: OrderAdmin,
     private readonly statuses: OrderStatusService,
     private readonly refunds: RefundService,
+    private readonly returns: ReturnService,
     private readonly currencies: CurrencyService,
     private readonly shipments: ShipmentsService,
     private readonly documents: SalesDocuments,
@@ -128,11 +80,13 @@ export class CpOrdersController {
     ]);
     const currency = await this.currencies.chosenOrBase(detail.order.currency);
     const refunds = refundPanel(await this.refunds.balance(id), currency);
+    const returns = await this.returns.forOrder(id);
     return new PageView('cp/order', {
       layout: 'cp',
       title: 'Order',
       ...detail,
       refunds,
+      returns,
       shipments: shipments.map((shipment) => ({
         ...shipment,
         events: [...shipment.events].reverse(),
@@ -156,27 +110,13 @@ export class CpOrdersController {
     @IdempotencyKey() headerKey: string | undefined,
     @Req() req: Request,
   ): Promise<FormAnswer> {
-    const amount = body.amount?.trim() ? Number(body.amount.trim()) : undefined;
-    if (amount !== undefined && !Number.isFinite(amount)) throw AppError.invalid({ amount: ['must be a number'] });
     const result = await this.refunds.refund({
       orderId: id,
+      ...refundRequest(body, `cp:${req.cpStaff!.email}`),
       idempotencyKey: headerKey ?? body.idempotencyKey ?? randomUUID(),
-      paymentId: body.paymentId ? Number(body.paymentId) : undefined,
-      lines: [...parseRefundLines(body.lines ?? ''), ...formLines(body.qty ?? {})],
-      amount,
       full: TICKED.includes(body.full ?? false),
-      restock: TICKED.includes(body.restock ?? false),
-      reason: body.reason,
-      reference: body.reference,
-      actor: `cp:${req.cpStaff!.email}`,
     });
-    const report = await this.refunds.report(result);
-    const done = formatMoney(result.refund.amount, await this.currencies.chosenOrBase(result.refund.currency));
-    const message = result.replayed
-      ? `This refund (${done}) was made already.`
-      : report.status === 'pending'
-        ? `The refund of ${done} is being made.`
-        : `Refunded ${done}.`;
+    const { message, report } = await refundDone(result, this.refunds, this.currencies);
     return FormAnswer.done(message, { to: `/${this.config.cpTrigger}/orders/${id}` }, { refund: report });
   }
 
@@ -216,20 +156,6 @@ export class CpOrdersController {
     if (change) return FormAnswer.note('success', `Status changed to ${body.status}.`, order);
     return FormAnswer.note('info', 'The status was already set.', order);
   }
-}
-
-/**
- * The form's per-line quantity fields, `qty[line12]`: keyed by a name rather than the bare id, which the form
- * parser would read as an array index and pack away. Those left blank or 0 refund nothing of their line.
- */
-function formLines(fields: Record<string, string>): Array<{ orderLineId: number; qty: number }> {
-  return Object.entries(fields)
-    .filter(([, qty]) => typeof qty === 'string' && qty.trim() !== '' && qty.trim() !== '0')
-    .map(([lineId, qty]) => {
-      const id = /^line(\d{1,10})$/.exec(lineId)?.[1];
-      if (!id || !/^\d{1,6}$/.test(qty.trim())) throw AppError.invalid({ qty: ['quantities must be whole numbers'] });
-      return { orderLineId: Number(id), qty: Number(qty.trim()) };
-    });
 }
 
 /** The order page's refund section: paid, refunded and balance, each line's quantity left, the refunds so far. */

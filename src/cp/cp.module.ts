@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CommerceAdminModule } from '../commerce/admin.module';
+import { ReturnsModule } from '../commerce/returns/returns.module';
 import { StaffModule } from '../commerce/staff/staff.module';
 import { CpAuthController } from './cp-auth.controller';
 import { CpDashboardController } from './cp-dashboard.controller';
@@ -14,7 +15,7 @@ import { CpShipmentsController } from './cp-shipments.controller';
  * accounts, which the CP guard, the demo seed and the CLI use.
  */
 @Module({
-  imports: [StaffModule, CommerceAdminModule],
+  imports: [StaffModule, CommerceAdminModule, ReturnsModule],
   controllers: [
     CpAuthController,
     CpDashboardController,

@@ -29,6 +29,7 @@ import { SalesDocument } from '../commerce/invoices/sales-document.entity';
 import { PaymentTransaction } from '../commerce/payments/payment-transaction.entity';
 import { Product } from '../commerce/products/product.entity';
 import { Refund, RefundLine } from '../commerce/refunds/refund.entity';
+import { OrderReturn, OrderReturnHistory, OrderReturnLine } from '../commerce/returns/return.entity';
 import { ProductRelation } from '../commerce/products/product-relation.entity';
 import { ProductVariant } from '../commerce/products/product-variant.entity';
 import { ShippingMethod } from '../commerce/shipping/shipping-method.entity';
@@ -62,6 +63,9 @@ export const ENTITIES = [
   PaymentTransaction,
   Refund,
   RefundLine,
+  OrderReturn,
+  OrderReturnLine,
+  OrderReturnHistory,
   ShippingMethod,
   Shipment,
   SessionRow,

@@ -206,6 +206,8 @@ describe('CP permissions', () => {
       ['/admin/orders', 'accessOrders'],
       [`/admin/orders/${order.id}`, 'accessOrders'],
       [`/admin/orders/${order.id}/invoice`, 'accessOrders'],
+      ['/admin/returns', 'accessOrders'],
+      ['/admin/returns/1', 'accessOrders'],
       ['/admin/products', 'accessProducts'],
       [`/admin/products/${product.id}`, 'accessProducts'],
       ['/admin/jobs', 'accessJobs'],
@@ -234,6 +236,8 @@ describe('CP permissions', () => {
       [`/admin/orders/${order.id}/shipments`, { carrierName: 'Post', trackingNumber: 'RR1' }],
       [`/admin/orders/${order.id}/edit/contact`, { email: 'clerk@example.com' }],
       [`/admin/orders/${order.id}/edit/note`, { text: 'hello', visibility: 'customer' }],
+      ['/admin/returns/1/approve', {}],
+      ['/admin/returns/1/refund', { reason: 'Not allowed' }],
       [`/admin/products/${product.id}`, { price: '0.01' }],
       ['/admin/jobs/1/retry', {}],
       ['/admin/shipping/methods', { name: 'Free for all' }],
@@ -274,6 +278,7 @@ describe('CP permissions', () => {
       '/admin',
       '/admin/orders',
       `/admin/orders/${order.id}`,
+      '/admin/returns',
       '/admin/products',
       `/admin/products/${product.id}`,
       '/admin/jobs',
@@ -385,7 +390,7 @@ describe('CP permissions', () => {
     it('checks and shows the permissions the database holds now, removed or granted', async () => {
       const clerk = await staff('mover@example.com', ['accessOrders', 'accessShipping']);
       await clerk.get('/admin/orders').expect(200);
-      expect(await navLabels(clerk)).toEqual(['Orders', 'Shipping']);
+      expect(await navLabels(clerk)).toEqual(['Orders', 'Returns', 'Shipping']);
 
       await users().update({ email: 'mover@example.com' }, { permissions: ['accessShipping', 'accessJobs'] });
       const refused = await clerk.get('/admin/orders').expect(403);

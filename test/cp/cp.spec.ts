@@ -110,6 +110,7 @@ describe('control panel', () => {
     await admin.loginCp();
     expect(await navLabels(admin)).toEqual([
       'Orders',
+      'Returns',
       'Products',
       'Jobs',
       'Coupons',

@@ -71,6 +71,7 @@ describe('schema and demo seed', () => {
           'Refunds1795776662856',
           'Shipments1795777899147',
           'OrderHistoryCustomerVisible1795778609404',
+          'Returns1795778895019',
           'SalesDocuments1795779408615',
         ],
       });

@@ -17,6 +17,7 @@ import { CartAdds1795775885011 } from './1795775885011-cart-adds';
 import { Refunds1795776662856 } from './1795776662856-refunds';
 import { Shipments1795777899147 } from './1795777899147-shipments';
 import { OrderHistoryCustomerVisible1795778609404 } from './1795778609404-order-history-customer-visible';
+import { Returns1795778895019 } from './1795778895019-returns';
 import { SalesDocuments1795779408615 } from './1795779408615-sales-documents';
 import { OrderVatConsultation1795754295107 } from './1795754295107-order-vat-consultation';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
@@ -44,5 +45,6 @@ export const MIGRATIONS = [
   Refunds1795776662856,
   Shipments1795777899147,
   OrderHistoryCustomerVisible1795778609404,
+  Returns1795778895019,
   SalesDocuments1795779408615,
 ];

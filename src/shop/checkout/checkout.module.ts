@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
+import { ReturnsModule } from '../../commerce/returns/returns.module';
 import { CheckoutOptionsController } from './checkout-options.controller';
 import { CheckoutPageService } from './checkout-page.service';
 import { CheckoutPagesController } from './checkout-pages.controller';
 import { CheckoutController } from './checkout.controller';
 import { SessionCheckout } from './session-checkout.service';
 import { GuestOrderController } from './guest-order.controller';
+import { GuestOrderReturnsController } from './guest-order-returns.controller';
 import { OrderPageService } from './order-page.service';
 import { PlaceOrderController } from './place-order.controller';
 import { TryAgainController } from './try-again.controller';
@@ -12,6 +14,7 @@ import { VatController } from './vat.controller';
 
 /** Storefront checkout (`/shop/checkout/*`) and the guest order pages (`/shop/order/*`). */
 @Module({
+  imports: [ReturnsModule],
   controllers: [
     CheckoutController,
     CheckoutOptionsController,
@@ -19,6 +22,7 @@ import { VatController } from './vat.controller';
     PlaceOrderController,
     CheckoutPagesController,
     GuestOrderController,
+    GuestOrderReturnsController,
     TryAgainController,
   ],
   providers: [SessionCheckout, OrderPageService, CheckoutPageService],

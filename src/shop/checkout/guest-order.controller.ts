@@ -4,7 +4,9 @@ import { Throttle } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { SalesDocuments } from '../../commerce/invoices/sales-documents.service';
 import { OrderEdits } from '../../commerce/orders/order-edits.service';
+import { Order } from '../../commerce/orders/order.entity';
 import { OrdersService } from '../../commerce/orders/orders.service';
+import { ReturnService } from '../../commerce/returns/return.service';
 import { PaymentService } from '../../commerce/payments/payment.service';
 import { AppError } from '../../common/errors/app-error';
 import { ShopThrottlerGuard } from '../../common/throttling/throttling.module';
@@ -28,6 +30,7 @@ export class GuestOrderController {
     private readonly pages: OrderPageService,
     private readonly documents: SalesDocuments,
     private readonly edits: OrderEdits,
+    private readonly returns: ReturnService,
   ) {}
 
   @Get('view/:orderNumber')
@@ -45,6 +48,7 @@ export class GuestOrderController {
         title: text('order.title', { reference: order.reference }),
         csrf: true,
         order: { ...view, ...customerSide, cancelUrl: `/shop/order/cancel/${order.number}` },
+        ...(await this.returnSection(order, language)),
       },
       { headers: { 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex' } },
     );
@@ -84,6 +88,12 @@ export class GuestOrderController {
     if (!order) throw AppError.notFound(text('order.notFound'));
     await this.edits.cancelByCustomer(order.id);
     return FormAnswer.done(text('order.canceled'), { to: `/shop/order/view/${order.number}` }, { status: 'canceled' });
+  }
+
+  /** The returns section (docs/shop.md, _Returns_), with the CSRF token its form needs when there is one. */
+  private async returnSection(order: Order, language: string) {
+    const returns = await this.returns.shopperSection(order, language);
+    return returns ? { returns, returnsAction: '/shop/order/returns', csrf: true } : {};
   }
 
   /** Pays again while the order awaits an online payment; otherwise back to the order with a word why not. */

@@ -12,6 +12,7 @@ import { CustomerOrdersService } from '../../../commerce/customers/customer-orde
 import { SalesDocuments } from '../../../commerce/invoices/sales-documents.service';
 import { CreditNoteDto, OrderNumberDto, PageQuery } from './dto/account.dto';
 import { changeDone } from '../translated-answers';
+import { ReturnService } from '../../../commerce/returns/return.service';
 
 /**
  * The customer's orders and invoices: my-orders, my-order, cancel-order, my-invoices, download-invoice and
@@ -26,6 +27,7 @@ export class AccountOrdersController {
     private readonly views: AccountOrderViews,
     private readonly documents: SalesDocuments,
     private readonly edits: OrderEdits,
+    private readonly returns: ReturnService,
   ) {}
 
   @Get('my-orders')
@@ -61,6 +63,8 @@ export class AccountOrdersController {
           ...(await this.edits.customerSide(order)),
           cancelUrl: '/shop/account/cancel-order',
         },
+        returns: await this.returns.shopperSection(order, language),
+        returnsAction: '/shop/account/returns',
       },
       { headers: { 'X-Robots-Tag': 'noindex' } },
     );
