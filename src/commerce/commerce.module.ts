@@ -19,6 +19,8 @@ import { GiftCardPaymentGateway } from './gift-cards/gift-card-payment.gateway';
 import { GiftCardLedger } from './gift-cards/gift-card-ledger.service';
 import { GiftCardRedemption } from './gift-cards/gift-card-redemption.service';
 import { OrderCancellation } from './orders/order-cancellation.service';
+import { OrderMails } from './order-mails/order-mails.service';
+import { OrderCanceledMail } from './orders/order-canceled.mail';
 import { OrderConfirmationMail } from './orders/order-confirmation.mail';
 import { OrderPageSections } from './orders/order-page-sections';
 import { OrderStatusService } from './orders/order-status.service';
@@ -29,11 +31,13 @@ import { PaymentMethodRegistry } from './payments/payment-method.registry';
 import { PaymentStatusPoller } from './payments/payment-status-poller';
 import { PaymentService } from './payments/payment.service';
 import { RefundService } from './refunds/refund.service';
+import { RefundedMail } from './refunds/refunded.mail';
 import { ProductImportService } from './products/product-import.service';
 import { ProductsService } from './products/products.service';
 import { SellableProducts } from './products/sellable-products';
 import { StockService } from './products/stock.service';
 import { CoreShippingProvider } from './shipping/core-shipping.provider';
+import { DeliveredMail } from './shipments/delivered.mail';
 import { ShipmentCarrierRegistry } from './shipments/shipment-carrier.registry';
 import { ShipmentTracking } from './shipments/shipment-tracking.service';
 import { ShipmentsService } from './shipments/shipments.service';
@@ -74,6 +78,7 @@ const COMMERCE_SERVICES = [
   PaymentStatusPoller,
   PaymentDeadlines,
   RefundService,
+  OrderMails,
   OrderConfirmationMail,
   ShipmentCarrierRegistry,
   ShipmentsService,
@@ -99,6 +104,9 @@ const COMMERCE_SERVICES = [
     GiftCardPaymentGateway,
     CorePlugin,
     OrderCancellation,
+    OrderCanceledMail,
+    DeliveredMail,
+    RefundedMail,
   ],
   exports: COMMERCE_SERVICES,
 })
