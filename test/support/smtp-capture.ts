@@ -48,10 +48,10 @@ export function mailParts(mail: CapturedMail): MailPart[] {
   return partsOf(mail.raw);
 }
 
-/** The message's text as a reader sees it: its plain-text part (a one-part message's body), decoded. */
+/** The message's text as a reader sees it: its plain-text part (a one-part message's body), decoded, lines ending in \n. */
 export function mailText(mail: CapturedMail): string {
   const parts = mailParts(mail);
-  return (parts.find((part) => part.type === 'text/plain') ?? parts[0]).content;
+  return (parts.find((part) => part.type === 'text/plain') ?? parts[0]).content.replace(/\r\n/g, '\n');
 }
 
 /** The message's HTML part, decoded; '' when it has none. */
@@ -64,8 +64,16 @@ export function contentTypeOf(mail: CapturedMail): string {
   return headerOf(mail.raw.slice(0, mail.raw.indexOf('\r\n\r\n')), 'Content-Type');
 }
 
+/** The subject as a reader sees it: folded lines joined, RFC 2047 encoded words (a Slovak subject) decoded. */
 export function subjectOf(mail: CapturedMail): string {
-  return /^Subject: (.*)$/m.exec(mail.raw)?.[1] ?? '';
+  const subject = headerOf(mail.raw.slice(0, mail.raw.indexOf('\r\n\r\n')), 'Subject');
+  return subject
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_word, encoding: string, text: string) =>
+      encoding.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : decodeBody(text.replace(/_/g, ' '), 'quoted-printable'),
+    );
 }
 
 /** The password-reset message sent to `email` among `messages`, if one arrived (registration mails come too). */

@@ -33,8 +33,14 @@ export class RefundedMail implements OnModuleInit {
       setting: 'salesRefundedMail',
       once: ({ refundId }) => refundId,
       facts: async ({ order, money }, { refundId }) => {
-        const refund = await this.dataSource.getRepository(Refund).findOneBy({ id: refundId, status: 'succeeded' });
+        const refunds = this.dataSource.getRepository(Refund);
+        const refund = await refunds.findOneBy({ id: refundId, status: 'succeeded' });
         if (!refund) return null;
+        // The order's last refund is the one that gave everything back once the order is refunded.
+        const last = await refunds.findOne({
+          where: { orderId: order.id, status: 'succeeded' },
+          order: { id: 'DESC' },
+        });
         const refunded = await this.dataSource.getRepository(RefundLine).findBy({ refundId });
         const lines = await this.dataSource
           .getRepository(OrderLine)
@@ -49,7 +55,7 @@ export class RefundedMail implements OnModuleInit {
               qty,
               name: lines.find((line) => line.id === orderLineId)?.name ?? '',
             })),
-            whole: order.status === 'refunded',
+            whole: order.status === 'refunded' && last?.id === refund.id,
           },
         };
       },
