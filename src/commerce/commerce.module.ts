@@ -22,6 +22,8 @@ import { SalesDocumentMail } from './invoices/sales-document-mail';
 import { SalesDocumentPdf } from './invoices/sales-document-pdf';
 import { SalesDocuments } from './invoices/sales-documents.service';
 import { OrderCancellation } from './orders/order-cancellation.service';
+import { OrderMails } from './order-mails/order-mails.service';
+import { OrderCanceledMail } from './orders/order-canceled.mail';
 import { OrderEdits } from './orders/order-edits.service';
 import { OrderConfirmationMail } from './orders/order-confirmation.mail';
 import { OrderPageSections } from './orders/order-page-sections';
@@ -33,11 +35,13 @@ import { PaymentMethodRegistry } from './payments/payment-method.registry';
 import { PaymentStatusPoller } from './payments/payment-status-poller';
 import { PaymentService } from './payments/payment.service';
 import { RefundService } from './refunds/refund.service';
+import { RefundedMail } from './refunds/refunded.mail';
 import { ProductImportService } from './products/product-import.service';
 import { ProductsService } from './products/products.service';
 import { SellableProducts } from './products/sellable-products';
 import { StockService } from './products/stock.service';
 import { CoreShippingProvider } from './shipping/core-shipping.provider';
+import { DeliveredMail } from './shipments/delivered.mail';
 import { ShipmentCarrierRegistry } from './shipments/shipment-carrier.registry';
 import { ShipmentTracking } from './shipments/shipment-tracking.service';
 import { ShipmentsService } from './shipments/shipments.service';
@@ -79,6 +83,7 @@ const COMMERCE_SERVICES = [
   PaymentStatusPoller,
   PaymentDeadlines,
   RefundService,
+  OrderMails,
   OrderConfirmationMail,
   ShipmentCarrierRegistry,
   ShipmentsService,
@@ -107,6 +112,9 @@ const COMMERCE_SERVICES = [
     GiftCardPaymentGateway,
     CorePlugin,
     OrderCancellation,
+    OrderCanceledMail,
+    DeliveredMail,
+    RefundedMail,
   ],
   exports: COMMERCE_SERVICES,
 })

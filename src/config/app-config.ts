@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { ed25519PublicKey, SANDBOX_LICENSE_PUBLIC_KEY } from './licenses/license-key';
@@ -26,6 +26,8 @@ export interface AppConfig {
   cpTrigger: string;
   smtpUrl: string | null;
   mailFrom: string;
+  /** A folder of the shop's own e-mail templates, each used instead of the one of the same path under views/mail. */
+  mailTemplatesDir: string | null;
   logLevel: string;
   /** `inline` works jobs inside the web process; `off` leaves them to `npm run cli -- jobs:work`. */
   jobWorker: 'inline' | 'off';
@@ -122,6 +124,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     cpTrigger,
     smtpUrl,
     mailFrom: env.MAIL_FROM || 'Demo Shop <shop@localhost>',
+    mailTemplatesDir: mailTemplatesDir(env),
     logLevel,
     jobWorker,
     jobPollMs: integer(env, 'JOB_POLL_MS', 1000, 10, 600_000),
@@ -139,6 +142,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     licensePublicKey,
     licenseServerUrl,
   };
+}
+
+function mailTemplatesDir(env: Env): string | null {
+  if (!env.MAIL_TEMPLATES_DIR) return null;
+  const dir = resolve(env.MAIL_TEMPLATES_DIR);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) fail('MAIL_TEMPLATES_DIR', `must be a folder (${dir} is none)`);
+  return dir;
 }
 
 function fail(name: string, why: string): never {

@@ -1,6 +1,7 @@
 import { sameSitePath } from '../common/back-url';
 import { isCountryCode } from '../common/countries';
 import { documentNumberFormatProblem } from '../commerce/invoices/document-number';
+import { isEmailAddress } from '../common/email-address';
 import { SettingDefinition } from './setting-definition';
 
 function countryList(value: unknown): string | undefined {
@@ -135,6 +136,24 @@ export const CORE_SETTINGS = [
     description: 'E-mail the shopper the tracking link when the order ships',
   },
   {
+    key: 'shipmentsDeliveredMail',
+    type: 'boolean',
+    default: true,
+    description: "E-mail the shopper when every parcel of the order is delivered (the order's move to completed)",
+  },
+  {
+    key: 'salesCanceledMail',
+    type: 'boolean',
+    default: true,
+    description: 'E-mail the shopper when their order is canceled',
+  },
+  {
+    key: 'salesRefundedMail',
+    type: 'boolean',
+    default: true,
+    description: 'E-mail the shopper each refund of their order',
+  },
+  {
     key: 'salesValidateVATType',
     type: 'string',
     default: 'format',
@@ -230,6 +249,14 @@ export const CORE_SETTINGS = [
     check: documentNumberFormatProblem,
     description: 'Credit note numbers, a sequence of their own: {year} and {seq} (or {seq:N})',
   },
+  {
+    key: 'salesSellerEmail',
+    type: 'string',
+    default: '',
+    description: "The seller's e-mail address in order e-mails, where shoppers' replies go (empty: MAIL_FROM's)",
+    check: (value) => (value === '' || isEmailAddress(String(value)) ? undefined : 'must be an e-mail address'),
+  },
+  { key: 'salesSellerPhone', type: 'string', default: '', description: "The seller's phone number in order e-mails" },
   { key: 'salesTaxRate', type: 'integer', default: 20, description: 'VAT rate in percent applied to cart totals' },
   {
     key: 'salesPricesIncludeTax',

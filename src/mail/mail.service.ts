@@ -49,7 +49,7 @@ export class MailService implements OnModuleInit {
     });
   }
 
-  /** Queues a message; `key` makes it once-only (e.g. `order-confirmation:<number>`). */
+  /** Queues a message; `key` makes it once-only. Order e-mails have a job of their own (`OrderMails`). */
   send(tx: Tx, message: MailMessage, key?: string): Promise<void> {
     return this.jobs.enqueue(tx, SEND_JOB, { ...message }, { key: key && `mail:${key}` });
   }

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import request from 'supertest';
+import { orderMailKey } from '../../src/commerce/order-mails/order-mails.service';
 import { OrderHistory } from '../../src/commerce/orders/order-history.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { PaymentTransaction } from '../../src/commerce/payments/payment-transaction.entity';
@@ -207,7 +208,9 @@ describe(`bankpay REST API (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect((await reload(order.id)).status).toBe('paid');
     expect(await paidTransitions(order.id)).toBe(1);
     expect(await attempts(order.id)).toHaveLength(1);
-    expect(await shop.dataSource.getRepository(Job).countBy({ jobKey: `order-confirmation:${order.number}` })).toBe(1);
+    expect(await shop.dataSource.getRepository(Job).countBy({ jobKey: orderMailKey('confirmation', order.id) })).toBe(
+      1,
+    );
   });
 
   it('ignores a return that names another payment and leaves the order waiting when the bank cannot be asked', async () => {

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { orderMailKey } from '../../src/commerce/order-mails/order-mails.service';
 import { OrderHistory } from '../../src/commerce/orders/order-history.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { PaymentTransaction } from '../../src/commerce/payments/payment-transaction.entity';
@@ -31,7 +32,7 @@ describe(`payment return (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       await shop.dataSource.getRepository(OrderHistory).find({ where: { orderId: order.id }, order: { id: 'ASC' } })
     ).map((row) => [row.fromStatus, row.toStatus, row.actor]);
   const confirmations = (order: Order) =>
-    shop.dataSource.getRepository(Job).countBy({ jobKey: `order-confirmation:${order.number}` });
+    shop.dataSource.getRepository(Job).countBy({ jobKey: orderMailKey('confirmation', order.id) });
 
   /** A shopper with a placed test-pay order, sent to the gateway. */
   async function placedOrder(sku = 'DEMO-HEADLAMP') {

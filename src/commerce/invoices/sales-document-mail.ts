@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Job } from '../../jobs/job.entity';
 import { defineJob, JobQueue } from '../../jobs/job-queue.service';
 import { MailService, MailWithAttachments } from '../../mail/mail.service';
-import { Order } from '../orders/order.entity';
+import { orderMailKey } from '../order-mails/order-mails.service';
 import { StoreService } from '../stores/store.service';
 import { documentFilename } from './sales-document-pdf';
 import { SalesDocument } from './sales-document.entity';
@@ -10,11 +10,6 @@ import { SalesDocuments } from './sales-documents.service';
 
 /** The job that mails an invoice issued after the order's confirmation went out; it names the document only. */
 const INVOICE_MAIL_JOB = defineJob<{ documentId: number }>('invoice.mail');
-
-/** The job key of an order's confirmation e-mail, which carries the documents issued by the time it is written. */
-export function confirmationJobKey(order: Pick<Order, 'number'>): string {
-  return `order-confirmation:${order.number}`;
-}
 
 type Attachment = MailWithAttachments['attachments'][number];
 
@@ -37,7 +32,7 @@ export class SalesDocumentMail implements OnModuleInit {
     this.documents.onIssued(async (tx, document, order) => {
       if (document.kind !== 'invoice') return;
       // A confirmation queued in this transaction (after the status change) will carry the invoice itself.
-      const confirmed = await tx.manager.existsBy(Job, { jobKey: confirmationJobKey(order) });
+      const confirmed = await tx.manager.existsBy(Job, { jobKey: orderMailKey('confirmation', order.id) });
       if (confirmed)
         await this.jobs.enqueue(
           tx,
