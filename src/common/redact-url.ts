@@ -7,6 +7,7 @@ export const SECRET_ROUTES = [
   '/core/flow/webhook/:secret',
   '/shop/order/view/:secret',
   '/shop/order/pay/:secret',
+  '/shop/order/cancel/:secret',
   '/shop/checkout/process-payment/:secret',
   '/shop/cart/share/:secret',
   '/shop/marketing/abandoned-carts/recover/:secret',

@@ -447,7 +447,8 @@ describe(`carrier A CP dashboard and settings (${usingMysql ? 'MariaDB' : 'SQLit
     });
 
     it('takes only an order status (or nothing) for the automatic parcels, in the CP and the CLI', async () => {
-      const statuses = '(empty), pending_payment, payment_review, paid, processing, shipped, completed, canceled';
+      const statuses =
+        '(empty), pending_payment, payment_review, paid, processing, shipped, completed, canceled, refunded';
       const before = await stored('carrier-a.autoCreateStatus');
       const typo = await staff.post('/admin/carrier-a/settings', { ...FORM, autoCreateStatus: 'Payed' });
       expect(typo.status).toBe(400);
