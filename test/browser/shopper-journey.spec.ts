@@ -21,9 +21,11 @@ const VIEWPORTS = [
 ];
 
 /**
- * A shopper in a real browser (Debian's Chromium), through every page from the listing to the paid order, on a
+ * A shopper in a real browser (Debian's Chromium), through every page from the listing to the paid order, and on
+ * with staff in a browser of their own: the order shipped and delivered, its parcel on the shopper's order page, a
+ * line returned from there, the return approved, received and refunded in the CP, the credit note downloaded. On a
  * desktop and on a phone-sized screen. Each step is checked on what the page shows; any console error, failed
- * request or error answer of the page fails the test. Screenshots of the main pages go to test/artifacts/.
+ * request or error answer of either page fails the test. Screenshots of the main pages go to test/artifacts/.
  */
 describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
