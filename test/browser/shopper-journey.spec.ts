@@ -89,7 +89,7 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
       await cp.goto('/admin/login');
       await cp.getByLabel('E-mail').fill('admin@example.com');
       await cp.getByLabel('Password').fill(TEST_CP_PASSWORD);
-      await cp.getByRole('button', { name: 'Log in' }).click();
+      await follow(cp.getByRole('button', { name: 'Log in' }));
       await cp.waitForURL(/\/admin$/);
       return cp;
     }
@@ -211,11 +211,11 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
       await cp.getByLabel('Carrier').fill('Journey Express');
       await cp.getByLabel('Tracking number').fill(trackingNumber);
       await cp.getByLabel('Tracking page (optional)').fill(trackingUrl);
-      await cp.getByRole('button', { name: 'Add shipment' }).click();
+      await follow(cp.getByRole('button', { name: 'Add shipment' }));
       const parcel = cp.locator('table.shipments tr', { hasText: trackingNumber });
       await expectText(parcel, 'in_transit');
       await expectText(cp.locator('.facts .status'), 'shipped');
-      await parcel.getByRole('button', { name: 'Mark delivered' }).click();
+      await follow(parcel.getByRole('button', { name: 'Mark delivered' }));
       await expectText(cp.locator('table.shipments tr', { hasText: trackingNumber }), 'delivered');
       await expectText(cp.locator('.facts .status'), 'completed');
       await screenshotOf(cp, 'cp-order-shipped');
@@ -235,7 +235,7 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
       await returnForm.locator('tr', { hasText: 'Trail Logo T-Shirt' }).getByRole('spinbutton').fill('1');
       await returnForm.getByLabel('Why are you returning them?').fill('The colour is not what I expected.');
       await screenshot('order-shipped');
-      await returnForm.getByRole('button', { name: 'Request a return' }).click();
+      await follow(returnForm.getByRole('button', { name: 'Request a return' }));
       await expectText(page.locator('main'), 'Return requested. We will let you know by e-mail.');
       await expectText(page.locator('.return-list .return'), 'Trail Logo T-Shirt');
       await expectText(page.locator('.return-list .return .status'), 'Requested');
@@ -249,14 +249,16 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
       await follow(cp.locator('.order-returns').getByRole('link', { name: `Return ${requested.id}` }));
       await expectText(cp.locator('h1'), `Return ${requested.id}`);
       await cp.getByLabel('Message to the customer (how to send the goods back)').fill('Post it to our warehouse.');
-      await cp.getByRole('button', { name: 'Approve' }).click();
+      await follow(cp.getByRole('button', { name: 'Approve' }));
       await expectText(cp.locator('.facts .status'), 'approved');
-      await cp.getByRole('button', { name: 'Mark received' }).click();
+      await follow(cp.getByRole('button', { name: 'Mark received' }));
       await expectText(cp.locator('.facts .status'), 'received');
       await screenshotOf(cp, 'cp-return');
-      await cp.locator('form.refund-form').getByRole('button', { name: 'Refund' }).click();
+      await follow(cp.locator('form.refund-form').getByRole('button', { name: 'Refund' }));
       await expectText(cp.locator('.facts .status'), 'refunded');
       await screenshotOf(cp, 'cp-return-refunded');
+      const refunded = await shop.dataSource.getRepository(OrderReturn).findOneByOrFail({ id: requested.id });
+      expect(refunded).toMatchObject({ status: 'refunded', refundId: expect.any(Number) });
       const creditNote = await eventually(() =>
         shop.dataSource.getRepository(SalesDocument).findOneBy({ orderId: order.id, kind: 'credit_note' }),
       );
@@ -372,7 +374,10 @@ function settled(page: Page): Promise<void> {
   return page.waitForLoadState('networkidle');
 }
 
-/** Follows a link once what scrolling to it started loading has arrived (leaving earlier would abort it). */
+/**
+ * Follows a link (or presses a form's button) once what the page and scrolling to it started loading has arrived:
+ * leaving earlier would abort it, the page's icon too.
+ */
 async function follow(link: Locator): Promise<void> {
   await link.scrollIntoViewIfNeeded();
   await settled(link.page());
