@@ -202,6 +202,7 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
 
       // Staff, in their own browser, ship the order by hand and later see it delivered.
       const cp = await staffLogsIn();
+      await settled(cp);
       await cp.goto(`/admin/orders?q=${order.number}`);
       await follow(cp.getByRole('link', { name: order.reference, exact: true }));
       await expectText(cp.locator('h1'), `Order ${order.reference}`);
@@ -245,6 +246,7 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
       expect(requested.status).toBe('requested');
 
       // Staff approve it, receive the parcel and refund it, from the return's page.
+      await settled(cp);
       await cp.reload();
       await follow(cp.locator('.order-returns').getByRole('link', { name: `Return ${requested.id}` }));
       await expectText(cp.locator('h1'), `Return ${requested.id}`);
