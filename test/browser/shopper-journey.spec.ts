@@ -1,14 +1,17 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { Cart } from '../../src/commerce/carts/cart.entity';
 import { CouponService } from '../../src/commerce/coupons/coupon.service';
 import { shopNow } from '../../src/commerce/delivery/shop-calendar';
+import { SalesDocument } from '../../src/commerce/invoices/sales-document.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
+import { OrderReturn } from '../../src/commerce/returns/return.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { fillCheckoutDetails, launchBrowser, watchPage } from '../support/browser';
 import { shippingValue } from '../support/checkout';
-import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
+import { pdfText } from '../support/pdf-text';
+import { eventually, startTestApp, TEST_CP_PASSWORD, TestApp, usingMysql } from '../support/test-app';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts', 'shopper-journey');
 const COUPON = 'JOURNEY10';
@@ -18,9 +21,11 @@ const VIEWPORTS = [
 ];
 
 /**
- * A shopper in a real browser (Debian's Chromium), through every page from the listing to the paid order, on a
+ * A shopper in a real browser (Debian's Chromium), through every page from the listing to the paid order, and on
+ * with staff in a browser of their own: the order shipped and delivered, its parcel on the shopper's order page, a
+ * line returned from there, the return approved, received and refunded in the CP, the credit note downloaded. On a
  * desktop and on a phone-sized screen. Each step is checked on what the page shows; any console error, failed
- * request or error answer of the page fails the test. Screenshots of the main pages go to test/artifacts/.
+ * request or error answer of either page fails the test. Screenshots of the main pages go to test/artifacts/.
  */
 describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
@@ -44,6 +49,8 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
     let context: BrowserContext;
     let page: Page;
     let watcher: ReturnType<typeof watchPage>;
+    let staffContext: BrowserContext | undefined;
+    let staffWatcher: ReturnType<typeof watchPage> | undefined;
 
     beforeEach(async () => {
       context = await browser.newContext({ baseURL: shop.config.baseUrl, viewport });
@@ -52,15 +59,39 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
       watcher = watchPage(page);
     });
     afterEach(async () => {
-      watcher.expectClean();
-      await context.close();
+      try {
+        watcher.expectClean();
+        staffWatcher?.expectClean();
+      } finally {
+        await context.close();
+        await staffContext?.close();
+        staffContext = staffWatcher = undefined;
+      }
     });
 
     /** A full-page screenshot loads every lazy image: they are let finish, so leaving the page aborts nothing. */
-    async function screenshot(what: string): Promise<void> {
-      await settled(page);
-      await page.screenshot({ path: join(ARTIFACTS, `${name}-${what}.png`), fullPage: true });
-      await settled(page);
+    function screenshot(what: string): Promise<void> {
+      return screenshotOf(page, what);
+    }
+
+    async function screenshotOf(shown: Page, what: string): Promise<void> {
+      await settled(shown);
+      await shown.screenshot({ path: join(ARTIFACTS, `${name}-${what}.png`), fullPage: true });
+      await settled(shown);
+    }
+
+    /** Staff in a browser of their own (the shopper's session stays apart), logged in to the CP. */
+    async function staffLogsIn(): Promise<Page> {
+      staffContext = await browser.newContext({ baseURL: shop.config.baseUrl, viewport });
+      staffContext.setDefaultTimeout(10_000);
+      const cp = await staffContext.newPage();
+      staffWatcher = watchPage(cp);
+      await cp.goto('/admin/login');
+      await cp.getByLabel('E-mail').fill('admin@example.com');
+      await cp.getByLabel('Password').fill(TEST_CP_PASSWORD);
+      await follow(cp.getByRole('button', { name: 'Log in' }));
+      await cp.waitForURL(/\/admin$/);
+      return cp;
     }
 
     it('browses, fills the cart, checks out in another currency, pays at the bank and sees the order paid', async () => {
@@ -168,6 +199,87 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
       await expectText(page.locator('.order-summary'), 'Trail Logo T-Shirt');
       await screenshot('order-view');
       expect((await reload(order)).status).toBe('paid');
+
+      // Staff, in their own browser, ship the order by hand and later see it delivered.
+      const cp = await staffLogsIn();
+      await settled(cp);
+      await cp.goto(`/admin/orders?q=${order.number}`);
+      await follow(cp.getByRole('link', { name: order.reference, exact: true }));
+      await expectText(cp.locator('h1'), `Order ${order.reference}`);
+      await screenshotOf(cp, 'cp-order');
+      const trackingNumber = `JRN${order.number}`;
+      const trackingUrl = `https://tracking.example.com/parcels/${trackingNumber}`;
+      await cp.getByLabel('Carrier').fill('Journey Express');
+      await cp.getByLabel('Tracking number').fill(trackingNumber);
+      await cp.getByLabel('Tracking page (optional)').fill(trackingUrl);
+      await follow(cp.getByRole('button', { name: 'Add shipment' }));
+      const parcel = cp.locator('table.shipments tr', { hasText: trackingNumber });
+      await expectText(parcel, 'in_transit');
+      await expectText(cp.locator('.facts .status'), 'shipped');
+      await follow(parcel.getByRole('button', { name: 'Mark delivered' }));
+      await expectText(cp.locator('table.shipments tr', { hasText: trackingNumber }), 'delivered');
+      await expectText(cp.locator('.facts .status'), 'completed');
+      await screenshotOf(cp, 'cp-order-shipped');
+      expect((await reload(order)).status).toBe('completed');
+
+      // The shopper's order page shows the parcel: carrier, tracking number and link, its status.
+      await page.reload();
+      await expectText(page.locator('.order-status'), 'Completed');
+      const shipment = page.locator('.order-shipments .shipment');
+      await expectText(shipment, 'Journey Express');
+      await expectText(shipment.locator('.tracking-number'), trackingNumber);
+      await expectText(shipment.locator('.shipment-status'), 'Delivered');
+      expect(await shipment.getByRole('link', { name: 'Track the parcel' }).getAttribute('href')).toBe(trackingUrl);
+
+      // From the same page, the shopper sends the T-shirt back.
+      const returnForm = page.locator('form.return-form');
+      await returnForm.locator('tr', { hasText: 'Trail Logo T-Shirt' }).getByRole('spinbutton').fill('1');
+      await returnForm.getByLabel('Why are you returning them?').fill('The colour is not what I expected.');
+      await screenshot('order-shipped');
+      await follow(returnForm.getByRole('button', { name: 'Request a return' }));
+      await expectText(page.locator('main'), 'Return requested. We will let you know by e-mail.');
+      await expectText(page.locator('.return-list .return'), 'Trail Logo T-Shirt');
+      await expectText(page.locator('.return-list .return .status'), 'Requested');
+      const requested = await eventually(() =>
+        shop.dataSource.getRepository(OrderReturn).findOneBy({ orderId: order.id }),
+      );
+      expect(requested.status).toBe('requested');
+
+      // Staff approve it, receive the parcel and refund it, from the return's page.
+      await settled(cp);
+      await cp.reload();
+      await follow(cp.locator('.order-returns').getByRole('link', { name: `Return ${requested.id}` }));
+      await expectText(cp.locator('h1'), `Return ${requested.id}`);
+      await cp.getByLabel('Message to the customer (how to send the goods back)').fill('Post it to our warehouse.');
+      await follow(cp.getByRole('button', { name: 'Approve' }));
+      await expectText(cp.locator('.facts .status'), 'approved');
+      await follow(cp.getByRole('button', { name: 'Mark received' }));
+      await expectText(cp.locator('.facts .status'), 'received');
+      await screenshotOf(cp, 'cp-return');
+      await follow(cp.locator('form.refund-form').getByRole('button', { name: 'Refund' }));
+      await expectText(cp.locator('.facts .status'), 'refunded');
+      await screenshotOf(cp, 'cp-return-refunded');
+      const refunded = await shop.dataSource.getRepository(OrderReturn).findOneByOrFail({ id: requested.id });
+      expect(refunded).toMatchObject({ status: 'refunded', refundId: expect.any(Number) });
+      const creditNote = await eventually(() =>
+        shop.dataSource.getRepository(SalesDocument).findOneBy({ orderId: order.id, kind: 'credit_note' }),
+      );
+
+      // The shopper sees the return refunded and downloads the credit note.
+      await page.reload();
+      await expectText(page.locator('.return-list .return .status'), 'Refunded');
+      await screenshot('order-refunded');
+      const [download, answer] = await Promise.all([
+        page.waitForEvent('download'),
+        page.waitForResponse((response) => response.url().endsWith(`/credit-notes/${creditNote.id}`)),
+        page.getByRole('link', { name: `Download credit note ${creditNote.number} (PDF)` }).click(),
+      ]);
+      expect(answer.status()).toBe(200);
+      expect(answer.headers()['content-type']).toMatch(/^application\/pdf/);
+      expect(answer.headers()['content-disposition']).toMatch(/^attachment/);
+      const pdf = readFileSync(await download.path());
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(pdfText(pdf)).toContain(creditNote.number);
     });
 
     it('pays by card, is declined, retries from the failed page and pays', async () => {
@@ -264,7 +376,10 @@ function settled(page: Page): Promise<void> {
   return page.waitForLoadState('networkidle');
 }
 
-/** Follows a link once what scrolling to it started loading has arrived (leaving earlier would abort it). */
+/**
+ * Follows a link (or presses a form's button) once what the page and scrolling to it started loading has arrived:
+ * leaving earlier would abort it, the page's icon too.
+ */
 async function follow(link: Locator): Promise<void> {
   await link.scrollIntoViewIfNeeded();
   await settled(link.page());
