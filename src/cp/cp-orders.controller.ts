@@ -11,7 +11,6 @@ import { cpUserHolds } from '../common/session-data';
 import { SalesDocuments } from '../commerce/invoices/sales-documents.service';
 import { OrderAdmin } from '../commerce/orders/order-admin.service';
 import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.machine';
-import { OrderStatusService } from '../commerce/orders/order-status.service';
 import { RefundBalance } from '../commerce/refunds/refund-balance';
 import { RefundService } from '../commerce/refunds/refund.service';
 import { ReturnService } from '../commerce/returns/return.service';
@@ -49,7 +48,6 @@ class ChangeStatusDto {
 export class CpOrdersController {
   constructor(
     private readonly orders: OrderAdmin,
-    private readonly statuses: OrderStatusService,
     private readonly refunds: RefundService,
     private readonly returns: ReturnService,
     private readonly currencies: CurrencyService,
@@ -151,7 +149,7 @@ export class CpOrdersController {
     @Body() body: ChangeStatusDto,
     @Req() req: Request,
   ): Promise<FormAnswer> {
-    const change = await this.statuses.change(id, body.status, `cp:${req.cpStaff!.email}`, body.note);
+    const change = await this.orders.changeStatus(id, body.status, `cp:${req.cpStaff!.email}`, body.note);
     const order = { to: `/${this.config.cpTrigger}/orders/${id}` };
     if (change) return FormAnswer.note('success', `Status changed to ${body.status}.`, order);
     return FormAnswer.note('info', 'The status was already set.', order);

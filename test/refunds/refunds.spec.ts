@@ -155,6 +155,20 @@ describe(`refunds (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(more.body.error.code).toBe('refund_nothing_left');
   });
 
+  it('does not let staff mark an order refunded by hand: only the refund that gives back everything does', async () => {
+    const order = await cardOrder();
+    const page = await staff.get(`/admin/orders/${order.id}`).expect(200);
+    expect(page.text).toContain('<option value="processing">');
+    expect(page.text).not.toContain('<option value="refunded">');
+    const marked = await staff.agent
+      .post(`/admin/orders/${order.id}/status`)
+      .set('X-CSRF-Token', await staff.csrfToken())
+      .send({ status: 'refunded' });
+    expect(marked.status).toBe(409);
+    expect(marked.body.error.code).toBe('order_refunded_by_refund');
+    expect((await reload(order.id)).status).toBe('paid');
+  });
+
   it('refuses more than was paid, or more of a line than was ordered, and records nothing', async () => {
     const order = await cardOrder();
     const [line] = await linesOf(order.id);

@@ -9,6 +9,8 @@ import { orderEditable } from './order-edits.service';
 import { OrderHistory } from './order-history.entity';
 import { OrderLine } from './order-line.entity';
 import { OrderPageSections } from './order-page-sections';
+import { OrderStatusService } from './order-status.service';
+import { orderErrors } from './orders-errors';
 import { orderLifecycle, OrderStatus } from './order-status.machine';
 import { Order } from './order.entity';
 
@@ -22,6 +24,14 @@ export interface OrderFilter {
 const PAGE_SIZE = 50;
 
 /** What the CP order screens read. Status changes go through OrderStatusService. */
+/**
+ * The moves staff make by hand: those of the order table but `refunded`, which only the refund that gives back the
+ * last of what was paid makes (money moves with it).
+ */
+export function staffMoves(status: OrderStatus): OrderStatus[] {
+  return orderLifecycle.next(status).filter((to) => to !== 'refunded');
+}
+
 @Injectable()
 export class OrderAdmin {
   constructor(
@@ -29,7 +39,14 @@ export class OrderAdmin {
     private readonly poller: PaymentStatusPoller,
     private readonly sections: OrderPageSections,
     private readonly documents: SalesDocuments,
+    private readonly statuses: OrderStatusService,
   ) {}
+
+  /** A status staff set by hand (`staffMoves`); null when the order was in it already. */
+  changeStatus(orderId: number, to: OrderStatus, actor: string, note?: string) {
+    if (to === 'refunded') throw orderErrors.order_refunded_by_refund();
+    return this.statuses.change(orderId, to, actor, note);
+  }
 
   async list(filter: OrderFilter): Promise<{ orders: Order[]; total: number; pages: number }> {
     const query = this.dataSource.getRepository(Order).createQueryBuilder('o').orderBy('o.id', 'DESC');
@@ -79,7 +96,7 @@ export class OrderAdmin {
         dateCreated,
         path: kind === 'invoice' ? `orders/${id}/invoice` : `orders/${id}/credit-notes/${documentId}`,
       })),
-      nextStatuses: orderLifecycle.next(order.status),
+      nextStatuses: staffMoves(order.status),
       canCheckPayment: this.poller.canCheck(order),
       sections: await this.sections.for(order, holds),
       editable: orderEditable(order),

@@ -20,6 +20,10 @@ export const orderErrors = errorCatalogue({
     status: 409,
     message: "The shop no longer sells in this order's currency, so its lines cannot be priced again.",
   },
+  order_refunded_by_refund: {
+    status: 409,
+    message: 'An order becomes refunded when its last paid amount is refunded: use the refund form.',
+  },
   order_not_cancelable: {
     status: 409,
     message: 'This order can no longer be canceled here: it is paid or on its way. Contact us instead.',
