@@ -25,9 +25,15 @@ import { TransactionRunner } from './transaction-runner';
       // Migrations run before anything else touches the database, at every start-up.
       dataSourceFactory: async (options) => {
         const dataSource = await new DataSource(await detectServer(options!)).initialize();
-        bindIntegersOnSqlite(dataSource);
-        beginImmediateOnSqlite(dataSource);
-        await runMigrations(dataSource);
+        try {
+          bindIntegersOnSqlite(dataSource);
+          beginImmediateOnSqlite(dataSource);
+          await runMigrations(dataSource);
+        } catch (error) {
+          // A start-up refused here never reaches shutdown: its open connections would keep the process alive.
+          await dataSource.destroy();
+          throw error;
+        }
         return dataSource;
       },
     }),
