@@ -386,7 +386,8 @@ describe(`carrier A CP shipments (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => 
       readdirSync(shop.config.dataDir, { recursive: true, withFileTypes: true })
         .filter((entry) => entry.isFile() && !/\.sqlite(-\w+)?$/.test(entry.name))
         .map((entry) => join(entry.parentPath, entry.name).slice(shop.config.dataDir.length))
-        .filter((path) => !path.startsWith('/mail/'))
+        // Mails (the shipping e-mail) are written to mail.partial/ and then moved into mail/.
+        .filter((path) => !/^\/mail(\.partial)?\//.test(path))
         .sort();
     const notesOf = async (orderId: number) =>
       (await shop.dataSource.getRepository(OrderHistory).findBy({ orderId, actor: 'carrier-a' })).map((n) => n.note);
