@@ -26,6 +26,7 @@ import { OrderMails } from './order-mails/order-mails.service';
 import { OrderCanceledMail } from './orders/order-canceled.mail';
 import { OrderEdits } from './orders/order-edits.service';
 import { OrderConfirmationMail } from './orders/order-confirmation.mail';
+import { OrderEditedMail } from './orders/order-edited.mail';
 import { OrderPageSections } from './orders/order-page-sections';
 import { OrderStatusService } from './orders/order-status.service';
 import { OrdersService } from './orders/orders.service';
@@ -113,6 +114,7 @@ const COMMERCE_SERVICES = [
     CorePlugin,
     OrderCancellation,
     OrderCanceledMail,
+    OrderEditedMail,
     DeliveredMail,
     RefundedMail,
   ],

@@ -114,12 +114,6 @@ export const CORE_SETTINGS = [
     check: returnWindow,
     description: 'Days after delivery (the order completed) in which customers may ask to return lines (0: no returns)',
   },
-  {
-    key: 'salesReturnMailsEnabled',
-    type: 'boolean',
-    default: true,
-    description: 'E-mail the customer when staff approve, refuse or receive a return',
-  },
   { key: 'salesValidateVAT', type: 'boolean', default: false, description: 'Check VAT ids at checkout' },
   {
     key: 'shipmentsShipOrderOn',
@@ -152,6 +146,38 @@ export const CORE_SETTINGS = [
     type: 'boolean',
     default: true,
     description: 'E-mail the shopper each refund of their order',
+  },
+  {
+    key: 'salesReturnApprovedMail',
+    type: 'boolean',
+    default: true,
+    description: "E-mail the shopper when staff approve their return, with staff's message",
+  },
+  {
+    key: 'salesReturnRefusedMail',
+    type: 'boolean',
+    default: true,
+    description: "E-mail the shopper when staff refuse their return, with staff's reason",
+  },
+  {
+    key: 'salesReturnReceivedMail',
+    type: 'boolean',
+    default: true,
+    description: 'E-mail the shopper when their returned items arrive',
+  },
+  {
+    key: 'salesOrderEditedMail',
+    type: 'boolean',
+    default: true,
+    description:
+      'E-mail the shopper when staff change their order\'s addresses or contact, or add a note for them',
+  },
+  {
+    key: 'salesPaymentLinkMail',
+    type: 'boolean',
+    default: true,
+    description:
+      'E-mail the shopper a new payment link when staff change the lines of an order whose payment the gateway already held',
   },
   {
     key: 'salesValidateVATType',

@@ -51,8 +51,16 @@ export interface OrderMailDefinition<K extends OrderMailKind> {
    * to tell any more (every parcel canceled before the job ran), and then no mail goes out.
    */
   facts?: (context: OrderMailContext, details: OrderMailKinds[K]) => Promise<Record<string, unknown> | null>;
-  /** Files the mail carries (the order's invoice), read when it is written: files do not belong in a job row. */
-  attachments?: (order: Order) => Promise<MailWithAttachments['attachments']>;
+  /**
+   * Files the mail carries (the order's invoice, a refund's credit note), read when it is written: files do not
+   * belong in a job row.
+   */
+  attachments?: (order: Order, details: OrderMailKinds[K]) => Promise<MailWithAttachments['attachments']>;
+  /**
+   * The language the shopper chose for this step (the page they asked for a return in), when it may differ from
+   * the one they ordered in; null or without it: the order's.
+   */
+  language?: (order: Order, details: OrderMailKinds[K]) => Promise<string | null>;
 }
 
 interface OrderMailJob {
@@ -139,7 +147,8 @@ export class OrderMails implements OnModuleInit {
       this.currencies.chosenOrBase(order.currency),
       this.stores.byId(order.storeId),
     ]);
-    const language = mailLanguage(order.language ?? store.language);
+    const chosen = await definition.language?.(order, details as never);
+    const language = mailLanguage(chosen ?? order.language ?? store.language);
     const t = (key: string, params?: Record<string, unknown>) => translations().t(language, key, params);
     const money = (minor: number) => formatMoney(minor, currency, language);
     const orderUrl = `${this.config.baseUrl}/shop/order/view/${order.number}`;
@@ -148,7 +157,7 @@ export class OrderMails implements OnModuleInit {
       : {};
     if (!facts) return;
     const seller = this.seller(store.name);
-    const attachments = (await definition.attachments?.(order)) ?? [];
+    const attachments = (await definition.attachments?.(order, details as never)) ?? [];
     const mail = this.templates.render(`order-${kind}`, {
       lang: language,
       shop: { name: store.name, url: this.config.baseUrl },

@@ -230,8 +230,7 @@ export class ReturnService {
       );
       if (!affected) return false;
       await this.record(tx, id, ret.status, to, actor, note);
-      if (ReturnMails.TOLD.includes(to) && this.settings.isOn('salesReturnMailsEnabled'))
-        await this.mails.queue(tx, id, to);
+      await this.mails.queue(tx, ret, to);
       return true;
     });
   }
