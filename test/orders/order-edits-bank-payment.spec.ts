@@ -6,7 +6,7 @@ import { PaymentTransaction } from '../../src/commerce/payments/payment-transact
 import { shippingValue } from '../support/checkout';
 import { BANK_CONTROL, chooseAtBank, comeBackFromBank, placeBankOrder } from '../support/sandbox-bank';
 import { ShopClient } from '../support/shop-client';
-import { mailText, startSmtpCapture } from '../support/smtp-capture';
+import { contentTypeOf, mailHtml, mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 /**
@@ -54,9 +54,15 @@ describe(`order edits with an open bank payment (${usingMysql ? 'MariaDB' : 'SQL
     const bank = await request(shop.server).get(`${BANK_CONTROL}/payments/${first.reference}`).expect(200);
     expect(bank.body.authorizationStatus).toBe('CANCELLED_BY_TPP');
     const mail = await eventually(() => smtp.messages.find((message) => message.to.includes(order.email)));
+    expect(subjectOf(mail)).toBe(`Please pay the new amount for your order ${order.reference} at Demo Outdoor & Coffee`);
+    expect(contentTypeOf(mail)).toMatch(/^multipart\/alternative;/);
     const text = mailText(mail);
-    expect(text).toContain(`/shop/order/pay/${order.number}`);
-    expect(text).toContain(`We changed your order ${order.reference}`);
+    const payUrl = `${shop.config.baseUrl}/shop/order/pay/${order.number}`;
+    expect(text).toContain(`We changed your order ${order.reference} at Demo Outdoor & Coffee: it now comes to €`);
+    expect(text).toContain(`Please pay the new amount here:\n\n${payUrl}\n`);
+    expect(text).toContain('2 × Beam 300 Headlamp (DEMO-HEADLAMP)');
+    expect(mailHtml(mail)).toContain(`<a href="${payUrl}"`);
+    expect(smtp.messages.filter((message) => message.to.includes(order.email))).toHaveLength(1);
 
     // The link starts a payment of the new amount, and paying it pays the order.
     const pay = await client.get(`/shop/order/pay/${order.number}`).set('Accept', 'text/html');
