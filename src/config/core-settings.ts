@@ -169,8 +169,7 @@ export const CORE_SETTINGS = [
     key: 'salesOrderEditedMail',
     type: 'boolean',
     default: true,
-    description:
-      'E-mail the shopper when staff change their order\'s addresses or contact, or add a note for them',
+    description: "E-mail the shopper when staff change their order's addresses or contact, or add a note for them",
   },
   {
     key: 'salesPaymentLinkMail',

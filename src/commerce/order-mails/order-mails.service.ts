@@ -32,7 +32,10 @@ type DetailsArgs<K extends OrderMailKind> = OrderMailKinds[K] extends void ? [] 
 /** What a kind's `facts` are given: the order and how its mail is written. */
 export interface OrderMailContext {
   order: Order;
-  /** The language the mail is written in: the shopper's at place-order, else their store's. */
+  /**
+   * The language the mail is written in: the step's own (`language`), else the shopper's at place-order, else
+   * their store's.
+   */
   language: string;
   /** Minor units of the order's currency as that language writes them. */
   money: MoneyFormat;

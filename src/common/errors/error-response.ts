@@ -109,14 +109,10 @@ export function sendError(
   const layout = inCp ? 'cp' : 'shop';
   res
     .status(status)
-    .render(
-      'errors/error',
-      { layout, status, message, title: `Error ${status}` },
-      (renderError, html) => {
-        if (renderError) res.status(status).type('text/plain').send(message);
-        else res.send(html);
-      },
-    );
+    .render('errors/error', { layout, status, message, title: `Error ${status}` }, (renderError, html) => {
+      if (renderError) res.status(status).type('text/plain').send(message);
+      else res.send(html);
+    });
 }
 
 /**
