@@ -394,6 +394,17 @@ describe(`shipments (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect((await steps()).map(([, step]) => step)).toEqual(['Doručená', 'Odovzdaná dopravcovi']);
     const staffPage = await staff.get(orderPage).set('Accept', 'text/html').expect(200);
     expect(staffPage.text).toContain('Handed to the carrier</li>');
+
+    // One recorded by mistake and canceled: its timeline says so, for staff; the shopper's pages leave it out.
+    await staff.submitForm(`${orderPage}/shipments`, { carrierName: 'Slovak Post', trackingNumber: 'RR2SK' });
+    const mistake = await shop.dataSource.getRepository(Shipment).findOneByOrFail({ trackingNumber: 'RR2SK' });
+    expect((await staff.post(`${orderPage}/shipments/${mistake.id}/cancel`)).status).toBe(200);
+    const canceled = await shop.dataSource.getRepository(Shipment).findOneByOrFail({ id: mistake.id });
+    expect(canceled.events.map((event) => [event.code, event.description])).toEqual([
+      ['IN_TRANSIT', 'Handed to the carrier'],
+      ['CANCELED', 'Canceled'],
+    ]);
+    expect(await steps()).toHaveLength(2);
   });
 
   it('mails the tracking link of a shipment recorded after staff marked the order shipped', async () => {
