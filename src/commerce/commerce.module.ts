@@ -35,6 +35,7 @@ import { PaymentDeadlines } from './payments/payment-deadlines.service';
 import { PaymentMethodRegistry } from './payments/payment-method.registry';
 import { PaymentStatusPoller } from './payments/payment-status-poller';
 import { PaymentService } from './payments/payment.service';
+import { RefundReconciliation } from './refunds/refund-reconciliation.service';
 import { RefundService } from './refunds/refund.service';
 import { RefundedMail } from './refunds/refunded.mail';
 import { ProductImportService } from './products/product-import.service';
@@ -84,6 +85,7 @@ const COMMERCE_SERVICES = [
   PaymentStatusPoller,
   PaymentDeadlines,
   RefundService,
+  RefundReconciliation,
   OrderMails,
   OrderConfirmationMail,
   ShipmentCarrierRegistry,

@@ -5,6 +5,7 @@ import { OrderLine } from '../../src/commerce/orders/order-line.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { PaymentTransaction } from '../../src/commerce/payments/payment-transaction.entity';
 import { Product } from '../../src/commerce/products/product.entity';
+import { RefundReconciliation } from '../../src/commerce/refunds/refund-reconciliation.service';
 import { Refund } from '../../src/commerce/refunds/refund.entity';
 import { OrderReturn, OrderReturnHistory } from '../../src/commerce/returns/return.entity';
 import { SettingsService } from '../../src/config/settings.service';
@@ -393,6 +394,29 @@ describe(`returns (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(returnMails(email).map(decodedSubject)).toEqual([
       `We received your return for order ${order.reference} at Demo Outdoor & Coffee`,
     ]);
+  });
+
+  it('marks a return refunded when its refund, left pending by a silent bank, is confirmed later', async () => {
+    const order = await deliveredOrder(new ShopClient(shop.server), 1);
+    const line = await lineOf(order.id);
+    const asked = await askAsGuest(new ShopClient(shop.server), order, { [line.id]: 1 });
+    const returnId = asked.body.returnId as number;
+    expect((await staffPost(`${returnId}/approve`)).status).toBe(200);
+    expect((await staffPost(`${returnId}/receive`)).status).toBe(200);
+
+    const paths = [`/v1/payments/${await paymentReference(order.id)}/refunds`];
+    await request(shop.server).post(`${BANK_CONTROL}/mode`).send({ mode: 'timeout', paths }).expect(200);
+    const slow = await staffPost(`${returnId}/refund`, { reason: 'Returned' });
+    await request(shop.server).post(`${BANK_CONTROL}/mode`).send({ mode: 'normal' }).expect(200);
+    expect(slow.status).toBe(200);
+    expect(slow.body.refund).toMatchObject({ status: 'pending' });
+    expect(await reload(returnId)).toMatchObject({ status: 'received', refundId: null });
+
+    expect(await shop.app.get(RefundReconciliation).reconcileDue(Date.now() + 24 * 60 * 60 * 1000)).toBe(1);
+    const refund = await shop.dataSource.getRepository(Refund).findOneByOrFail({ orderId: order.id });
+    expect(refund.status).toBe('succeeded');
+    await eventually(async () => (await reload(returnId)).status === 'refunded');
+    expect(await reload(returnId)).toMatchObject({ status: 'refunded', refundId: refund.id });
   });
 
   it('lets exactly one of four requests for the same unit made at once hold it', async () => {
