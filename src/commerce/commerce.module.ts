@@ -9,6 +9,7 @@ import { CheckoutRules } from './checkout/checkout-rules';
 import { CorePlugin } from './core.plugin';
 import { PlaceOrderService } from './checkout/place-order.service';
 import { QuoteService } from './checkout/quote.service';
+import { ContentPages } from './content/content-pages.service';
 import { CouponService } from './coupons/coupon.service';
 import { AddressBookService } from './customers/address-book.service';
 import { SessionCustomers } from './customers/session-customers.service';
@@ -97,6 +98,7 @@ const COMMERCE_SERVICES = [
   SessionCustomers,
   WishlistService,
   AddressBookService,
+  ContentPages,
 ];
 
 /**

@@ -120,6 +120,13 @@ export const CORE_SETTINGS = [
     default: true,
     description: 'E-mail the customer when staff approve, refuse or receive a return',
   },
+  {
+    key: 'salesTermsCheckbox',
+    type: 'boolean',
+    default: false,
+    description:
+      'Checkout asks the shopper to tick "I accept the terms and conditions"; the order keeps the version and time',
+  },
   { key: 'salesValidateVAT', type: 'boolean', default: false, description: 'Check VAT ids at checkout' },
   {
     key: 'shipmentsShipOrderOn',
