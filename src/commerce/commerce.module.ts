@@ -50,6 +50,7 @@ import { ShippedMail } from './shipments/shipped.mail';
 import { ShippingMethodRegistry } from './shipping/shipping-method.registry';
 import { CurrencyService } from './stores/currency.service';
 import { DefaultStoreService } from './stores/default-store.service';
+import { SellerContact } from './stores/seller-contact';
 import { StoreService } from './stores/store.service';
 import { VatValidationService } from './tax/vat-validation.service';
 import { ViesClient } from './tax/vies.client';
@@ -99,6 +100,7 @@ const COMMERCE_SERVICES = [
   WishlistService,
   AddressBookService,
   ContentPages,
+  SellerContact,
 ];
 
 /**

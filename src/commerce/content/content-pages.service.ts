@@ -59,6 +59,11 @@ export class ContentPages implements OnModuleInit {
     return (await this.latest(slug, language)) ?? (await this.latest(slug, FALLBACK_LANGUAGE));
   }
 
+  /** One version of a page, kept since it was saved; null when the page never had it. */
+  version(slug: ContentPageSlug, language: string, version: number): Promise<ContentPage | null> {
+    return this.dataSource.getRepository(ContentPage).findOneBy({ slug, language, version });
+  }
+
   /** Every page in every shop language, its current version: the CP's list. */
   async all(): Promise<ContentPage[]> {
     const pages: ContentPage[] = [];
@@ -110,7 +115,9 @@ export class ContentPages implements OnModuleInit {
   }
 
   private latest(slug: ContentPageSlug, language: string): Promise<ContentPage | null> {
-    return this.dataSource.getRepository(ContentPage).findOne({ where: { slug, language }, order: { version: 'DESC' } });
+    return this.dataSource
+      .getRepository(ContentPage)
+      .findOne({ where: { slug, language }, order: { version: 'DESC' } });
   }
 }
 
