@@ -19,8 +19,9 @@ const LEGAL_PAGES: ContentPageSlug[] = ['terms', 'withdrawal'];
 
 /**
  * The order confirmation e-mail (`order-confirmation` templates): what was bought, what it costs, how to pay (a
- * bank transfer's details), where it goes and where to follow it, and the terms and withdrawal information. Queued by the transaction that places (offline
- * methods) or pays (online) the order, once per order, whatever calls it; with the order's invoice once it has one.
+ * bank transfer's details), where it goes and where to follow it, the terms and the withdrawal information. Queued by
+ * the transaction that places (offline methods) or pays (online) the order, once per order, whatever calls it; with
+ * the order's invoice once it has one.
  */
 @Injectable()
 export class OrderConfirmationMail implements OnModuleInit {
