@@ -9,6 +9,7 @@ import { CheckoutRules } from './checkout/checkout-rules';
 import { CorePlugin } from './core.plugin';
 import { PlaceOrderService } from './checkout/place-order.service';
 import { QuoteService } from './checkout/quote.service';
+import { ContentPages } from './content/content-pages.service';
 import { CouponService } from './coupons/coupon.service';
 import { AddressBookService } from './customers/address-book.service';
 import { SessionCustomers } from './customers/session-customers.service';
@@ -51,6 +52,7 @@ import { ShippedMail } from './shipments/shipped.mail';
 import { ShippingMethodRegistry } from './shipping/shipping-method.registry';
 import { CurrencyService } from './stores/currency.service';
 import { DefaultStoreService } from './stores/default-store.service';
+import { SellerContact } from './stores/seller-contact';
 import { StoreService } from './stores/store.service';
 import { VatValidationService } from './tax/vat-validation.service';
 import { ViesClient } from './tax/vies.client';
@@ -100,6 +102,8 @@ const COMMERCE_SERVICES = [
   SessionCustomers,
   WishlistService,
   AddressBookService,
+  ContentPages,
+  SellerContact,
 ];
 
 /**

@@ -114,6 +114,13 @@ export const CORE_SETTINGS = [
     check: returnWindow,
     description: 'Days after delivery (the order completed) in which customers may ask to return lines (0: no returns)',
   },
+  {
+    key: 'salesTermsCheckbox',
+    type: 'boolean',
+    default: false,
+    description:
+      'Checkout asks the shopper to tick "I accept the terms and conditions"; the order keeps the version and time',
+  },
   { key: 'salesValidateVAT', type: 'boolean', default: false, description: 'Check VAT ids at checkout' },
   {
     key: 'shipmentsShipOrderOn',

@@ -29,6 +29,7 @@ import { SalesDocument } from '../commerce/invoices/sales-document.entity';
 import { PaymentTransaction } from '../commerce/payments/payment-transaction.entity';
 import { Product } from '../commerce/products/product.entity';
 import { Refund, RefundLine } from '../commerce/refunds/refund.entity';
+import { ContentPage } from '../commerce/content/content-page.entity';
 import { OrderReturn, OrderReturnHistory, OrderReturnLine } from '../commerce/returns/return.entity';
 import { ProductRelation } from '../commerce/products/product-relation.entity';
 import { ProductVariant } from '../commerce/products/product-variant.entity';
@@ -66,6 +67,7 @@ export const ENTITIES = [
   OrderReturn,
   OrderReturnLine,
   OrderReturnHistory,
+  ContentPage,
   ShippingMethod,
   Shipment,
   SessionRow,

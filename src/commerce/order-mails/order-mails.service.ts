@@ -14,6 +14,7 @@ import { OrderLine } from '../orders/order-line.entity';
 import { MoneyFormat, orderSummary } from '../orders/order-summary';
 import { Order } from '../orders/order.entity';
 import { CurrencyService } from '../stores/currency.service';
+import { SellerContact } from '../stores/seller-contact';
 import { StoreService } from '../stores/store.service';
 
 /**
@@ -103,6 +104,7 @@ export class OrderMails implements OnModuleInit {
     private readonly settings: SettingsService,
     private readonly currencies: CurrencyService,
     private readonly stores: StoreService,
+    private readonly sellerContact: SellerContact,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -159,7 +161,7 @@ export class OrderMails implements OnModuleInit {
       ? await definition.facts({ order, language, money, orderUrl, t }, details as never)
       : {};
     if (!facts) return;
-    const seller = this.seller(store.name);
+    const seller = this.sellerContact.of(store.name);
     const attachments = (await definition.attachments?.(order, details as never)) ?? [];
     const mail = this.templates.render(`order-${kind}`, {
       lang: language,
@@ -172,33 +174,10 @@ export class OrderMails implements OnModuleInit {
     });
     await this.mail.deliver({ to: order.email, ...mail, replyTo: seller.email, attachments }, job.id);
   }
-
-  /** The shop as the shopper may reach it: its name, the seller's address, VAT id, e-mail and phone (settings). */
-  private seller(name: string) {
-    const setting = (key: 'salesSellerEmail' | 'salesSellerPhone' | 'salesSellerVatId') =>
-      this.settings.get(key).trim() || null;
-    return {
-      name,
-      address: this.settings
-        .get('salesSellerAddress')
-        .split(',')
-        .map((line) => line.trim())
-        .filter(Boolean),
-      vatId: setting('salesSellerVatId'),
-      // Without an address of its own, replies go where the mail came from.
-      email: setting('salesSellerEmail') ?? senderAddress(this.config.mailFrom),
-      phone: setting('salesSellerPhone'),
-    };
-  }
 }
 
 /** A shipped language for the mail: `sk-SK` counts as `sk`, one without translations is written in English. */
 function mailLanguage(wanted: string): string {
   const language = wanted.toLowerCase().split('-')[0];
   return translations().has(language) ? language : FALLBACK_LANGUAGE;
-}
-
-/** The address of a sender such as `Demo Shop <shop@example.com>`. */
-function senderAddress(from: string): string {
-  return /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 }

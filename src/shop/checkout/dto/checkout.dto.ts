@@ -125,6 +125,12 @@ export class PlaceOrderDto {
   @flag()
   @IsBoolean()
   saveToAddressBook?: boolean;
+
+  /** The "I accept the terms and conditions" box; required to be true while `salesTermsCheckbox` is on. */
+  @IsOptional()
+  @flag()
+  @IsBoolean()
+  acceptTerms?: boolean;
 }
 
 /** An address-book entry's id, as the checkout page's picker sends it (an empty choice: none). */
