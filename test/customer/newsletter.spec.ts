@@ -270,7 +270,9 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(cleared).toContain('You do not receive our newsletter.');
     expect(cleared).toMatch(/You get no marketing e-mails: you said no on [\d-]+ [\d:]+ UTC \(in your account\)\./);
     // One row for the consent (the repeated tick added none), one for its withdrawal.
-    expect((await consentsOf(email)).map(({ granted, source, wordingKey }) => ({ granted, source, wordingKey }))).toEqual([
+    expect(
+      (await consentsOf(email)).map(({ granted, source, wordingKey }) => ({ granted, source, wordingKey })),
+    ).toEqual([
       { granted: true, source: 'account_page', wordingKey: 'consent.marketing.v1' },
       { granted: false, source: 'account_page', wordingKey: 'consent.marketing.v1' },
     ]);
@@ -341,7 +343,9 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const mail = await confirmationMail(email);
     await client.get(mail.unsubscribe).expect(200);
     await client.get(mail.unsubscribe).expect(200);
-    expect((await consentsOf(email)).map(({ granted, source, wordingKey }) => ({ granted, source, wordingKey }))).toEqual([
+    expect(
+      (await consentsOf(email)).map(({ granted, source, wordingKey }) => ({ granted, source, wordingKey })),
+    ).toEqual([
       { granted: true, source: 'newsletter_form', wordingKey: 'consent.marketing.v1' },
       { granted: false, source: 'email_link', wordingKey: 'consent.optOutLink.v1' },
     ]);

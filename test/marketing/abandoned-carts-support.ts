@@ -1,3 +1,4 @@
+import { IsNull } from 'typeorm';
 import { Cart } from '../../src/commerce/carts/cart.entity';
 import { productBySku } from '../support/catalog';
 import { ADDRESS, addToCart } from '../support/checkout';
@@ -23,7 +24,7 @@ export async function cartWithEmail(
   }
   const saved = await client.post('/shop/checkout/save', { email, billingAddress: ADDRESS, ...consent });
   if (saved.status !== 200) throw new Error(`checkout save failed: ${saved.status} ${JSON.stringify(saved.body)}`);
-  const cart = await shop.dataSource.getRepository(Cart).findOneByOrFail({ email });
+  const cart = await shop.dataSource.getRepository(Cart).findOneByOrFail({ email, orderedAt: IsNull() });
   return { client, cart };
 }
 
