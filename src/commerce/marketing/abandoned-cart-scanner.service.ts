@@ -123,7 +123,8 @@ export class AbandonedCartScanner {
       .getRawMany<{
         id: number | string;
         email: string;
-        lastActivityAt: number | string; lastReminder: number | string | null;
+        lastActivityAt: number | string;
+        lastReminder: number | string | null;
       }>();
     return rows.map((row) => ({
       id: Number(row.id),

@@ -54,7 +54,11 @@ export class NewsletterService {
    * Records the consent, subscribes (pending) and queues the confirmation e-mail; returns the address's status
    * afterwards.
    */
-  async subscribe(email: string, firstName: string | null | undefined, consent: GivenConsent): Promise<NewsletterStatus> {
+  async subscribe(
+    email: string,
+    firstName: string | null | undefined,
+    consent: GivenConsent,
+  ): Promise<NewsletterStatus> {
     const address = normaliseEmail(email);
     const name = firstName?.trim() || null;
     const store = await this.stores.default();
