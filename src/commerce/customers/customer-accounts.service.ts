@@ -9,6 +9,7 @@ import { TransactionRunner } from '../../database/transaction-runner';
 import { EmailVerificationService } from './email-verification.service';
 import { passwordProblem } from './password-policy';
 import { customerErrors } from './customers-errors';
+import { normaliseEmail } from '../../common/email-address';
 import { ConsentWording, MarketingConsents } from '../marketing/marketing-consents.service';
 
 export interface NewCustomer {
@@ -111,6 +112,5 @@ export class CustomerAccountsService {
   }
 }
 
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+// Where the rest of the code has always found it; it lives in common so marketing can use it without a cycle.
+export { normaliseEmail } from '../../common/email-address';

@@ -11,7 +11,7 @@ import { MailService } from '../../mail/mail.service';
 import { CartPricingService } from '../carts/cart-pricing.service';
 import { Cart } from '../carts/cart.entity';
 import { CartService } from '../carts/cart.service';
-import { normaliseEmail } from '../customers/customer-accounts.service';
+import { normaliseEmail } from '../../common/email-address';
 import { StoreService } from '../stores/store.service';
 import { AbandonedCartRecovery } from './abandoned-cart-recovery.entity';
 import { abandonedCartPolicy, reminderDueAt } from './abandoned-cart-policy';

@@ -3,7 +3,7 @@ import { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { SettingsService } from '../../config/settings.service';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { PeriodicJob, PeriodicJobs } from '../../jobs/periodic-job';
-import { normaliseEmail } from '../customers/customer-accounts.service';
+import { normaliseEmail } from '../../common/email-address';
 import { AbandonedCartPolicy, abandonedCartPolicy, reminderDueAt } from './abandoned-cart-policy';
 import { AbandonedCartRecovery } from './abandoned-cart-recovery.entity';
 import { AbandonedCartReminder } from './abandoned-cart-reminder.entity';

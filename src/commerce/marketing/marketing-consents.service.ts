@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, Not } from 'typeorm';
-import { normaliseEmail } from '../customers/customer-accounts.service';
+import { normaliseEmail } from '../../common/email-address';
 import { Order } from '../orders/order.entity';
 import { ConsentSource, MarketingConsent } from './marketing-consent.entity';
 
