@@ -14,8 +14,8 @@ import { AppError } from '../../common/errors/app-error';
 import { ConsentSource } from './marketing-consent.entity';
 import { ConsentWording, MarketingConsents } from './marketing-consents.service';
 
-/** The consent a subscriber ticked, recorded with the subscription. */
-export interface GivenConsent {
+/** Where and with which words a consent is given or withdrawn, recorded with the action. */
+export interface ConsentContext {
   source: ConsentSource;
   wording: ConsentWording;
   customerId?: number | null;
@@ -57,7 +57,7 @@ export class NewsletterService {
   async subscribe(
     email: string,
     firstName: string | null | undefined,
-    consent: GivenConsent,
+    consent: ConsentContext,
   ): Promise<NewsletterStatus> {
     const address = normaliseEmail(email);
     const name = firstName?.trim() || null;
@@ -142,7 +142,7 @@ export class NewsletterService {
     if (choices.newsletter && !choices.marketing) {
       throw AppError.invalid({ newsletter: ['needs the consent to offers by e-mail ticked as well'] });
     }
-    const consent: GivenConsent = { source: 'account_page', wording, customerId: customer.id };
+    const consent: ConsentContext = { source: 'account_page', wording, customerId: customer.id };
     if (!choices.marketing) {
       return { marketing: false, newsletter: await this.unsubscribe(customer.email, consent) };
     }
@@ -161,7 +161,7 @@ export class NewsletterService {
    * Stops the newsletter to an address, the row staying without the name to remember the choice, and withdraws
    * the consent to marketing e-mail (or, for a customer, objects to it) in the same transaction.
    */
-  async unsubscribe(email: string, withdrawal: GivenConsent): Promise<NewsletterStatus> {
+  async unsubscribe(email: string, withdrawal: ConsentContext): Promise<NewsletterStatus> {
     const address = normaliseEmail(email);
     const result = await this.runner.run(async ({ manager }) => {
       await this.consents.withdraw(manager, { email: address, ...withdrawal });
