@@ -174,7 +174,10 @@
       if (nested) {
         body[nested[1]] = body[nested[1]] || {};
         if (value !== '') body[nested[1]][nested[2]] = value;
-      } else if (['email', 'notes', 'vatId', 'companyName'].indexOf(name) >= 0 && value !== '') {
+      } else if (
+        ['email', 'notes', 'vatId', 'companyName', 'marketingConsent', 'marketingOptOut'].indexOf(name) >= 0 &&
+        value !== ''
+      ) {
         body[name] = value;
       }
     });

@@ -6,6 +6,7 @@ import { SessionCarts } from './carts/session-carts.service';
 import { CartRefill } from './checkout/cart-refill.service';
 import { CheckoutChoices } from './checkout/checkout-choices.service';
 import { CheckoutRules } from './checkout/checkout-rules';
+import { MarketingConsents } from './marketing/marketing-consents.service';
 import { CorePlugin } from './core.plugin';
 import { PlaceOrderService } from './checkout/place-order.service';
 import { QuoteService } from './checkout/quote.service';
@@ -81,6 +82,7 @@ const COMMERCE_SERVICES = [
   QuoteService,
   CheckoutRules,
   CheckoutChoices,
+  MarketingConsents,
   CartRefill,
   PlaceOrderService,
   PaymentService,

@@ -50,6 +50,18 @@ function returnWindow(value: unknown): string | undefined {
   if ((value as number) < 0 || (value as number) > 365) return 'must be from 0 (no returns) to 365 days';
 }
 
+/** Blank, or an absolute https URL without credentials (what a script tag and the CSP can name). */
+function optionalScriptUrl(value: unknown): string | undefined {
+  if (value === '') return undefined;
+  try {
+    const url = new URL(String(value));
+    if (url.protocol === 'https:' && !url.username && !url.password) return undefined;
+  } catch {
+    // falls through to the message
+  }
+  return 'must be blank or an https URL, e.g. https://analytics.example.com/script.js';
+}
+
 /** Shop-wide settings and feature flags (docs/configuration.md). */
 export const CORE_SETTINGS = [
   {
@@ -302,6 +314,14 @@ export const CORE_SETTINGS = [
     type: 'json',
     default: ['/products', '/produkty', '/produkte', '/termekek'] as string[],
     description: 'Extra paths that serve the product listing',
+  },
+  {
+    key: 'privacyOptionalScriptUrl',
+    type: 'string',
+    default: '',
+    check: optionalScriptUrl,
+    description:
+      'A non-essential script (e.g. analytics) loaded only after the visitor allows it in the cookie notice; blank: no script and no notice',
   },
 ] as const satisfies readonly SettingDefinition[];
 

@@ -9,6 +9,7 @@ import { Coupon } from '../commerce/coupons/coupon.entity';
 import { CustomerAddress } from '../commerce/customers/customer-address.entity';
 import { Customer } from '../commerce/customers/customer.entity';
 import { EmailVerification } from '../commerce/customers/email-verification.entity';
+import { MarketingConsent } from '../commerce/marketing/marketing-consent.entity';
 import { NewsletterSubscriber } from '../commerce/marketing/newsletter-subscriber.entity';
 import { PasswordReset } from '../commerce/customers/password-reset.entity';
 import { WatchdogAlert } from '../commerce/marketing/watchdog-alert.entity';
@@ -83,6 +84,7 @@ export const ENTITIES = [
   WishlistItem,
   WatchdogAlert,
   NewsletterSubscriber,
+  MarketingConsent,
   PasswordReset,
   EmailVerification,
   CarrierAShipment,

@@ -74,6 +74,7 @@ describe('schema and demo seed', () => {
           'Returns1795778895019',
           'SalesDocuments1795779408615',
           'LegalPages1795786580244',
+          'MarketingConsents1795786594344',
           'RefundChecks1795786705886',
         ],
       });
