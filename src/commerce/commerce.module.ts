@@ -36,6 +36,7 @@ import { PaymentStatusPoller } from './payments/payment-status-poller';
 import { PaymentService } from './payments/payment.service';
 import { RefundService } from './refunds/refund.service';
 import { RefundedMail } from './refunds/refunded.mail';
+import { PriceHistory } from './products/price-history.service';
 import { ProductImportService } from './products/product-import.service';
 import { ProductsService } from './products/products.service';
 import { SellableProducts } from './products/sellable-products';
@@ -60,6 +61,7 @@ const COMMERCE_SERVICES = [
   OrderStatusService,
   OrderPageSections,
   OrdersService,
+  PriceHistory,
   ProductImportService,
   ProductsService,
   SellableProducts,
