@@ -130,7 +130,14 @@ describe('staff edit rules', () => {
       .getRepository(ProductVariant)
       .find({ where: { productId: mug.id }, order: { id: 'ASC' } });
     const noSale = { salePrice: null, saleStartsAt: null, saleEndsAt: null };
-    const edit = { price: 1000, sale: noSale, stock: 4, variantStocks: new Map<number, number>(), visible: true, enabled: true };
+    const edit = {
+      price: 1000,
+      sale: noSale,
+      stock: 4,
+      variantStocks: new Map<number, number>(),
+      visible: true,
+      enabled: true,
+    };
 
     const simple = await refusal(
       products.save(tent.id, {

@@ -112,7 +112,13 @@ export class ProductImportService {
         }
         const slug = row.slug ?? existing?.slug ?? this.freeSlug(row, known);
         known.slugOwners.set(slug, row.sku);
-        const { stock, ...fields } = productFields(row, storeId, slug, decimals, settleSale(existing ?? null, sale(row, decimals), now));
+        const { stock, ...fields } = productFields(
+          row,
+          storeId,
+          slug,
+          decimals,
+          settleSale(existing ?? null, sale(row, decimals), now),
+        );
         if (existing) {
           await tx.manager.update(Product, { id: existing.id }, fields);
           levels.set(existing.id, { productId: existing.id, stock, variants: new Map() });
@@ -283,7 +289,8 @@ function saleClash(row: ProductImportRow, known: Known, decimals: number, now: n
     if (!wanted || price === undefined) continue;
     const settled = settleSale(current ?? null, sale({ sale: wanted }, decimals), now);
     const problem = saleProblems(toMinor(price, decimals), settled)[0];
-    if (problem) return `the sale of ${sku} ${problem.field === 'saleEndsAt' ? 'ends before it can start' : problem.rule}`;
+    if (problem)
+      return `the sale of ${sku} ${problem.field === 'saleEndsAt' ? 'ends before it can start' : problem.rule}`;
   }
   return null;
 }

@@ -81,7 +81,9 @@ export class ProductsService {
 
   /** A reduction with its reference price converted to `currency` (the percentage stays the base currency's). */
   async inCurrency(reduction: Reduction | null, currency: Currency): Promise<Reduction | null> {
-    return reduction && { ...reduction, referencePrice: await this.currencies.fromBase(reduction.referencePrice, currency) };
+    return (
+      reduction && { ...reduction, referencePrice: await this.currencies.fromBase(reduction.referencePrice, currency) }
+    );
   }
 }
 

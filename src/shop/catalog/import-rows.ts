@@ -140,15 +140,18 @@ function readSale(
   }
   const before = problems.length;
   const salePrice = readPrice(value.price, `${field}.price`, decimals, problems);
-  if (salePrice !== null && price !== null && salePrice >= price) problems.push(`${field}.price must be below the price`);
+  if (salePrice !== null && price !== null && salePrice >= price)
+    problems.push(`${field}.price must be below the price`);
   const [startsAt, endsAt] = (['startsAt', 'endsAt'] as const).map((name) => {
     const text = value[name];
     if (text === undefined || text === null) return null;
     const moment = typeof text === 'string' && INSTANT.test(text) ? Date.parse(text) : NaN;
-    if (Number.isNaN(moment)) problems.push(`${field}.${name} must be a date and time with a zone, like 2026-12-01T00:00:00+01:00`);
+    if (Number.isNaN(moment))
+      problems.push(`${field}.${name} must be a date and time with a zone, like 2026-12-01T00:00:00+01:00`);
     return moment;
   });
-  if (startsAt !== null && endsAt !== null && endsAt <= startsAt) problems.push(`${field}.endsAt must be after startsAt`);
+  if (startsAt !== null && endsAt !== null && endsAt <= startsAt)
+    problems.push(`${field}.endsAt must be after startsAt`);
   return problems.length > before ? undefined : { price: salePrice!, startsAt, endsAt };
 }
 
