@@ -60,7 +60,7 @@ export class PriceHistory {
       const last = new Map(rows.map((row) => [key(row.productId, row.variantId), row.price]));
       const byId = new Map(products.map((product) => [product.id, product]));
       const subjects: ReductionSubject[] = [
-        ...products.map((product) => ({ productId: product.id, variantId: null, priced: product as Priced })),
+        ...products.map((product) => ({ productId: product.id, variantId: null, priced: product })),
         ...variants.map((variant) => ({
           productId: variant.productId,
           variantId: variant.id,

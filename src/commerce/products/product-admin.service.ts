@@ -125,8 +125,8 @@ export class ProductAdmin {
 }
 
 /**
- * Checks the edit against the product and its variants, or throws a 400 naming every problem; returns the product's
- * new stock. A simple product needs its stock, a configurable one a stock for each of its variants (and for nothing
+ * Checks the edit (its sale as it will be stored) against the product and its variants, or throws a 400 naming every
+ * problem; returns the product's new stock. A simple product needs its stock, a configurable one a stock for each of its variants (and for nothing
  * else), which add up to the product's.
  */
 function checkEdit(product: Product, variants: ProductVariant[], edit: ProductEdit, sale: SaleInput): number {

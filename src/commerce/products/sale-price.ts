@@ -20,7 +20,7 @@ export interface SaleInput {
 }
 
 /** Days before a reduction whose lowest price is its reference (Directive 98/6/EC Art. 6a(2)). */
-export const REFERENCE_DAYS = 30;
+const REFERENCE_DAYS = 30;
 export const REFERENCE_WINDOW_MS = REFERENCE_DAYS * 24 * 60 * 60 * 1000;
 
 export function saleRuns(priced: Priced, at: number): boolean {
