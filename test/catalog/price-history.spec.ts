@@ -8,6 +8,7 @@ import { shopDateTime } from '../../src/commerce/delivery/shop-calendar';
 import { PriceChange } from '../../src/commerce/products/price-history.entity';
 import { ProductVariant } from '../../src/commerce/products/product-variant.entity';
 import { Product } from '../../src/commerce/products/product.entity';
+import { PriceHistory1795787259002 } from '../../src/database/migrations/1795787259002-price-history';
 import { addToCart } from '../support/checkout';
 import { runCli } from '../support/cli';
 import { ShopClient } from '../support/shop-client';
@@ -365,4 +366,29 @@ describe(`price history and sales (${usingMysql ? 'mysql' : 'sqlite'})`, () => {
     expect(await shop.dataSource.getRepository(Product).countBy({ sku: 'SALE-BAD' })).toBe(0);
     expect(await shop.dataSource.getRepository(Product).countBy({ sku: 'SALE-BAD-4' })).toBe(0);
   }, 240_000);
+
+  // Last: it takes the schema back before the migration and forward again.
+  it('the migration gives every product and variant a first history row at its price', async () => {
+    const runner = shop.dataSource.createQueryRunner();
+    try {
+      await new PriceHistory1795787259002().down(runner);
+      await new PriceHistory1795787259002().up(runner);
+    } finally {
+      await runner.release();
+    }
+    const rows = await shop.dataSource.getRepository(PriceChange).find();
+    const products = await shop.dataSource.getRepository(Product).find();
+    const variants = await shop.dataSource.getRepository(ProductVariant).find();
+    expect(rows).toHaveLength(products.length + variants.length);
+    const byId = new Map(products.map((entry) => [entry.id, entry]));
+    for (const row of rows) {
+      const variant = variants.find((entry) => entry.id === row.variantId);
+      expect(row).toMatchObject({
+        currency: 'EUR',
+        price: variant?.price ?? byId.get(row.productId)!.price,
+      });
+      expect(row.changedAt).toBeGreaterThan(Date.now() - 60_000);
+    }
+    expect(products.every((entry) => entry.salePrice === null)).toBe(true);
+  });
 });
