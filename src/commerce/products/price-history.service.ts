@@ -5,7 +5,7 @@ import { CurrencyService } from '../stores/currency.service';
 import { PriceChange } from './price-history.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
-import { plannedPrices, Priced, REFERENCE_WINDOW_MS, saleRuns, variantPriced } from './sale-price';
+import { plannedPrices, Priced, PRICED_COLUMNS, REFERENCE_WINDOW_MS, saleRuns, variantPriced } from './sale-price';
 
 /** An announced price reduction (Directive 98/6/EC Art. 6a): the sale against its honest reference price. */
 export interface Reduction {
@@ -48,12 +48,18 @@ export class PriceHistory {
     const currency = (await this.currencies.base()).code;
     for (let start = 0; start < productIds.length; start += CHUNK) {
       const ids = productIds.slice(start, start + CHUNK);
-      const [products, variants] = await Promise.all([
-        tx.manager.findBy(Product, { id: In(ids) }),
-        tx.manager.findBy(ProductVariant, { productId: In(ids) }),
-      ]);
+      // Only the price columns: an import records thousands of products.
+      const products = await tx.manager.find(Product, {
+        select: { id: true, ...PRICED_COLUMNS },
+        where: { id: In(ids) },
+      });
+      const variants = await tx.manager.find(ProductVariant, {
+        select: { id: true, productId: true, ...PRICED_COLUMNS },
+        where: { productId: In(ids) },
+      });
       await tx.manager.delete(PriceChange, { productId: In(ids), currency, changedAt: MoreThan(now) });
       const rows = await tx.manager.find(PriceChange, {
+        select: { id: true, productId: true, variantId: true, price: true },
         where: { productId: In(ids), currency, changedAt: LessThanOrEqual(now) },
         order: { changedAt: 'ASC', id: 'ASC' },
       });

@@ -7,7 +7,7 @@ import { PriceHistory } from './price-history.service';
 import { ProductRelation } from './product-relation.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product, ProductOption } from './product.entity';
-import { Priced, SaleInput, saleProblems, settleSale } from './sale-price';
+import { Priced, PRICED_COLUMNS, SaleInput, saleProblems, settleSale } from './sale-price';
 import { StockLevel, StockService } from './stock.service';
 
 /** A sale of an import row: major units of the base currency, times as epoch ms (null: from now, until removed). */
@@ -160,7 +160,7 @@ export class ProductImportService {
   private async loadKnown(tx: Tx, rows: ProductImportRow[]): Promise<Known> {
     const products = await tx.manager.find(Product, {
       where: { sku: In(rows.map((row) => row.sku)) },
-      select: { id: true, sku: true, storeId: true, slug: true, ...PRICED },
+      select: { id: true, sku: true, storeId: true, slug: true, ...PRICED_COLUMNS },
     });
     const variantSkus = rows.flatMap((row) => (row.variants ?? []).map((variant) => variant.sku));
     const variants =
@@ -168,7 +168,7 @@ export class ProductImportService {
         ? []
         : await tx.manager.find(ProductVariant, {
             where: { sku: In(variantSkus) },
-            select: { id: true, sku: true, productId: true, ...PRICED },
+            select: { id: true, sku: true, productId: true, ...PRICED_COLUMNS },
           });
     const wantedSlugs = rows.flatMap((row) => (row.slug ? [row.slug] : slugCandidates(row)));
     const slugged = await tx.manager.find(Product, {
@@ -264,8 +264,6 @@ export class ProductImportService {
     await insertChunked(tx, ProductRelation, relations);
   }
 }
-
-const PRICED = { price: true, salePrice: true, saleStartsAt: true, saleEndsAt: true } as const;
 
 /** The sale a row (or a variant of one) asks for, in minor units. */
 function sale(row: { sale?: ImportSale }, decimals: number): SaleInput {

@@ -12,6 +12,9 @@ export interface Priced {
   saleEndsAt: number | null;
 }
 
+/** The columns of `Priced`, to select them alone. */
+export const PRICED_COLUMNS = { price: true, salePrice: true, saleStartsAt: true, saleEndsAt: true } as const;
+
 /** A sale as staff or an import file gives it; times are epoch ms. */
 export interface SaleInput {
   salePrice: number | null;
