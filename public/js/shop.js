@@ -211,7 +211,7 @@
     if (!row) return;
     var price = document.querySelector('[data-product-price]');
     var stock = document.querySelector('[data-product-stock]');
-    if (price) price.textContent = row.querySelector('[data-variant-price]').textContent;
+    if (price) price.innerHTML = row.querySelector('[data-variant-price]').innerHTML;
     if (stock) stock.innerHTML = row.querySelector('[data-variant-stock]').innerHTML;
     var button = optionSelects[0].form.querySelector('button[type="submit"]');
     if (button) button.disabled = Boolean(row.querySelector('.stock-out'));

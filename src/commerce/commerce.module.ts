@@ -40,6 +40,7 @@ import { PaymentService } from './payments/payment.service';
 import { RefundReconciliation } from './refunds/refund-reconciliation.service';
 import { RefundService } from './refunds/refund.service';
 import { RefundedMail } from './refunds/refunded.mail';
+import { PriceHistory } from './products/price-history.service';
 import { ProductImportService } from './products/product-import.service';
 import { ProductsService } from './products/products.service';
 import { SellableProducts } from './products/sellable-products';
@@ -65,6 +66,7 @@ const COMMERCE_SERVICES = [
   OrderStatusService,
   OrderPageSections,
   OrdersService,
+  PriceHistory,
   ProductImportService,
   ProductsService,
   SellableProducts,

@@ -33,6 +33,7 @@ import { Refund, RefundLine } from '../commerce/refunds/refund.entity';
 import { ContentPage } from '../commerce/content/content-page.entity';
 import { OrderReturn, OrderReturnHistory, OrderReturnLine } from '../commerce/returns/return.entity';
 import { ProductRelation } from '../commerce/products/product-relation.entity';
+import { PriceChange } from '../commerce/products/price-history.entity';
 import { ProductVariant } from '../commerce/products/product-variant.entity';
 import { ShippingMethod } from '../commerce/shipping/shipping-method.entity';
 import { Currency } from '../commerce/stores/currency.entity';
@@ -55,6 +56,7 @@ export const ENTITIES = [
   Currency,
   Product,
   ProductVariant,
+  PriceChange,
   ProductRelation,
   Cart,
   CartLine,

@@ -34,6 +34,7 @@ describe('catalog', () => {
         sku: 'DEMO-TENT-2P',
         name: 'Ridgeline 2-Person Tent',
         price: 329,
+        reduction: null,
         currency: 'EUR',
         stock: 14,
         inStock: true,
@@ -183,6 +184,7 @@ describe('catalog', () => {
         sku: expect.any(String),
         options: expect.any(Object),
         price: expect.any(Number),
+        reduction: null,
         stock: expect.any(Number),
         inStock: expect.any(Boolean),
       });

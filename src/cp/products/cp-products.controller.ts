@@ -36,7 +36,8 @@ export class CpProductsController {
   /** Invalid input comes back as a flash on the form page (the exception filter redirects to the Referer). */
   @Post(':id')
   async save(@Param('id', ParseIntPipe) id: number, @Body() body: CpProductFormDto): Promise<FormAnswer> {
-    const product = await this.products.save(id, parseProductForm(body, (await this.currencies.base()).decimals));
+    const { decimals } = await this.currencies.base();
+    const product = await this.products.save(id, parseProductForm(body, decimals, this.products.timeZone()));
     return new FormAnswer(`${product.name} saved.`, { to: `/${this.config.cpTrigger}/products/${id}` });
   }
 }

@@ -22,6 +22,7 @@ import { SalesDocuments1795779408615 } from './1795779408615-sales-documents';
 import { LegalPages1795786580244 } from './1795786580244-legal-pages';
 import { MarketingConsents1795786594344 } from './1795786594344-marketing-consents';
 import { RefundChecks1795786705886 } from './1795786705886-refund-checks';
+import { PriceHistory1795787259002 } from './1795787259002-price-history';
 import { OrderVatConsultation1795754295107 } from './1795754295107-order-vat-consultation';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
 
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   LegalPages1795786580244,
   MarketingConsents1795786594344,
   RefundChecks1795786705886,
+  PriceHistory1795787259002,
 ];
