@@ -20,6 +20,7 @@ import { CpModule } from './cp/cp.module';
 import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
 import { CpGiftCardsModule } from './cp/gift-cards/cp-gift-cards.module';
 import { CpReturnsModule } from './cp/returns/cp-returns.module';
+import { CpWithdrawalsModule } from './cp/withdrawals/cp-withdrawals.module';
 import { CpMarketingModule } from './cp/marketing/cp-marketing.module';
 import { CpProductsModule } from './cp/products/cp-products.module';
 import { CpShippingModule } from './cp/shipping/cp-shipping.module';
@@ -44,6 +45,7 @@ import { CheckoutModule } from './shop/checkout/checkout.module';
 import { CustomerModule } from './shop/customer/customer.module';
 import { MarketingModule } from './shop/marketing/marketing.module';
 import { PluginEndpointsModule } from './shop/plugin-endpoints/plugin-endpoints.module';
+import { WithdrawalModule } from './shop/withdrawal/withdrawal.module';
 import { AnswerInterceptor } from './web/answers/answer.interceptor';
 import { CpNavigationModule } from './web/cp-navigation';
 import { loggerOptions } from './web/logger-options';
@@ -62,6 +64,7 @@ const CP_MODULES = [
   CpMarketingModule,
   CpGiftCardsModule,
   CpReturnsModule,
+  CpWithdrawalsModule,
   BankpayCpModule,
   CarrierACpModule,
   FlowsCpModule,
@@ -92,6 +95,7 @@ export class AppModule {
         CatalogModule,
         CartModule,
         CheckoutModule,
+        WithdrawalModule,
         CustomerModule,
         MarketingModule,
         PluginEndpointsModule,

@@ -50,6 +50,11 @@ function returnWindow(value: unknown): string | undefined {
   if ((value as number) < 0 || (value as number) > 365) return 'must be from 0 (no returns) to 365 days';
 }
 
+function withdrawalPeriod(value: unknown): string | undefined {
+  // The law gives consumers 14 days at least (Directive 2011/83/EU, Art. 9); a shop may give more.
+  if ((value as number) < 14 || (value as number) > 365) return 'must be from 14 to 365 days';
+}
+
 /** Shop-wide settings and feature flags (docs/configuration.md). */
 export const CORE_SETTINGS = [
   {
@@ -119,6 +124,14 @@ export const CORE_SETTINGS = [
     type: 'boolean',
     default: true,
     description: 'E-mail the customer when staff approve, refuse or receive a return',
+  },
+  {
+    key: 'salesWithdrawalDays',
+    type: 'integer',
+    default: 14,
+    check: withdrawalPeriod,
+    description:
+      'Days after delivery (or the order, while not delivered) in which a withdrawal is on time; later ones are recorded as late',
   },
   { key: 'salesValidateVAT', type: 'boolean', default: false, description: 'Check VAT ids at checkout' },
   {

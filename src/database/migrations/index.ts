@@ -21,6 +21,7 @@ import { Returns1795778895019 } from './1795778895019-returns';
 import { SalesDocuments1795779408615 } from './1795779408615-sales-documents';
 import { OrderVatConsultation1795754295107 } from './1795754295107-order-vat-consultation';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
+import { Withdrawals1795786795231 } from './1795786795231-withdrawals';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   OrderHistoryCustomerVisible1795778609404,
   Returns1795778895019,
   SalesDocuments1795779408615,
+  Withdrawals1795786795231,
 ];
