@@ -8,7 +8,7 @@ import { Withdrawal, WithdrawalLine } from '../../src/commerce/withdrawals/withd
 import { launchBrowser, watchPage } from '../support/browser';
 import { productBySku } from '../support/catalog';
 import { insertOrder } from '../support/fixtures';
-import { startTestApp, TestApp, usingMysql } from '../support/test-app';
+import { startTestApp, TEST_CP_PASSWORD, TestApp, usingMysql } from '../support/test-app';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts', 'withdrawal-journey');
 const VIEWPORTS = [
@@ -19,8 +19,8 @@ const VIEWPORTS = [
 /**
  * A guest withdraws from a delivered order in a real browser, without logging in and without JavaScript's help: the
  * footer's link, the order's reference and e-mail, the items (one unit kept), the confirmation, the receipt with its
- * time. On a desktop and on a phone-sized screen, screenshots of each step to test/artifacts/withdrawal-journey/;
- * any console error, failed request or error answer fails the test.
+ * time; then staff find it in the CP and make it a return. On a desktop and on a phone-sized screen, screenshots
+ * of each step to test/artifacts/withdrawal-journey/; any console error, failed request or error answer fails the test.
  */
 describe(`a guest's withdrawal in the browser (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
@@ -119,6 +119,32 @@ describe(`a guest's withdrawal in the browser (${usingMysql ? 'MariaDB' : 'SQLit
         watcher.expectClean();
       } finally {
         await context.close();
+      }
+
+      // Staff, in a browser of their own: the withdrawal with its period's end, made a return in one step.
+      const cp = await browser.newContext({ baseURL: shop.config.baseUrl, viewport });
+      cp.setDefaultTimeout(10_000);
+      const staff = await cp.newPage();
+      const staffWatcher = watchPage(staff);
+      try {
+        await staff.goto('/admin/login');
+        await staff.getByLabel('E-mail').fill('admin@example.com');
+        await staff.getByLabel('Password').fill(TEST_CP_PASSWORD);
+        await follow(staff.getByRole('button', { name: 'Log in' }));
+        await staff.waitForURL(/\/admin$/);
+        await follow(staff.getByRole('navigation').getByRole('link', { name: 'Withdrawals', exact: true }));
+        await staff.waitForURL(/\/admin\/withdrawals$/);
+        const [withdrawal] = await shop.dataSource.getRepository(Withdrawal).findBy({ orderId: order.id });
+        await follow(staff.getByRole('link', { name: `Withdrawal ${withdrawal.id}`, exact: true }));
+        await expectText(staff.locator('.facts'), 'Period ends');
+        await expectText(staff.locator('.facts'), 'on time');
+        await staff.screenshot({ path: join(ARTIFACTS, `${name}-cp-withdrawal.png`), fullPage: true });
+        await follow(staff.getByRole('button', { name: 'Make an approved return' }));
+        await staff.waitForURL(/\/admin\/returns\/\d+$/);
+        await expectText(staff.locator('.facts'), 'approved');
+        staffWatcher.expectClean();
+      } finally {
+        await cp.close();
       }
     },
   );

@@ -142,8 +142,11 @@ describe(`withdrawals (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const list = await staff.get('/admin/withdrawals').expect(200);
     expect(list.text).toContain(`Withdrawal ${withdrawal.id}</a>`);
     expect(list.text).toContain(isoMinute(deadline));
+    expect((await staff.get(`/admin/orders/${order.id}`).expect(200)).text).toContain(
+      `<a href="/admin/withdrawals/${withdrawal.id}">Withdrawal ${withdrawal.id}</a>`,
+    );
     const page = await staff.get(`/admin/withdrawals/${withdrawal.id}`).expect(200);
-    expect(page.text).toContain(`Withdrawal period ended</dt><dd>${isoMinute(deadline)} UTC · on time`);
+    expect(page.text).toContain(`Period ends</dt><dd>${isoMinute(deadline)} UTC · on time`);
     expect(page.text).toContain('class="withdrawal-return"');
 
     // One step: an approved return of the withdrawn lines; asked again, the same return.
