@@ -45,7 +45,6 @@ import { CheckoutModule } from './shop/checkout/checkout.module';
 import { CustomerModule } from './shop/customer/customer.module';
 import { MarketingModule } from './shop/marketing/marketing.module';
 import { PluginEndpointsModule } from './shop/plugin-endpoints/plugin-endpoints.module';
-import { WithdrawalModule } from './shop/withdrawal/withdrawal.module';
 import { AnswerInterceptor } from './web/answers/answer.interceptor';
 import { CpNavigationModule } from './web/cp-navigation';
 import { loggerOptions } from './web/logger-options';
@@ -95,7 +94,6 @@ export class AppModule {
         CatalogModule,
         CartModule,
         CheckoutModule,
-        WithdrawalModule,
         CustomerModule,
         MarketingModule,
         PluginEndpointsModule,

@@ -13,7 +13,7 @@ import { FormAnswer, PageView, Redirect } from '../../web/answers/answers';
 import { RefusedGoesTo } from '../../web/answers/refused-form.decorator';
 import { PageLanguage, PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { FALLBACK_LANGUAGE, translations } from '../../web/i18n/translations';
-import { GUEST_ORDER_LIMIT } from '../checkout/guest-order.controller';
+import { GUEST_ORDER_LIMIT } from './guest-order.controller';
 
 /** The footer form: the order as the shopper knows it (its reference or number) and its e-mail address. */
 class FindOrderDto {
@@ -48,7 +48,7 @@ const PRIVATE_PAGE = { headers: { 'Cache-Control': 'private, no-store', 'X-Robot
 @Controller('shop')
 @UseGuards(ShopThrottlerGuard)
 @Throttle({ default: { limit: GUEST_ORDER_LIMIT, ttl: 60_000 } })
-export class WithdrawalController {
+export class GuestOrderWithdrawalController {
   constructor(
     private readonly orders: OrdersService,
     private readonly withdrawals: WithdrawalService,
