@@ -61,10 +61,14 @@ describe(`a guest's withdrawal in the browser (${usingMysql ? 'MariaDB' : 'SQLit
     return { order, line };
   }
 
-  it.each(VIEWPORTS)(
-    'withdraws from one of two items from the footer on a $name screen',
-    async ({ name, viewport }) => {
-      const { order, line } = await deliveredOrder();
+  describe.each(VIEWPORTS)('on a $name screen', ({ name, viewport }) => {
+    /** The guest's order, which staff then find. */
+    let order: Order;
+
+    it('withdraws from one of two items from the footer, and sees the receipt', async () => {
+      const delivered = await deliveredOrder();
+      order = delivered.order;
+      const { line } = delivered;
       const context = await browser.newContext({ baseURL: shop.config.baseUrl, viewport, javaScriptEnabled: false });
       context.setDefaultTimeout(10_000);
       const page = await context.newPage();
@@ -120,8 +124,10 @@ describe(`a guest's withdrawal in the browser (${usingMysql ? 'MariaDB' : 'SQLit
       } finally {
         await context.close();
       }
+    });
 
-      // Staff, in a browser of their own: the withdrawal with its period's end, made a return in one step.
+    it('lets staff find the withdrawal with its period and make it a return in one step', async () => {
+      // Staff, in a browser of their own.
       const cp = await browser.newContext({ baseURL: shop.config.baseUrl, viewport });
       cp.setDefaultTimeout(10_000);
       const staff = await cp.newPage();
@@ -146,8 +152,8 @@ describe(`a guest's withdrawal in the browser (${usingMysql ? 'MariaDB' : 'SQLit
       } finally {
         await cp.close();
       }
-    },
-  );
+    });
+  });
 });
 
 /** Waits for a locator's text to show `expected`, then asserts it. */
