@@ -11,7 +11,7 @@ export class Withdrawal extends BaseRow {
   @Column({ type: 'integer' })
   orderId: number;
 
-  /** The page language it was made in: the language of its confirmation. */
+  /** The page language it was made in: the language of the return staff make of it (the mail is the order's). */
   @Column({ type: 'varchar', length: 8 })
   language: string;
 
