@@ -49,9 +49,13 @@ describe(`withdrawals (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     smtp.messages.filter((mail) => mail.to.includes(to) && /withdrawal|odstúpenie/i.test(subjectOf(mail)));
   const lineOf = async (orderId: number) => (await shop.dataSource.getRepository(OrderLine).findBy({ orderId }))[0];
 
-  /** `qty` headlamps ordered by a guest, paid by card; shipped and delivered unless `delivered` is false. */
-  async function guestOrder(qty: number, email: string, delivered = true): Promise<Order> {
+  /**
+   * `qty` headlamps ordered by a guest (in `language`), paid by card; shipped and delivered unless `delivered` is
+   * false.
+   */
+  async function guestOrder(qty: number, email: string, delivered = true, language = 'en'): Promise<Order> {
     const guest = new ShopClient(shop.server);
+    if (language !== 'en') expect((await guest.submitForm('/shop/language/set', { language })).status).toBe(303);
     await addToCart(guest, headlampId, qty);
     await fillCheckout(guest, { email, shippingMethod: flatRate, paymentMethod: 'bankpay' });
     const placed = await placeOrder(guest);
@@ -234,9 +238,9 @@ describe(`withdrawals (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(forged.status).toBe(403);
   });
 
-  it('counts the period from the order until delivery, records a late withdrawal as late, and refuses what is not left', async () => {
+  it('counts the period from the order until delivery, records a late withdrawal as late (mailed in Slovak), and refuses what is not left', async () => {
     const email = `cy${Date.now()}@example.com`;
-    const order = await guestOrder(2, email, false);
+    const order = await guestOrder(2, email, false, 'sk');
     const line = await lineOf(order.id);
     const guest = new ShopClient(shop.server);
     const base = `/shop/order/withdraw/${order.number}`;
@@ -269,10 +273,12 @@ describe(`withdrawals (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const late = await guest.post(base, { qty: { [`line${line.id}`]: '1' } });
     expect(late.status).toBe(200);
     expect(late.body).toMatchObject({ repeated: false, late: true });
+    // Mailed in the language the order was placed in.
     const mail = await eventually(() =>
-      withdrawalMails(email).find((candidate: CapturedMail) => mailText(candidate).includes('after the withdrawal')),
+      withdrawalMails(email).find((candidate: CapturedMail) => mailText(candidate).includes('po uplynutí')),
     );
-    expect(mailText(mail)).toContain('It reached us after the withdrawal period ended on');
+    expect(subjectOf(mail)).toMatch(new RegExp(`^Prijali sme vaše odstúpenie od objednávky ${order.reference} v `));
+    expect(mailText(mail)).toContain('Dostali sme ho po uplynutí lehoty na odstúpenie');
     const staffPage = await staff.get(`/admin/withdrawals/${late.body.withdrawalId}`).expect(200);
     expect(staffPage.text).toContain('received late');
     expect((await staff.get('/admin/withdrawals').expect(200)).text).toContain('status-late');
