@@ -21,6 +21,7 @@ import { CpContentModule } from './cp/content/cp-content.module';
 import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
 import { CpGiftCardsModule } from './cp/gift-cards/cp-gift-cards.module';
 import { CpReturnsModule } from './cp/returns/cp-returns.module';
+import { CpWithdrawalsModule } from './cp/withdrawals/cp-withdrawals.module';
 import { CpMarketingModule } from './cp/marketing/cp-marketing.module';
 import { CpProductsModule } from './cp/products/cp-products.module';
 import { CpShippingModule } from './cp/shipping/cp-shipping.module';
@@ -65,6 +66,7 @@ const CP_MODULES = [
   CpGiftCardsModule,
   CpReturnsModule,
   CpContentModule,
+  CpWithdrawalsModule,
   BankpayCpModule,
   CarrierACpModule,
   FlowsCpModule,

@@ -50,6 +50,11 @@ function returnWindow(value: unknown): string | undefined {
   if ((value as number) < 0 || (value as number) > 365) return 'must be from 0 (no returns) to 365 days';
 }
 
+function withdrawalPeriod(value: unknown): string | undefined {
+  // The law gives consumers 14 days at least (Directive 2011/83/EU, Art. 9); a shop may give more.
+  if ((value as number) < 14 || (value as number) > 365) return 'must be from 14 to 365 days';
+}
+
 /** Blank, or an absolute https URL without credentials (what a script tag and the CSP can name). */
 function optionalScriptUrl(value: unknown): string | undefined {
   if (value === '') return undefined;
@@ -132,6 +137,14 @@ export const CORE_SETTINGS = [
     default: false,
     description:
       'Checkout asks the shopper to tick "I accept the terms and conditions"; the order keeps the version and time',
+  },
+  {
+    key: 'salesWithdrawalDays',
+    type: 'integer',
+    default: 14,
+    check: withdrawalPeriod,
+    description:
+      'Days after delivery (or the order, while not delivered) in which a withdrawal is on time; later ones are recorded as late',
   },
   { key: 'salesValidateVAT', type: 'boolean', default: false, description: 'Check VAT ids at checkout' },
   {

@@ -47,6 +47,7 @@ import { CarrierAAutoShipment } from '../plugins/carrier-a/carrier-a-auto-shipme
 import { CarrierALabelMonth } from '../plugins/carrier-a/carrier-a-label-month.entity';
 import { CarrierAShipment } from '../plugins/carrier-a/carrier-a-shipment.entity';
 import { Job } from '../jobs/job.entity';
+import { Withdrawal, WithdrawalLine } from '../commerce/withdrawals/withdrawal.entity';
 import { SessionRow } from '../web/session.entity';
 
 /** Every entity of the service; migrations must create exactly these tables. */
@@ -104,4 +105,6 @@ export const ENTITIES = [
   SalesDocument,
   SalesDocumentCounter,
   SalesDocumentPdfPart,
+  Withdrawal,
+  WithdrawalLine,
 ];

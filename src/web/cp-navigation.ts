@@ -13,6 +13,7 @@ export interface CpNavEntry {
 const CORE_ENTRIES: CpNavEntry[] = [
   { label: 'Orders', path: 'orders', permission: 'accessOrders' },
   { label: 'Returns', path: 'returns', permission: 'accessOrders' },
+  { label: 'Withdrawals', path: 'withdrawals', permission: 'accessOrders' },
   { label: 'Products', path: 'products', permission: 'accessProducts' },
   { label: 'Jobs', path: 'jobs', permission: 'accessJobs' },
   { label: 'Coupons', path: 'coupons', permission: 'accessMarketing' },

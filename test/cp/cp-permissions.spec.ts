@@ -208,6 +208,8 @@ describe('CP permissions', () => {
       [`/admin/orders/${order.id}/invoice`, 'accessOrders'],
       ['/admin/returns', 'accessOrders'],
       ['/admin/returns/1', 'accessOrders'],
+      ['/admin/withdrawals', 'accessOrders'],
+      ['/admin/withdrawals/1', 'accessOrders'],
       ['/admin/products', 'accessProducts'],
       [`/admin/products/${product.id}`, 'accessProducts'],
       ['/admin/jobs', 'accessJobs'],
@@ -240,6 +242,7 @@ describe('CP permissions', () => {
       [`/admin/orders/${order.id}/edit/note`, { text: 'hello', visibility: 'customer' }],
       ['/admin/returns/1/approve', {}],
       ['/admin/returns/1/refund', { reason: 'Not allowed' }],
+      ['/admin/withdrawals/1/return', {}],
       [`/admin/products/${product.id}`, { price: '0.01' }],
       ['/admin/jobs/1/retry', {}],
       ['/admin/shipping/methods', { name: 'Free for all' }],
@@ -282,6 +285,7 @@ describe('CP permissions', () => {
       '/admin/orders',
       `/admin/orders/${order.id}`,
       '/admin/returns',
+      '/admin/withdrawals',
       '/admin/products',
       `/admin/products/${product.id}`,
       '/admin/jobs',
@@ -395,7 +399,7 @@ describe('CP permissions', () => {
     it('checks and shows the permissions the database holds now, removed or granted', async () => {
       const clerk = await staff('mover@example.com', ['accessOrders', 'accessShipping']);
       await clerk.get('/admin/orders').expect(200);
-      expect(await navLabels(clerk)).toEqual(['Orders', 'Returns', 'Shipping']);
+      expect(await navLabels(clerk)).toEqual(['Orders', 'Returns', 'Withdrawals', 'Shipping']);
 
       await users().update({ email: 'mover@example.com' }, { permissions: ['accessShipping', 'accessJobs'] });
       const refused = await clerk.get('/admin/orders').expect(403);

@@ -111,6 +111,7 @@ describe('control panel', () => {
     expect(await navLabels(admin)).toEqual([
       'Orders',
       'Returns',
+      'Withdrawals',
       'Products',
       'Jobs',
       'Coupons',

@@ -76,6 +76,7 @@ describe('schema and demo seed', () => {
           'LegalPages1795786580244',
           'MarketingConsents1795786594344',
           'RefundChecks1795786705886',
+          'Withdrawals1795786795231',
           'PriceHistory1795787259002',
         ],
       });

@@ -25,6 +25,7 @@ import { RefundChecks1795786705886 } from './1795786705886-refund-checks';
 import { PriceHistory1795787259002 } from './1795787259002-price-history';
 import { OrderVatConsultation1795754295107 } from './1795754295107-order-vat-consultation';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
+import { Withdrawals1795786795231 } from './1795786795231-withdrawals';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
 export const MIGRATIONS = [
@@ -54,5 +55,6 @@ export const MIGRATIONS = [
   LegalPages1795786580244,
   MarketingConsents1795786594344,
   RefundChecks1795786705886,
+  Withdrawals1795786795231,
   PriceHistory1795787259002,
 ];
