@@ -38,6 +38,7 @@ import { Store } from '../commerce/stores/store.entity';
 import { License } from '../config/licenses/license.entity';
 import { SettingRow } from '../config/setting.entity';
 import { CpUser } from '../commerce/staff/cp-user.entity';
+import { VatRate } from '../commerce/tax/vat-rate.entity';
 import { FlowRun } from '../flow/flow-run.entity';
 import { Flow } from '../flow/flow.entity';
 import { CarrierAAutoShipment } from '../plugins/carrier-a/carrier-a-auto-shipment.entity';
@@ -98,4 +99,5 @@ export const ENTITIES = [
   SalesDocument,
   SalesDocumentCounter,
   SalesDocumentPdfPart,
+  VatRate,
 ];
