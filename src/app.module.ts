@@ -19,6 +19,7 @@ import { SettingsModule } from './config/settings.module';
 import { CpModule } from './cp/cp.module';
 import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
 import { CpGiftCardsModule } from './cp/gift-cards/cp-gift-cards.module';
+import { CpReportsModule } from './cp/reports/cp-reports.module';
 import { CpReturnsModule } from './cp/returns/cp-returns.module';
 import { CpMarketingModule } from './cp/marketing/cp-marketing.module';
 import { CpProductsModule } from './cp/products/cp-products.module';
@@ -62,6 +63,7 @@ const CP_MODULES = [
   CpMarketingModule,
   CpGiftCardsModule,
   CpReturnsModule,
+  CpReportsModule,
   BankpayCpModule,
   CarrierACpModule,
   FlowsCpModule,

@@ -50,6 +50,7 @@ import { ShippingMethodRegistry } from './shipping/shipping-method.registry';
 import { CurrencyService } from './stores/currency.service';
 import { DefaultStoreService } from './stores/default-store.service';
 import { StoreService } from './stores/store.service';
+import { OssReport } from './tax/oss-report.service';
 import { VatRates } from './tax/vat-rates.service';
 import { VatValidationService } from './tax/vat-validation.service';
 import { ViesClient } from './tax/vies.client';
@@ -96,6 +97,7 @@ const COMMERCE_SERVICES = [
   ViesClient,
   VatValidationService,
   VatRates,
+  OssReport,
   SessionCustomers,
   WishlistService,
   AddressBookService,

@@ -9,6 +9,7 @@ export const CORE_CP_PERMISSIONS = [
   'accessShipping', // shipping methods and delivery slots
   'accessJobs',
   'accessFlows',
+  'accessReports', // tax reports (the One-Stop-Shop VAT return)
 ] as const;
 
 export type CoreCpPermission = (typeof CORE_CP_PERMISSIONS)[number];

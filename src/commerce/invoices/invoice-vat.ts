@@ -50,3 +50,16 @@ export function vatBreakdown(order: Amounts, currentRate: number): VatBreakdown 
     candidates.find((candidate) => vatAt(candidate) === order.tax) ?? roundHalfUp((100 * order.tax) / net, 2);
   return { rows: [{ rate, net, vat: order.tax }], notCharged: 0 };
 }
+
+/** The VAT inside a credited amount: each row's net and VAT in the share of the order total that is credited. */
+export function creditedRows<Row extends { net: number; vat: number }>(
+  rows: Row[],
+  orderTotal: number,
+  amount: number,
+): Row[] {
+  const share = orderTotal > 0 ? amount / orderTotal : 0;
+  return rows.map((row) => {
+    const vat = roundHalfUp(row.vat * share);
+    return { ...row, vat, net: roundHalfUp((row.net + row.vat) * share) - vat };
+  });
+}

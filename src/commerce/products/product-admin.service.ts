@@ -9,6 +9,7 @@ import { CurrencyService } from '../stores/currency.service';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 import { escapeLike } from './products.service';
+import { isTaxClass, TAX_CLASSES, TaxClass } from '../tax/tax-class';
 import { StockService } from './stock.service';
 
 export interface ProductFilter {
@@ -27,6 +28,8 @@ export interface ProductEdit {
   variantStocks: ReadonlyMap<number, number>;
   visible: boolean;
   enabled: boolean;
+  /** The VAT class; unchanged when not given. */
+  taxClass?: TaxClass;
 }
 
 const PAGE_SIZE = 50;
@@ -87,7 +90,12 @@ export class ProductAdmin {
       if (!product) throw AppError.notFound('Product not found');
       const variants = await manager.find(ProductVariant, { where: { productId: id } });
       const stock = checkEdit(product, variants, edit);
-      const changes = { price: edit.price, visible: edit.visible, enabled: edit.enabled };
+      const changes = {
+        price: edit.price,
+        visible: edit.visible,
+        enabled: edit.enabled,
+        ...(edit.taxClass ? { taxClass: edit.taxClass } : {}),
+      };
       await manager.update(Product, { id }, changes);
       await this.stock.set(tx, [{ productId: id, stock, variants: edit.variantStocks }]);
       return Object.assign(product, changes, { stock });
@@ -103,6 +111,8 @@ export class ProductAdmin {
 function checkEdit(product: Product, variants: ProductVariant[], edit: ProductEdit): number {
   const problems = new FormProblems();
   if (!isColumnInt(edit.price)) problems.add('price', 'price', 'must be a whole number of minor units ≥ 0');
+  if (edit.taxClass !== undefined && !isTaxClass(edit.taxClass))
+    problems.add('taxClass', 'tax class', `must be one of ${TAX_CLASSES.join(', ')}`);
   for (const variant of variants) {
     if (!isColumnInt(edit.variantStocks.get(variant.id))) {
       problems.add(`variantStock.v${variant.id}`, `stock of ${variant.sku}`, 'must be a whole number ≥ 0');

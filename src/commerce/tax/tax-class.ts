@@ -5,6 +5,14 @@
 export const TAX_CLASSES = ['standard', 'reduced', 'reduced2', 'zero'] as const;
 export type TaxClass = (typeof TAX_CLASSES)[number];
 
+/** How staff see the classes (CP, CLI). */
+export const TAX_CLASS_LABELS: Record<TaxClass, string> = {
+  standard: 'Standard rate',
+  reduced: 'Reduced rate',
+  reduced2: 'Second reduced rate',
+  zero: 'Zero rate',
+};
+
 export function isTaxClass(value: unknown): value is TaxClass {
   return typeof value === 'string' && (TAX_CLASSES as readonly string[]).includes(value);
 }
