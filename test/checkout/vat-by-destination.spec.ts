@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SalesDocuments } from '../../src/commerce/invoices/sales-documents.service';
 import { OrderLine } from '../../src/commerce/orders/order-line.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
@@ -68,6 +71,33 @@ describe('VAT by destination', () => {
     expect(res.body.error.fields).toEqual({ taxClass: ['must be one of standard, reduced, reduced2, zero'] });
   });
 
+  it('imports a tax class with catalog:import, and rejects a row with one that is not a class', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vat-import-'));
+    try {
+      const file = join(dir, 'products.json');
+      writeFileSync(
+        file,
+        JSON.stringify([
+          { sku: 'VAT-BOOK', name: 'Field Guide', price: 12, stock: 5, taxClass: 'reduced2' },
+          { sku: 'VAT-PLAIN', name: 'Plain Thing', price: 5, stock: 5 },
+          { sku: 'VAT-BAD', name: 'Bad Thing', price: 5, stock: 5, taxClass: 'luxury' },
+        ]),
+      );
+      const res = await runCli(shop.place, 'catalog:import', file);
+      expect(res.json).toMatchObject({
+        ok: true,
+        created: 2,
+        rejected: 1,
+        errors: [{ line: 3, sku: 'VAT-BAD', message: 'taxClass must be one of standard, reduced, reduced2, zero' }],
+      });
+      const products = shop.dataSource.getRepository(Product);
+      expect((await products.findOneByOrFail({ sku: 'VAT-BOOK' })).taxClass).toBe('reduced2');
+      expect((await products.findOneByOrFail({ sku: 'VAT-PLAIN' })).taxClass).toBe('standard');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("charges a German consumer the shop's own rates while the threshold setting is off", async () => {
     const { client, cart } = await checkout();
     // 45.40 at 20 % (7.57) and 3.90 at 19 % (0.62).
@@ -85,7 +115,7 @@ describe('VAT by destination', () => {
     });
   });
 
-  it("charges German VAT by tax class above the threshold, the shelf price staying what the buyer pays", async () => {
+  it('charges German VAT by tax class above the threshold, the shelf price staying what the buyer pays', async () => {
     await settings.save({ salesOssDestinationVat: true });
     const { client, cart } = await checkout();
     // 45.40 at 19 % (7.25) and 3.90 at 7 % (0.26): the same total, less VAT.
@@ -101,7 +131,9 @@ describe('VAT by destination', () => {
         { rate: 700, net: 364, vat: 26 },
       ],
     });
-    const lines = await shop.dataSource.getRepository(OrderLine).find({ where: { orderId: order.id }, order: { id: 'ASC' } });
+    const lines = await shop.dataSource
+      .getRepository(OrderLine)
+      .find({ where: { orderId: order.id }, order: { id: 'ASC' } });
     expect(lines.map(({ sku, vatRate, vatCountry }) => ({ sku, vatRate, vatCountry }))).toEqual([
       { sku: 'DEMO-HEADLAMP', vatRate: 1900, vatCountry: 'DE' },
       { sku: 'DEMO-FILTER-PAPER', vatRate: 700, vatCountry: 'DE' },
@@ -162,7 +194,7 @@ describe('VAT by destination', () => {
 
     // Every order of this file charged German VAT and invoiced (cash on delivery is invoiced once accepted), summed
     // per rate; the orders charged the shop's own VAT are no OSS sales.
-    const invoiced = [];
+    const invoiced: Order[] = [];
     for (const order of await shop.dataSource.getRepository(Order).findBy({ vatCountry: 'DE' })) {
       if (await shop.app.get(SalesDocuments).invoiceOf(order.id)) invoiced.push(order);
     }

@@ -218,6 +218,8 @@ describe('CP permissions', () => {
       ['/admin/gift-cards', 'accessMarketing'],
       ['/admin/marketing/abandoned-carts', 'accessMarketing'],
       ['/admin/flows', 'accessFlows'],
+      ['/admin/reports/oss', 'accessReports'],
+      ['/admin/reports/oss.csv', 'accessReports'],
       // Express matches paths whatever their case; the guard goes by the route, not the spelling.
       ['/ADMIN/Orders', 'accessOrders'],
     ];
@@ -289,6 +291,7 @@ describe('CP permissions', () => {
       '/admin/gift-cards',
       '/admin/marketing/abandoned-carts',
       '/admin/flows',
+      '/admin/reports/oss',
       '/admin/bankpay/dashboard',
       '/admin/carrier-a/dashboard',
       '/admin/carrier-b/dashboard',

@@ -118,6 +118,7 @@ describe('control panel', () => {
       'Gift cards',
       'Shipping',
       'Flows',
+      'OSS report',
       'Bank payments',
       'Carrier A',
       'Carrier B',

@@ -60,7 +60,10 @@ export class OssReport {
     for (const document of documents) {
       const order = orders.get(document.orderId)!;
       const distanceSale =
-        order.vatRows && order.vatCountry && !order.reverseCharge && order.vatCountry !== shopCountries.get(order.storeId);
+        order.vatRows &&
+        order.vatCountry &&
+        !order.reverseCharge &&
+        order.vatCountry !== shopCountries.get(order.storeId);
       if (!distanceSale) continue;
       const rows =
         document.kind === 'invoice'

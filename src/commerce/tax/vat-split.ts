@@ -38,9 +38,7 @@ export function splitVat(
     .filter(([, amount]) => amount !== 0)
     .sort(([a], [b]) => b - a)
     .map(([rate, amount]) => {
-      const vat = includeTax
-        ? roundHalfUp((amount * rate) / (10_000 + rate))
-        : roundHalfUp((amount * rate) / 10_000);
+      const vat = includeTax ? roundHalfUp((amount * rate) / (10_000 + rate)) : roundHalfUp((amount * rate) / 10_000);
       return { rate, net: includeTax ? amount - vat : amount, vat };
     });
   return {
