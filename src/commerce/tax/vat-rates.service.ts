@@ -88,7 +88,8 @@ export class VatRates {
     if (!/^[A-Z]{2}$/.test(country)) fields.country = ['must be a two-letter country code (ISO 3166)'];
     if (!isTaxClass(input.taxClass)) fields.taxClass = [`must be one of ${TAX_CLASSES.join(', ')}`];
     const rate = Math.round(input.percent * 100);
-    if (!Number.isFinite(input.percent) || input.percent < 0 || input.percent > 100 || rate !== input.percent * 100)
+    const hundredths = Math.abs(rate - input.percent * 100) < 1e-6; // 0.07 * 100 is 7.000000000000001
+    if (!Number.isFinite(input.percent) || input.percent < 0 || input.percent > 100 || !hundredths)
       fields.rate = ['must be a percent from 0 to 100 with at most two decimals'];
     if (!isCalendarDate(input.validFrom)) fields.validFrom = ['must be a date, YYYY-MM-DD'];
     if (Object.keys(fields).length > 0) throw AppError.invalid(fields);
