@@ -20,6 +20,7 @@ import { CpModule } from './cp/cp.module';
 import { CpContentModule } from './cp/content/cp-content.module';
 import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
 import { CpGiftCardsModule } from './cp/gift-cards/cp-gift-cards.module';
+import { CpReportsModule } from './cp/reports/cp-reports.module';
 import { CpReturnsModule } from './cp/returns/cp-returns.module';
 import { CpWithdrawalsModule } from './cp/withdrawals/cp-withdrawals.module';
 import { CpMarketingModule } from './cp/marketing/cp-marketing.module';
@@ -67,6 +68,7 @@ const CP_MODULES = [
   CpReturnsModule,
   CpContentModule,
   CpWithdrawalsModule,
+  CpReportsModule,
   BankpayCpModule,
   CarrierACpModule,
   FlowsCpModule,

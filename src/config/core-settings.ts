@@ -314,7 +314,27 @@ export const CORE_SETTINGS = [
     check: (value) => (value === '' || isEmailAddress(String(value)) ? undefined : 'must be an e-mail address'),
   },
   { key: 'salesSellerPhone', type: 'string', default: '', description: "The seller's phone number in order e-mails" },
-  { key: 'salesTaxRate', type: 'integer', default: 20, description: 'VAT rate in percent applied to cart totals' },
+  {
+    key: 'salesTaxRate',
+    type: 'integer',
+    default: 20,
+    description: "The shop's own standard VAT rate in percent, until a rate for it is entered in the VAT rate table",
+  },
+  {
+    key: 'salesOssDestinationVat',
+    type: 'boolean',
+    default: false,
+    description:
+      "Above the EU's EUR 10,000 distance-sales threshold: consumers in other EU countries pay their country's VAT",
+  },
+  {
+    key: 'salesPricesStable',
+    type: 'string',
+    default: 'gross',
+    choices: ['gross', 'net'],
+    description:
+      "When another country's VAT applies: gross, every consumer pays the shelf price; net, the net price stays",
+  },
   {
     key: 'salesPricesIncludeTax',
     type: 'boolean',

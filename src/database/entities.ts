@@ -41,6 +41,7 @@ import { Store } from '../commerce/stores/store.entity';
 import { License } from '../config/licenses/license.entity';
 import { SettingRow } from '../config/setting.entity';
 import { CpUser } from '../commerce/staff/cp-user.entity';
+import { VatRate } from '../commerce/tax/vat-rate.entity';
 import { FlowRun } from '../flow/flow-run.entity';
 import { Flow } from '../flow/flow.entity';
 import { CarrierAAutoShipment } from '../plugins/carrier-a/carrier-a-auto-shipment.entity';
@@ -107,4 +108,5 @@ export const ENTITIES = [
   SalesDocumentPdfPart,
   Withdrawal,
   WithdrawalLine,
+  VatRate,
 ];

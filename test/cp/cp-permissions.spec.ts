@@ -222,6 +222,8 @@ describe('CP permissions', () => {
       ['/admin/flows', 'accessFlows'],
       ['/admin/content-pages', 'accessContent'],
       ['/admin/content-pages/terms/en', 'accessContent'],
+      ['/admin/reports/oss', 'accessReports'],
+      ['/admin/reports/oss.csv', 'accessReports'],
       // Express matches paths whatever their case; the guard goes by the route, not the spelling.
       ['/ADMIN/Orders', 'accessOrders'],
     ];
@@ -298,6 +300,7 @@ describe('CP permissions', () => {
       '/admin/flows',
       '/admin/content-pages',
       '/admin/content-pages/privacy/sk',
+      '/admin/reports/oss',
       '/admin/bankpay/dashboard',
       '/admin/carrier-a/dashboard',
       '/admin/carrier-b/dashboard',

@@ -120,6 +120,7 @@ describe('control panel', () => {
       'Shipping',
       'Flows',
       'Content pages',
+      'OSS report',
       'Bank payments',
       'Carrier A',
       'Carrier B',

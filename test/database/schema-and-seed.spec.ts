@@ -75,6 +75,7 @@ describe('schema and demo seed', () => {
           'SalesDocuments1795779408615',
           'LegalPages1795786580244',
           'MarketingConsents1795786594344',
+          'VatByDestination1795786694998',
           'RefundChecks1795786705886',
           'Withdrawals1795786795231',
           'PriceHistory1795787259002',

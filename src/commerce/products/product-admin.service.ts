@@ -14,6 +14,7 @@ import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 import { escapeLike } from './products.service';
 import { SaleInput, saleProblems, settleSale } from './sale-price';
+import { isTaxClass, TAX_CLASSES, TaxClass } from '../tax/tax-class';
 import { StockService } from './stock.service';
 
 export interface ProductFilter {
@@ -33,6 +34,8 @@ export interface ProductEdit {
   variantStocks: ReadonlyMap<number, number>;
   visible: boolean;
   enabled: boolean;
+  /** The VAT class; unchanged when not given. */
+  taxClass?: TaxClass;
 }
 
 const PAGE_SIZE = 50;
@@ -115,7 +118,13 @@ export class ProductAdmin {
       const variants = await manager.find(ProductVariant, { where: { productId: id } });
       const sale = settleSale(product, edit.sale, now);
       const stock = checkEdit(product, variants, edit, sale);
-      const changes = { price: edit.price, ...sale, visible: edit.visible, enabled: edit.enabled };
+      const changes = {
+        price: edit.price,
+        ...sale,
+        visible: edit.visible,
+        enabled: edit.enabled,
+        ...(edit.taxClass ? { taxClass: edit.taxClass } : {}),
+      };
       await manager.update(Product, { id }, changes);
       await this.stock.set(tx, [{ productId: id, stock, variants: edit.variantStocks }]);
       await this.history.record(tx, [id], now);
@@ -133,6 +142,8 @@ function checkEdit(product: Product, variants: ProductVariant[], edit: ProductEd
   const problems = new FormProblems();
   if (!isColumnInt(edit.price)) problems.add('price', 'price', 'must be a whole number of minor units ≥ 0');
   for (const { field, rule } of saleProblems(edit.price, sale)) problems.add(field, SALE_FIELD_NAMES[field], rule);
+  if (edit.taxClass !== undefined && !isTaxClass(edit.taxClass))
+    problems.add('taxClass', 'tax class', `must be one of ${TAX_CLASSES.join(', ')}`);
   for (const variant of variants) {
     if (!isColumnInt(edit.variantStocks.get(variant.id))) {
       problems.add(`variantStock.v${variant.id}`, `stock of ${variant.sku}`, 'must be a whole number ≥ 0');

@@ -4,6 +4,7 @@ import { In, ObjectLiteral } from 'typeorm';
 import { toMinor } from '../../common/money';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { PriceHistory } from './price-history.service';
+import type { TaxClass } from '../tax/tax-class';
 import { ProductRelation } from './product-relation.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product, ProductOption } from './product.entity';
@@ -27,6 +28,8 @@ export interface ProductImportRow {
   stock: number;
   visible?: boolean;
   weight?: number;
+  /** The VAT class (docs/shop.md, _VAT by destination_); standard when not given. */
+  taxClass?: TaxClass;
   description?: string;
   images?: string[];
   options?: ProductOption[];
@@ -312,6 +315,7 @@ function productFields(
     ...settledSale,
     stock: variants.length > 0 ? variants.reduce((sum, variant) => sum + variant.stock, 0) : row.stock,
     weightGrams: row.weight ?? 0,
+    taxClass: row.taxClass ?? 'standard',
     visible: row.visible ?? true,
     images: row.images ?? [],
     options: row.options ?? [],

@@ -1,5 +1,6 @@
 import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ProductEdit } from '../../commerce/products/product-admin.service';
+import type { TaxClass } from '../../commerce/tax/tax-class';
 import { FormProblems } from '../../common/errors/form-problems';
 import { MOMENT_RULE, parseCount, parseMoment, parsePrice, priceRule } from '../form-fields';
 
@@ -54,6 +55,12 @@ export class CpProductFormDto {
   @IsOptional()
   @IsString()
   enabled?: string;
+
+  /** The VAT class (a select); the product keeps its class when the field is not sent. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(16)
+  taxClass?: string;
 }
 
 /** `variantStock` keys: `v` and the variant's id. */
@@ -95,5 +102,6 @@ export function parseProductForm(form: CpProductFormDto, decimals: number, timeZ
     variantStocks,
     visible: form.visible !== undefined,
     enabled: form.enabled !== undefined,
+    taxClass: form.taxClass as TaxClass | undefined,
   };
 }

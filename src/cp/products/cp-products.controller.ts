@@ -2,6 +2,7 @@ import { Body, Controller, Get, Param, ParseIntPipe, Post, Query } from '@nestjs
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ProductAdmin } from '../../commerce/products/product-admin.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
+import { TAX_CLASS_LABELS, TAX_CLASSES } from '../../commerce/tax/tax-class';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
@@ -30,7 +31,12 @@ export class CpProductsController {
   @Get(':id')
   async edit(@Param('id', ParseIntPipe) id: number): Promise<PageView> {
     const detail = await this.products.detail(id);
-    return new PageView('cp/products-edit', { layout: 'cp', title: detail.product.name, ...detail });
+    const taxClasses = TAX_CLASSES.map((value) => ({
+      value,
+      label: TAX_CLASS_LABELS[value],
+      selected: value === detail.product.taxClass,
+    }));
+    return new PageView('cp/products-edit', { layout: 'cp', title: detail.product.name, ...detail, taxClasses });
   }
 
   /** Invalid input comes back as a flash on the form page (the exception filter redirects to the Referer). */

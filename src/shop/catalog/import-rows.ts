@@ -1,5 +1,6 @@
 import { ImportSale, ProductImportRow } from '../../commerce/products/product-import.service';
 import { ProductOption } from '../../commerce/products/product.entity';
+import { isTaxClass, TAX_CLASSES, TaxClass } from '../../commerce/tax/tax-class';
 
 /** A row of the import file that is skipped; `line` is its 1-based position in the array. */
 export interface RowError {
@@ -73,6 +74,8 @@ function readRow(raw: Raw, decimals: number, problems: string[]): ProductImportR
   const stock = readCount(raw.stock, 'stock', problems);
   if (raw.visible !== undefined && typeof raw.visible !== 'boolean') problems.push('visible must be true or false');
   if (raw.weight !== undefined) readCount(raw.weight, 'weight', problems);
+  if (raw.taxClass !== undefined && !isTaxClass(raw.taxClass))
+    problems.push(`taxClass must be one of ${TAX_CLASSES.join(', ')}`);
   if (
     raw.description !== undefined &&
     !(typeof raw.description === 'string' && Buffer.byteLength(raw.description) <= MAX_DESCRIPTION_BYTES)
@@ -94,6 +97,7 @@ function readRow(raw: Raw, decimals: number, problems: string[]): ProductImportR
     stock: stock!,
     visible: raw.visible as boolean | undefined,
     weight: raw.weight as number | undefined,
+    taxClass: raw.taxClass as TaxClass | undefined,
     description: raw.description as string | undefined,
     images,
     options,
