@@ -33,7 +33,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
         useDefaults: true,
         directives: {
           // The optional script's origin is allowed always; the layout names the script only once a visitor allows it.
-          scriptSrc: ["'self'", widgetOrigins, optionalScript],
+          scriptSrc: ["'self'", () => [widgetOrigins(), optionalScript()].filter(Boolean).join(' ')],
           // A carrier's pickup-point widget may open its picker in a frame or fetch its points itself.
           frameSrc: ["'self'", widgetOrigins],
           connectSrc: ["'self'", widgetOrigins],

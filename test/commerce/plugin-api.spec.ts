@@ -85,7 +85,7 @@ describe('the plugin API', () => {
 
     const other = new ShopClient(shop.server);
     await other.loginCp('orders-clerk@example.com', 'staff-password-1');
-    expect(await navLabels(other)).toEqual(['Orders → orders', 'Returns → returns']);
+    expect(await navLabels(other)).toEqual(['Orders → orders', 'Returns → returns', 'Withdrawals → withdrawals']);
     for (const path of ['/admin/example', '/admin/example/dashboard', '/admin/example/settings']) {
       const refused = await other.get(path).expect(403);
       expect(refused.body.error.message).toBe('You need the accessPlugin-example permission to open this page.');

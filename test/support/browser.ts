@@ -54,7 +54,7 @@ export function watchPage(page: Page) {
 export async function fillCheckoutDetails(page: Page, email: string): Promise<void> {
   // Scoped to the checkout: the footer's newsletter form has an e-mail field too.
   const checkout = page.locator('#checkout-form');
-  await checkout.getByLabel('E-mail').fill(email);
+  await checkout.getByLabel('E-mail', { exact: true }).fill(email);
   const billing = checkout.locator('fieldset', { hasText: 'Billing address' });
   await billing.getByLabel('First name').fill(ADDRESS.firstName);
   await billing.getByLabel('Last name').fill(ADDRESS.lastName);
