@@ -31,6 +31,7 @@ import { Product } from '../commerce/products/product.entity';
 import { Refund, RefundLine } from '../commerce/refunds/refund.entity';
 import { OrderReturn, OrderReturnHistory, OrderReturnLine } from '../commerce/returns/return.entity';
 import { ProductRelation } from '../commerce/products/product-relation.entity';
+import { ProductSafety } from '../commerce/products/product-safety.entity';
 import { ProductVariant } from '../commerce/products/product-variant.entity';
 import { ShippingMethod } from '../commerce/shipping/shipping-method.entity';
 import { Currency } from '../commerce/stores/currency.entity';
@@ -54,6 +55,7 @@ export const ENTITIES = [
   Product,
   ProductVariant,
   ProductRelation,
+  ProductSafety,
   Cart,
   CartLine,
   CartAdd,
