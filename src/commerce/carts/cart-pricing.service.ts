@@ -9,6 +9,7 @@ import { CouponContext, CouponService } from '../coupons/coupon.service';
 import { coverWithGiftCards, GiftCardBalance, GiftCardCover } from '../gift-cards/gift-card-cover';
 import { GiftCardRedemption } from '../gift-cards/gift-card-redemption.service';
 import { absoluteUrl, productUrl } from '../products/catalog-product';
+import { netQuantityOf, UnitPrice, unitPrice } from '../products/net-quantity';
 import { Currency } from '../stores/currency.entity';
 import { CurrencyService } from '../stores/currency.service';
 import { CartLine } from './cart-line.entity';
@@ -27,6 +28,8 @@ export interface PricedLine {
   basePrice: number;
   total: number;
   weightGrams: number;
+  /** The price per kg, l, m or m² in the cart currency, of a product sold by weight, volume, length or area. */
+  unitPrice: UnitPrice | null;
 }
 
 /** The lines of a cart priced in its currency, with the coupon discount: what shipping rates depend on. */
@@ -76,6 +79,7 @@ export interface CartSummary {
     qty: number;
     price: number;
     total: number;
+    unitPrice: UnitPrice | null;
     custom: Record<string, unknown> | null;
     configuration: Record<string, string> | null;
     image: string | null;
@@ -151,6 +155,7 @@ export class CartPricingService {
         basePrice,
         total: price * line.qty,
         weightGrams: product.weightGrams * line.qty,
+        unitPrice: unitPrice(price, (variant && netQuantityOf(variant)) ?? netQuantityOf(product), currency.decimals),
       });
     }
     const subtotal = priced.reduce((sum, line) => sum + line.total, 0);
@@ -222,6 +227,7 @@ export class CartPricingService {
         qty: item.line.qty,
         price: major(item.price),
         total: major(item.total),
+        unitPrice: item.unitPrice,
         custom: item.line.custom,
         configuration: item.line.configuration,
         image: item.image,

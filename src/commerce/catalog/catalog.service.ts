@@ -4,6 +4,9 @@ import { convertMinor, toMinor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { absoluteUrl, CatalogProduct } from '../products/catalog-product';
+import { netQuantityOf, UnitPrice, unitPrice } from '../products/net-quantity';
+import { SafetyInfo, safetyInfo } from '../products/product-safety';
+import { ProductSafety } from '../products/product-safety.entity';
 import { ProductVariant } from '../products/product-variant.entity';
 import { Product } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
@@ -29,6 +32,7 @@ export interface CatalogVariant {
   price: number;
   stock: number;
   inStock: boolean;
+  unitPrice: UnitPrice | null;
 }
 
 /** The product page's JSON `product`. */
@@ -36,6 +40,8 @@ export interface ProductDetail extends CatalogProduct {
   description: string;
   images: string[];
   variants: CatalogVariant[];
+  /** The product's safety data (GPSR), warnings in every language it has them in; null when it has none. */
+  safety: SafetyInfo | null;
 }
 
 export interface ProductPage {
@@ -49,7 +55,19 @@ export interface ProductPage {
  * The columns a product card needs (toCatalogProduct): listing pages skip the description and timestamps,
  * which cost more to read and hydrate than the rest together.
  */
-const CARD_COLUMNS = ['id', 'sku', 'slug', 'name', 'type', 'price', 'stock', 'images', 'options'] as const;
+const CARD_COLUMNS = [
+  'id',
+  'sku',
+  'slug',
+  'name',
+  'type',
+  'price',
+  'stock',
+  'images',
+  'options',
+  'netQuantity',
+  'netUnit',
+] as const;
 const CARD_SELECT = Object.fromEntries(CARD_COLUMNS.map((column) => [column, true])) as FindOptionsSelect<Product>;
 
 /** Related and cross-sell products shown under a product: 4 of each. */
@@ -152,9 +170,10 @@ export class CatalogService {
     const product = await this.dataSource.getRepository(Product).findOneBy({ slug, storeId: store.id, enabled: true });
     if (!product) return null;
     const currency = await this.currency(currencyCode);
-    const [[summary], variants, related, crossSell] = await Promise.all([
+    const [[summary], variants, safety, related, crossSell] = await Promise.all([
       this.products.present([product], currency),
       this.dataSource.getRepository(ProductVariant).find({ where: { productId: product.id }, order: { id: 'ASC' } }),
+      this.dataSource.getRepository(ProductSafety).findOneBy({ productId: product.id }),
       this.products.related([product.id], 'related', { limit: RELATED_ON_PAGE }),
       this.products.related([product.id], 'cross_sell', { limit: RELATED_ON_PAGE }),
     ]);
@@ -164,17 +183,19 @@ export class CatalogService {
         description: product.description,
         images: product.images.map((image) => absoluteUrl(image, this.config.baseUrl)),
         variants: await Promise.all(
-          variants.map(async (variant) => ({
-            sku: variant.sku,
-            options: variant.options,
-            price: CurrencyService.major(
-              await this.currencies.fromBase(variant.price ?? product.price, currency),
-              currency,
-            ),
-            stock: variant.stock,
-            inStock: variant.stock > 0,
-          })),
+          variants.map(async (variant) => {
+            const price = await this.currencies.fromBase(variant.price ?? product.price, currency);
+            return {
+              sku: variant.sku,
+              options: variant.options,
+              price: CurrencyService.major(price, currency),
+              stock: variant.stock,
+              inStock: variant.stock > 0,
+              unitPrice: unitPrice(price, netQuantityOf(variant) ?? netQuantityOf(product), currency.decimals),
+            };
+          }),
         ),
+        safety: safety && safetyInfo(safety),
       },
       related: await this.products.present(related, currency),
       crossSell: await this.products.present(crossSell, currency),

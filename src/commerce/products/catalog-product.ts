@@ -1,5 +1,6 @@
 import { CurrencyService } from '../stores/currency.service';
 import { Currency } from '../stores/currency.entity';
+import { netQuantityOf, UnitPrice, unitPrice } from './net-quantity';
 import { Product } from './product.entity';
 
 /** A product as the catalog JSON and the cart suggestions show it (docs/http-contract.md "Catalog as JSON"). */
@@ -16,6 +17,8 @@ export interface CatalogProduct {
   image: string | null;
   configurable: boolean;
   options: Array<{ code: string; label: string; values: string[] }>;
+  /** The price per kg, l, m or m² of a product sold by weight, volume, length or area; else null. */
+  unitPrice: UnitPrice | null;
 }
 
 /** `price` must already be converted to `currency` (minor units). */
@@ -32,6 +35,7 @@ export function toCatalogProduct(product: Product, price: number, currency: Curr
     image: product.images[0] ? absoluteUrl(product.images[0], baseUrl) : null,
     configurable: product.type === 'configurable',
     options: product.options.map(({ code, label, values }) => ({ code, label, values })),
+    unitPrice: unitPrice(price, netQuantityOf(product), currency.decimals),
   };
 }
 

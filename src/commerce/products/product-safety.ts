@@ -13,6 +13,20 @@ export type SafetyInfo = Pick<
   | 'warnings'
 >;
 
+/** The safety data of a row, without its keys and times. */
+export function safetyInfo(row: ProductSafety): SafetyInfo {
+  return {
+    manufacturerName: row.manufacturerName,
+    manufacturerAddress: row.manufacturerAddress,
+    manufacturerContact: row.manufacturerContact,
+    responsibleName: row.responsibleName,
+    responsibleAddress: row.responsibleAddress,
+    responsibleContact: row.responsibleContact,
+    identifier: row.identifier,
+    warnings: row.warnings,
+  };
+}
+
 /** The same fields as given by an import row or a form: anything, checked by `readSafetyInfo`. */
 export type SafetyInput = Partial<Record<keyof SafetyInfo, unknown>>;
 
