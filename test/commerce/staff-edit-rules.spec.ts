@@ -129,7 +129,16 @@ describe('staff edit rules', () => {
     const variants = await shop.dataSource
       .getRepository(ProductVariant)
       .find({ where: { productId: mug.id }, order: { id: 'ASC' } });
-    const edit = { price: 1000, stock: 4, variantStocks: new Map<number, number>(), visible: true, enabled: true };
+    const edit = {
+      price: 1000,
+      stock: 4,
+      variantStocks: new Map<number, number>(),
+      visible: true,
+      enabled: true,
+      netQuantity: null,
+      variantNetQuantities: new Map(),
+      safety: null,
+    };
 
     const simple = await refusal(
       products.save(tent.id, { ...edit, price: 1.5, stock: -1, variantStocks: new Map([[variants[0].id, 2]]) }),

@@ -56,6 +56,25 @@ export function parseNetQuantity(value: unknown): number | null {
   return thousandths > 0 && thousandths <= MAX_NET_QUANTITY * NET_QUANTITY_SCALE ? thousandths : null;
 }
 
+/**
+ * A net quantity given as a quantity (a number, or form text like "0,75") and a unit code: both or neither
+ * (null). Problems name the field that is wrong.
+ */
+export function readNetQuantity(
+  quantity: unknown,
+  unit: unknown,
+): { net: NetQuantity | null; problems: Array<{ field: 'netQuantity' | 'netUnit'; message: string }> } {
+  const blank = (value: unknown) => value === undefined || value === null || value === '';
+  if (blank(quantity) && blank(unit)) return { net: null, problems: [] };
+  const thousandths = parseNetQuantity(quantity);
+  const problems: Array<{ field: 'netQuantity' | 'netUnit'; message: string }> = [];
+  if (thousandths === null) problems.push({ field: 'netQuantity', message: NET_QUANTITY_RULE });
+  if (!isNetUnit(unit)) problems.push({ field: 'netUnit', message: NET_UNIT_RULE });
+  return problems.length > 0
+    ? { net: null, problems }
+    : { net: { quantity: thousandths!, unit: unit as NetUnit }, problems };
+}
+
 /** The net quantity of a product or variant row, or null when it states none. */
 export function netQuantityOf(row: { netQuantity: number | null; netUnit: string | null }): NetQuantity | null {
   return row.netQuantity && isNetUnit(row.netUnit) ? { quantity: row.netQuantity, unit: row.netUnit } : null;

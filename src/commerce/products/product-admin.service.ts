@@ -6,6 +6,9 @@ import { toMajor } from '../../common/money';
 import { formatMoney } from '../../common/money-format';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { CurrencyService } from '../stores/currency.service';
+import { NET_QUANTITY_SCALE, NetQuantity, netQuantityOf } from './net-quantity';
+import { SafetyInfo, safetyInfo } from './product-safety';
+import { ProductSafety } from './product-safety.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 import { escapeLike } from './products.service';
@@ -27,6 +30,12 @@ export interface ProductEdit {
   variantStocks: ReadonlyMap<number, number>;
   visible: boolean;
   enabled: boolean;
+  /** What the unit price is computed from; null for a product sold by the piece. */
+  netQuantity: NetQuantity | null;
+  /** Net quantity per variant id, for variants whose quantity differs from the product's (null: the product's). */
+  variantNetQuantities: ReadonlyMap<number, NetQuantity | null>;
+  /** The safety data (GPSR) as readSafetyInfo read it; null removes it. */
+  safety: SafetyInfo | null;
 }
 
 const PAGE_SIZE = 50;
@@ -67,18 +76,26 @@ export class ProductAdmin {
       .getRepository(ProductVariant)
       .find({ where: { productId: id }, order: { id: 'ASC' } });
     const base = await this.currencies.base();
+    const safety = await this.dataSource.getRepository(ProductSafety).findOneBy({ productId: id });
     return {
       product,
       price: toMajor(product.price, base.decimals).toFixed(base.decimals),
       currency: base.code,
-      variants: variants.map((variant) => ({ ...variant, optionsLabel: Object.values(variant.options).join(' / ') })),
+      netQuantity: netQuantityText(product),
+      variants: variants.map((variant) => ({
+        ...variant,
+        optionsLabel: Object.values(variant.options).join(' / '),
+        netQuantity: netQuantityText(variant),
+      })),
+      safety: safety && safetyInfo(safety),
     };
   }
 
   /**
-   * Saves price, stock (per variant for a configurable product) and the visible/enabled switches in one
-   * transaction, checked against the product and its variants as they are in it: a bad field is a 400 naming
-   * every problem, and the product stays as it was. Stock is set through StockService.
+   * Saves price, stock (per variant for a configurable product), the visible/enabled switches, the net
+   * quantities and the safety data in one transaction, checked against the product and its variants as they are
+   * in it: a bad field is a 400 naming every problem, and the product stays as it was. Stock is set through
+   * StockService.
    */
   async save(id: number, edit: ProductEdit): Promise<Product> {
     return this.runner.run(async (tx) => {
@@ -87,8 +104,18 @@ export class ProductAdmin {
       if (!product) throw AppError.notFound('Product not found');
       const variants = await manager.find(ProductVariant, { where: { productId: id } });
       const stock = checkEdit(product, variants, edit);
-      const changes = { price: edit.price, visible: edit.visible, enabled: edit.enabled };
+      const changes = {
+        price: edit.price,
+        visible: edit.visible,
+        enabled: edit.enabled,
+        ...netQuantityColumns(edit.netQuantity),
+      };
       await manager.update(Product, { id }, changes);
+      for (const [variantId, net] of edit.variantNetQuantities) {
+        await manager.update(ProductVariant, { id: variantId }, netQuantityColumns(net));
+      }
+      await manager.delete(ProductSafety, { productId: id });
+      if (edit.safety) await manager.insert(ProductSafety, { ...edit.safety, productId: id });
       await this.stock.set(tx, [{ productId: id, stock, variants: edit.variantStocks }]);
       return Object.assign(product, changes, { stock });
     });
@@ -108,9 +135,14 @@ function checkEdit(product: Product, variants: ProductVariant[], edit: ProductEd
       problems.add(`variantStock.v${variant.id}`, `stock of ${variant.sku}`, 'must be a whole number ≥ 0');
     }
   }
-  for (const variantId of edit.variantStocks.keys()) {
-    if (!variants.some((variant) => variant.id === variantId)) {
-      problems.add(`variantStock.v${variantId}`, `variant ${variantId}`, `is not a variant of ${product.sku}`);
+  for (const [field, ids] of [
+    ['variantStock', edit.variantStocks.keys()],
+    ['variantNetQuantity', edit.variantNetQuantities.keys()],
+  ] as const) {
+    for (const variantId of ids) {
+      if (!variants.some((variant) => variant.id === variantId)) {
+        problems.add(`${field}.v${variantId}`, `variant ${variantId}`, `is not a variant of ${product.sku}`);
+      }
     }
   }
   const stock =
@@ -118,4 +150,14 @@ function checkEdit(product: Product, variants: ProductVariant[], edit: ProductEd
   if (!isColumnInt(stock)) problems.add('stock', 'stock', 'must be a whole number ≥ 0');
   problems.check('The product');
   return stock as number;
+}
+
+function netQuantityColumns(net: NetQuantity | null): Pick<Product, 'netQuantity' | 'netUnit'> {
+  return { netQuantity: net?.quantity ?? null, netUnit: net?.unit ?? null };
+}
+
+/** A stored net quantity as the form shows it: "250", "0.75"; empty for none. */
+function netQuantityText(row: Pick<Product, 'netQuantity' | 'netUnit'>): string {
+  const net = netQuantityOf(row);
+  return net ? String(net.quantity / NET_QUANTITY_SCALE) : '';
 }

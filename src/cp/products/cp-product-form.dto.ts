@@ -1,5 +1,7 @@
 import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { NetQuantity, readNetQuantity } from '../../commerce/products/net-quantity';
 import { ProductEdit } from '../../commerce/products/product-admin.service';
+import { readSafetyInfo, SafetyInput, SafetyProblem } from '../../commerce/products/product-safety';
 import { FormProblems } from '../../common/errors/form-problems';
 import { parseCount, parsePrice, priceRule } from '../form-fields';
 
@@ -36,6 +38,31 @@ export class CpProductFormDto {
   @IsOptional()
   @IsString()
   enabled?: string;
+
+  /** Net quantity in `netUnit` ("250", "0,75"), both empty for a product sold by the piece. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(16)
+  netQuantity?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(4)
+  netUnit?: string;
+
+  /** `variantNetQuantity[v<id>]` and `variantNetUnit[v<id>]`: a variant's own net quantity, empty for the product's. */
+  @IsOptional()
+  @IsObject()
+  variantNetQuantity?: Record<string, string>;
+
+  @IsOptional()
+  @IsObject()
+  variantNetUnit?: Record<string, string>;
+
+  /** `safety[manufacturerName]` … `safety[warnings][<language>]`: read by readSafetyInfo. */
+  @IsOptional()
+  @IsObject()
+  safety?: SafetyInput;
 }
 
 /** `variantStock` keys: `v` and the variant's id. */
@@ -46,7 +73,7 @@ const VARIANT_KEY = /^v(\d{1,10})$/;
  * what it says (an amount, a whole number). Keys of `variantStock` that do not name a variant are not fields of
  * the form and are left out, as the body's unknown fields are.
  */
-export function parseProductForm(form: CpProductFormDto, decimals: number): ProductEdit {
+export function parseProductForm(form: CpProductFormDto, decimals: number, languages: readonly string[]): ProductEdit {
   const problems = new FormProblems();
   const price = parsePrice(form.price, decimals);
   if (price === null) problems.add('price', 'price', priceRule(decimals));
@@ -61,6 +88,28 @@ export function parseProductForm(form: CpProductFormDto, decimals: number): Prod
       problems.add(`variantStock.${key}`, `stock of variant ${variantId}`, 'must be a whole number ≥ 0');
     else variantStocks.set(Number(variantId), variantStock);
   }
+  const net = readNetQuantity(form.netQuantity, form.netUnit);
+  for (const problem of net.problems) problems.add(problem.field, NET_FIELD_NAMES[problem.field], problem.message);
+  const variantNetQuantities = new Map<number, NetQuantity | null>();
+  for (const key of new Set([
+    ...Object.keys(form.variantNetQuantity ?? {}),
+    ...Object.keys(form.variantNetUnit ?? {}),
+  ])) {
+    const variantId = VARIANT_KEY.exec(key)?.[1];
+    if (variantId === undefined) continue;
+    const variantNet = readNetQuantity(form.variantNetQuantity?.[key], form.variantNetUnit?.[key]);
+    for (const problem of variantNet.problems) {
+      problems.add(
+        `variant${problem.field === 'netQuantity' ? 'NetQuantity' : 'NetUnit'}.${key}`,
+        `${NET_FIELD_NAMES[problem.field]} of variant ${variantId}`,
+        problem.message,
+      );
+    }
+    variantNetQuantities.set(Number(variantId), variantNet.net);
+  }
+  const safety = readSafetyInfo(form.safety ?? {}, languages);
+  for (const problem of safety.problems)
+    problems.add(`safety.${problem.field}`, safetyFieldName(problem.field), problem.message);
   problems.check('The product');
   return {
     price: price!,
@@ -68,5 +117,25 @@ export function parseProductForm(form: CpProductFormDto, decimals: number): Prod
     variantStocks,
     visible: form.visible !== undefined,
     enabled: form.enabled !== undefined,
+    netQuantity: net.net,
+    variantNetQuantities,
+    safety: safety.info,
   };
+}
+
+const NET_FIELD_NAMES = { netQuantity: 'net quantity', netUnit: 'unit' } as const;
+
+/** How the form's labels name a safety field in the message, e.g. "manufacturer's e-mail or web address". */
+function safetyFieldName(field: SafetyProblem['field']): string {
+  const names: Record<string, string> = {
+    manufacturerName: "manufacturer's name",
+    manufacturerAddress: "manufacturer's postal address",
+    manufacturerContact: "manufacturer's e-mail or web address",
+    responsibleName: "EU responsible person's name",
+    responsibleAddress: "EU responsible person's postal address",
+    responsibleContact: "EU responsible person's e-mail or web address",
+    identifier: 'product identifier',
+    warnings: 'warnings',
+  };
+  return names[field] ?? `warnings (${field.slice('warnings.'.length)})`;
 }

@@ -4,6 +4,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ProductImportRow, ProductImportService } from '../../commerce/products/product-import.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { StoreService } from '../../commerce/stores/store.service';
+import { translations } from '../../web/i18n/translations';
 import { checkImportRows, RowError } from './import-rows';
 
 /** Rows per transaction: large enough to amortise the lookups, small enough to keep SQLite's lock short. */
@@ -34,7 +35,7 @@ export class CatalogImportCommand extends CommandRunner {
     const rows = await readImportFile(file);
     const store = await this.stores.default();
     const decimals = (await this.currencies.base()).decimals;
-    const { valid, errors } = checkImportRows(rows, decimals);
+    const { valid, errors } = checkImportRows(rows, decimals, translations().languages);
     const progress = new Progress(valid.length * 2);
     const imported: ProductImportRow[] = [];
     let created = 0;
