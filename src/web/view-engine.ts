@@ -71,7 +71,7 @@ function pageLanguage(options: Handlebars.HelperOptions): string {
  * `{{t "area.key" name=value}}`: a UI string in the page's language (escaped like any value);
  * `{{formatPrice amount currency}}`: a major-unit amount in a currency (`{ code, decimals }`) as the page's
  * language writes it ("€12.50" in English, "12,50 €" in Slovak);
- * `{{unitPrice unitPrice currency}}`: a catalog product's net quantity and unit price ("250 g (€51.60 per kg)").
+ * `{{formatUnitPrice unitPrice currency}}`: a catalog product's net quantity and unit price ("250 g (€51.60 per kg)").
  */
 function registerI18nHelpers(hbs: typeof Handlebars): void {
   const strings = translations();
@@ -84,7 +84,7 @@ function registerI18nHelpers(hbs: typeof Handlebars): void {
       formatAmount(Number(amount), currency, pageLanguage(options)),
   );
   hbs.registerHelper(
-    'unitPrice',
+    'formatUnitPrice',
     (value: UnitPrice, currency: { code: string; decimals: number }, options: Handlebars.HelperOptions) =>
       unitPriceText(value, currency, pageLanguage(options)),
   );

@@ -41,6 +41,7 @@ describe('catalog', () => {
         image: expect.stringMatching(/\/public\/images\/products\/ridgeline-2-person-tent\.svg$/),
         configurable: false,
         options: [],
+        unitPrice: null,
       });
       const all = (await json('/shop/catalog/products?perPage=100').expect(200)).body.products;
       expect(all.map((product: { sku: string }) => product.sku)).not.toContain('DEMO-TENT-4P');
