@@ -186,6 +186,7 @@ describe('catalog', () => {
         price: expect.any(Number),
         stock: expect.any(Number),
         inStock: expect.any(Boolean),
+        unitPrice: null,
       });
       expect(product.stock).toBe(product.variants.reduce((sum: number, v: { stock: number }) => sum + v.stock, 0));
     });
