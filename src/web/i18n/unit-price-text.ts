@@ -2,7 +2,15 @@ import type { NetUnit, UnitPrice, UnitPriceUnit } from '../../commerce/products/
 import { formatAmount } from '../../common/money-format';
 import { translations } from './translations';
 
-const SYMBOLS: Record<NetUnit | UnitPriceUnit, string> = { kg: 'kg', g: 'g', l: 'l', ml: 'ml', m: 'm', cm: 'cm', m2: 'm²' };
+const SYMBOLS: Record<NetUnit | UnitPriceUnit, string> = {
+  kg: 'kg',
+  g: 'g',
+  l: 'l',
+  ml: 'ml',
+  m: 'm',
+  cm: 'cm',
+  m2: 'm²',
+};
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
 /**
