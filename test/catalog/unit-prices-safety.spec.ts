@@ -248,6 +248,17 @@ describe('unit prices and product safety data', () => {
     expect(page).toContain('<a href="mailto:safety@kaffa.example" rel="nofollow">safety@kaffa.example</a>');
     expect(page).not.toContain('Responsible person in the EU');
 
+    // A JSON client that leaves both out keeps them.
+    const kept = await cp.post(`/admin/products/${coffee.id}`, {
+      price: '12.50',
+      stock: '9',
+      visible: '1',
+      enabled: '1',
+    });
+    expect(kept.status).toBe(200);
+    expect(await productBySku(shop.dataSource, 'UP-COFFEE')).toMatchObject({ price: 1250, netQuantity: 500 });
+    expect(await shop.dataSource.getRepository(ProductSafety).countBy({ productId: coffee.id })).toBe(1);
+
     // A variant's own net quantity, and emptying the safety fields removes the data.
     const beans = await productBySku(shop.dataSource, 'DEMO-BEANS-HOUSE');
     const variants = await shop.dataSource

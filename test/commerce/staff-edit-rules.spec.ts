@@ -135,9 +135,7 @@ describe('staff edit rules', () => {
       variantStocks: new Map<number, number>(),
       visible: true,
       enabled: true,
-      netQuantity: null,
       variantNetQuantities: new Map(),
-      safety: null,
     };
 
     const simple = await refusal(

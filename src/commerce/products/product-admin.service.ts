@@ -30,12 +30,12 @@ export interface ProductEdit {
   variantStocks: ReadonlyMap<number, number>;
   visible: boolean;
   enabled: boolean;
-  /** What the unit price is computed from; null for a product sold by the piece. */
-  netQuantity: NetQuantity | null;
+  /** What the unit price is computed from; null for a product sold by the piece, undefined to keep it. */
+  netQuantity?: NetQuantity | null;
   /** Net quantity per variant id, for variants whose quantity differs from the product's (null: the product's). */
   variantNetQuantities: ReadonlyMap<number, NetQuantity | null>;
-  /** The safety data (GPSR) as readSafetyInfo read it; null removes it. */
-  safety: SafetyInfo | null;
+  /** The safety data (GPSR) as readSafetyInfo read it; null removes it, undefined keeps it. */
+  safety?: SafetyInfo | null;
 }
 
 const PAGE_SIZE = 50;
@@ -108,14 +108,16 @@ export class ProductAdmin {
         price: edit.price,
         visible: edit.visible,
         enabled: edit.enabled,
-        ...netQuantityColumns(edit.netQuantity),
+        ...(edit.netQuantity === undefined ? {} : netQuantityColumns(edit.netQuantity)),
       };
       await manager.update(Product, { id }, changes);
       for (const [variantId, net] of edit.variantNetQuantities) {
         await manager.update(ProductVariant, { id: variantId }, netQuantityColumns(net));
       }
-      await manager.delete(ProductSafety, { productId: id });
-      if (edit.safety) await manager.insert(ProductSafety, { ...edit.safety, productId: id });
+      if (edit.safety !== undefined) {
+        await manager.delete(ProductSafety, { productId: id });
+        if (edit.safety) await manager.insert(ProductSafety, { ...edit.safety, productId: id });
+      }
       await this.stock.set(tx, [{ productId: id, stock, variants: edit.variantStocks }]);
       return Object.assign(product, changes, { stock });
     });

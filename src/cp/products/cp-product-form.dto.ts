@@ -59,7 +59,7 @@ export class CpProductFormDto {
   @IsObject()
   variantNetUnit?: Record<string, string>;
 
-  /** `safety[manufacturerName]` … `safety[warnings][<language>]`: read by readSafetyInfo. */
+  /** `safety[manufacturerName]` … `safety[warnings][<language>]`: read by readSafetyInfo; all empty removes them. */
   @IsOptional()
   @IsObject()
   safety?: SafetyInput;
@@ -88,6 +88,7 @@ export function parseProductForm(form: CpProductFormDto, decimals: number, langu
       problems.add(`variantStock.${key}`, `stock of variant ${variantId}`, 'must be a whole number ≥ 0');
     else variantStocks.set(Number(variantId), variantStock);
   }
+  // A JSON client that leaves out the net quantity or the safety data keeps them; the form always sends both.
   const net = readNetQuantity(form.netQuantity, form.netUnit);
   for (const problem of net.problems) problems.add(problem.field, NET_FIELD_NAMES[problem.field], problem.message);
   const variantNetQuantities = new Map<number, NetQuantity | null>();
@@ -107,9 +108,10 @@ export function parseProductForm(form: CpProductFormDto, decimals: number, langu
     }
     variantNetQuantities.set(Number(variantId), variantNet.net);
   }
-  const safety = readSafetyInfo(form.safety ?? {}, languages);
-  for (const problem of safety.problems)
+  const safety = form.safety === undefined ? undefined : readSafetyInfo(form.safety, languages);
+  for (const problem of safety?.problems ?? []) {
     problems.add(`safety.${problem.field}`, safetyFieldName(problem.field), problem.message);
+  }
   problems.check('The product');
   return {
     price: price!,
@@ -117,9 +119,9 @@ export function parseProductForm(form: CpProductFormDto, decimals: number, langu
     variantStocks,
     visible: form.visible !== undefined,
     enabled: form.enabled !== undefined,
-    netQuantity: net.net,
+    netQuantity: form.netQuantity === undefined && form.netUnit === undefined ? undefined : net.net,
     variantNetQuantities,
-    safety: safety.info,
+    safety: safety?.info,
   };
 }
 
