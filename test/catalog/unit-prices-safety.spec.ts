@@ -255,7 +255,7 @@ describe('unit prices and product safety data', () => {
       visible: '1',
       enabled: '1',
     });
-    expect(kept.status).toBe(200);
+    expect(kept.status).toBe(303);
     expect(await productBySku(shop.dataSource, 'UP-COFFEE')).toMatchObject({ price: 1250, netQuantity: 500 });
     expect(await shop.dataSource.getRepository(ProductSafety).countBy({ productId: coffee.id })).toBe(1);
 
