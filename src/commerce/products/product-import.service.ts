@@ -11,7 +11,7 @@ import { ProductVariant } from './product-variant.entity';
 import { Product, ProductOption } from './product.entity';
 import { StockLevel, StockService } from './stock.service';
 
-/** One product of an import file (docs/http-contract.md); prices in major units of the store's base currency. */
+/** One product of an import file (docs/demo-catalog.md); prices in major units of the store's base currency. */
 export interface ProductImportRow extends NetQuantityFields {
   sku: string;
   name: string;

@@ -13,7 +13,7 @@ const BATCH = 500;
 const MAX_REPORTED_ERRORS = 100;
 
 /**
- * `npm run cli -- catalog:import FILE.json` (docs/http-contract.md): creates or updates the default store's products
+ * `npm run cli -- catalog:import FILE.json` (format in docs/demo-catalog.md): creates or updates the default store's products
  * by SKU. Bad rows are reported by line and skipped; relation lists are written once every product is in,
  * so they may name products further down the file.
  */

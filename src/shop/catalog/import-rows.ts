@@ -24,7 +24,7 @@ const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 type Raw = Record<string, unknown>;
 
 /**
- * Checks every row of an import file (docs/http-contract.md format) on its own and against the rows before it,
+ * Checks every row of an import file (docs/demo-catalog.md format) on its own and against the rows before it,
  * so a bad row is reported with all its problems and skipped whole, never imported in part.
  */
 export function checkImportRows(rows: unknown[], decimals: number, languages: readonly string[]): CheckedRows {
