@@ -73,7 +73,7 @@ describe('schema and demo seed', () => {
           'OrderHistoryCustomerVisible1795778609404',
           'Returns1795778895019',
           'SalesDocuments1795779408615',
-          'UnitPricesProductSafety1795786682399',
+          'UnitPricesProductSafety1795790774793',
         ],
       });
     } finally {

@@ -19,7 +19,7 @@ import { Shipments1795777899147 } from './1795777899147-shipments';
 import { OrderHistoryCustomerVisible1795778609404 } from './1795778609404-order-history-customer-visible';
 import { Returns1795778895019 } from './1795778895019-returns';
 import { SalesDocuments1795779408615 } from './1795779408615-sales-documents';
-import { UnitPricesProductSafety1795786682399 } from './1795786682399-unit-prices-product-safety';
+import { UnitPricesProductSafety1795790774793 } from './1795790774793-unit-prices-product-safety';
 import { OrderVatConsultation1795754295107 } from './1795754295107-order-vat-consultation';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
 
@@ -48,5 +48,5 @@ export const MIGRATIONS = [
   OrderHistoryCustomerVisible1795778609404,
   Returns1795778895019,
   SalesDocuments1795779408615,
-  UnitPricesProductSafety1795786682399,
+  UnitPricesProductSafety1795790774793,
 ];

@@ -41,7 +41,7 @@ const SQL: DialectStatements = {
   },
 };
 
-export class UnitPricesProductSafety1795786682399 extends GeneratedMigration {
-  readonly name = 'UnitPricesProductSafety1795786682399';
+export class UnitPricesProductSafety1795790774793 extends GeneratedMigration {
+  readonly name = 'UnitPricesProductSafety1795790774793';
   protected readonly statements = SQL;
 }
