@@ -17,6 +17,7 @@ import { ConfigModule } from './config/config.module';
 import { PluginPanelsCpModule } from './config/plugin-panels/plugin-panels-cp.module';
 import { SettingsModule } from './config/settings.module';
 import { CpModule } from './cp/cp.module';
+import { CpContentModule } from './cp/content/cp-content.module';
 import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
 import { CpGiftCardsModule } from './cp/gift-cards/cp-gift-cards.module';
 import { CpReturnsModule } from './cp/returns/cp-returns.module';
@@ -41,6 +42,7 @@ import { SandboxModule } from './sandbox/sandbox.module';
 import { CartModule } from './shop/cart/cart.module';
 import { CatalogModule } from './shop/catalog/catalog.module';
 import { CheckoutModule } from './shop/checkout/checkout.module';
+import { ContentModule } from './shop/content/content.module';
 import { CustomerModule } from './shop/customer/customer.module';
 import { MarketingModule } from './shop/marketing/marketing.module';
 import { PluginEndpointsModule } from './shop/plugin-endpoints/plugin-endpoints.module';
@@ -62,6 +64,7 @@ const CP_MODULES = [
   CpMarketingModule,
   CpGiftCardsModule,
   CpReturnsModule,
+  CpContentModule,
   BankpayCpModule,
   CarrierACpModule,
   FlowsCpModule,
@@ -92,6 +95,7 @@ export class AppModule {
         CatalogModule,
         CartModule,
         CheckoutModule,
+        ContentModule,
         CustomerModule,
         MarketingModule,
         PluginEndpointsModule,

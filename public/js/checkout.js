@@ -174,7 +174,10 @@
       if (nested) {
         body[nested[1]] = body[nested[1]] || {};
         if (value !== '') body[nested[1]][nested[2]] = value;
-      } else if (['email', 'notes', 'vatId', 'companyName'].indexOf(name) >= 0 && value !== '') {
+      } else if (
+        ['email', 'notes', 'vatId', 'companyName', 'marketingConsent', 'marketingOptOut'].indexOf(name) >= 0 &&
+        value !== ''
+      ) {
         body[name] = value;
       }
     });
@@ -240,7 +243,7 @@
   saveDetailsButton.addEventListener('click', function () {
     saveDetails().catch(showError);
   });
-  // Enter in a details field continues to shipping; only the Place order button places the order.
+  // Enter in a details field continues to shipping; only the order button places the order.
   saveDetailsButton.closest('section').addEventListener('keydown', function (event) {
     if (event.key !== 'Enter' || event.target.tagName !== 'INPUT') return;
     event.preventDefault();
@@ -515,9 +518,11 @@
           throw { message: fill(text.choosePickupPoint, { method: entryFor(state.shippingMethod).name }) };
         }
         var saveToBook = document.getElementById('checkout-saveToAddressBook');
+        var acceptTerms = document.getElementById('checkout-acceptTerms');
         return postJson('/shop/checkout/place-order', {
           expectedTotal: state.total,
           saveToAddressBook: Boolean(saveToBook && saveToBook.checked),
+          acceptTerms: Boolean(acceptTerms && acceptTerms.checked),
         });
       })
       .then(function (body) {

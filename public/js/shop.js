@@ -211,7 +211,7 @@
     if (!row) return;
     var price = document.querySelector('[data-product-price]');
     var stock = document.querySelector('[data-product-stock]');
-    if (price) price.textContent = row.querySelector('[data-variant-price]').textContent;
+    if (price) price.innerHTML = row.querySelector('[data-variant-price]').innerHTML;
     var unitPrice = document.querySelector('[data-product-unit-price]');
     var variantUnitPrice = row.querySelector('[data-variant-unit-price]');
     if (unitPrice && variantUnitPrice) unitPrice.textContent = variantUnitPrice.textContent;

@@ -6,9 +6,11 @@ import { SessionCarts } from './carts/session-carts.service';
 import { CartRefill } from './checkout/cart-refill.service';
 import { CheckoutChoices } from './checkout/checkout-choices.service';
 import { CheckoutRules } from './checkout/checkout-rules';
+import { MarketingConsents } from './marketing/marketing-consents.service';
 import { CorePlugin } from './core.plugin';
 import { PlaceOrderService } from './checkout/place-order.service';
 import { QuoteService } from './checkout/quote.service';
+import { ContentPages } from './content/content-pages.service';
 import { CouponService } from './coupons/coupon.service';
 import { AddressBookService } from './customers/address-book.service';
 import { SessionCustomers } from './customers/session-customers.service';
@@ -26,6 +28,7 @@ import { OrderMails } from './order-mails/order-mails.service';
 import { OrderCanceledMail } from './orders/order-canceled.mail';
 import { OrderEdits } from './orders/order-edits.service';
 import { OrderConfirmationMail } from './orders/order-confirmation.mail';
+import { OrderEditedMail } from './orders/order-edited.mail';
 import { OrderPageSections } from './orders/order-page-sections';
 import { OrderStatusService } from './orders/order-status.service';
 import { OrdersService } from './orders/orders.service';
@@ -34,8 +37,10 @@ import { PaymentDeadlines } from './payments/payment-deadlines.service';
 import { PaymentMethodRegistry } from './payments/payment-method.registry';
 import { PaymentStatusPoller } from './payments/payment-status-poller';
 import { PaymentService } from './payments/payment.service';
+import { RefundReconciliation } from './refunds/refund-reconciliation.service';
 import { RefundService } from './refunds/refund.service';
 import { RefundedMail } from './refunds/refunded.mail';
+import { PriceHistory } from './products/price-history.service';
 import { ProductImportService } from './products/product-import.service';
 import { ProductsService } from './products/products.service';
 import { SellableProducts } from './products/sellable-products';
@@ -49,6 +54,7 @@ import { ShippedMail } from './shipments/shipped.mail';
 import { ShippingMethodRegistry } from './shipping/shipping-method.registry';
 import { CurrencyService } from './stores/currency.service';
 import { DefaultStoreService } from './stores/default-store.service';
+import { SellerContact } from './stores/seller-contact';
 import { StoreService } from './stores/store.service';
 import { VatValidationService } from './tax/vat-validation.service';
 import { ViesClient } from './tax/vies.client';
@@ -60,6 +66,7 @@ const COMMERCE_SERVICES = [
   OrderStatusService,
   OrderPageSections,
   OrdersService,
+  PriceHistory,
   ProductImportService,
   ProductsService,
   SellableProducts,
@@ -77,12 +84,14 @@ const COMMERCE_SERVICES = [
   QuoteService,
   CheckoutRules,
   CheckoutChoices,
+  MarketingConsents,
   CartRefill,
   PlaceOrderService,
   PaymentService,
   PaymentStatusPoller,
   PaymentDeadlines,
   RefundService,
+  RefundReconciliation,
   OrderMails,
   OrderConfirmationMail,
   ShipmentCarrierRegistry,
@@ -97,6 +106,8 @@ const COMMERCE_SERVICES = [
   SessionCustomers,
   WishlistService,
   AddressBookService,
+  ContentPages,
+  SellerContact,
 ];
 
 /**
@@ -113,6 +124,7 @@ const COMMERCE_SERVICES = [
     CorePlugin,
     OrderCancellation,
     OrderCanceledMail,
+    OrderEditedMail,
     DeliveredMail,
     RefundedMail,
   ],

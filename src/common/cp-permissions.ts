@@ -9,6 +9,7 @@ export const CORE_CP_PERMISSIONS = [
   'accessShipping', // shipping methods and delivery slots
   'accessJobs',
   'accessFlows',
+  'accessContent', // content pages: terms, privacy policy, contact, withdrawal, accessibility statement
 ] as const;
 
 export type CoreCpPermission = (typeof CORE_CP_PERMISSIONS)[number];

@@ -14,3 +14,8 @@ export function isEmailAddress(text: string): boolean {
   // A dot with at least one character of the domain on either side.
   return text.slice(at + 2, -1).includes('.');
 }
+
+/** An address as stored and compared: trimmed, lower case. */
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}

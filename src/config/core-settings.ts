@@ -50,6 +50,18 @@ function returnWindow(value: unknown): string | undefined {
   if ((value as number) < 0 || (value as number) > 365) return 'must be from 0 (no returns) to 365 days';
 }
 
+/** Blank, or an absolute https URL without credentials (what a script tag and the CSP can name). */
+function optionalScriptUrl(value: unknown): string | undefined {
+  if (value === '') return undefined;
+  try {
+    const url = new URL(String(value));
+    if (url.protocol === 'https:' && !url.username && !url.password) return undefined;
+  } catch {
+    // falls through to the message
+  }
+  return 'must be blank or an https URL, e.g. https://analytics.example.com/script.js';
+}
+
 /** Shop-wide settings and feature flags (docs/configuration.md). */
 export const CORE_SETTINGS = [
   {
@@ -115,10 +127,11 @@ export const CORE_SETTINGS = [
     description: 'Days after delivery (the order completed) in which customers may ask to return lines (0: no returns)',
   },
   {
-    key: 'salesReturnMailsEnabled',
+    key: 'salesTermsCheckbox',
     type: 'boolean',
-    default: true,
-    description: 'E-mail the customer when staff approve, refuse or receive a return',
+    default: false,
+    description:
+      'Checkout asks the shopper to tick "I accept the terms and conditions"; the order keeps the version and time',
   },
   { key: 'salesValidateVAT', type: 'boolean', default: false, description: 'Check VAT ids at checkout' },
   {
@@ -152,6 +165,37 @@ export const CORE_SETTINGS = [
     type: 'boolean',
     default: true,
     description: 'E-mail the shopper each refund of their order',
+  },
+  {
+    key: 'salesReturnApprovedMail',
+    type: 'boolean',
+    default: true,
+    description: "E-mail the shopper when staff approve their return, with staff's message",
+  },
+  {
+    key: 'salesReturnRefusedMail',
+    type: 'boolean',
+    default: true,
+    description: "E-mail the shopper when staff refuse their return, with staff's reason",
+  },
+  {
+    key: 'salesReturnReceivedMail',
+    type: 'boolean',
+    default: true,
+    description: 'E-mail the shopper when their returned items arrive',
+  },
+  {
+    key: 'salesOrderEditedMail',
+    type: 'boolean',
+    default: true,
+    description: "E-mail the shopper when staff change their order's addresses or contact, or add a note for them",
+  },
+  {
+    key: 'salesPaymentLinkMail',
+    type: 'boolean',
+    default: true,
+    description:
+      'E-mail the shopper a new payment link when staff change the lines of an order whose payment the gateway already held',
   },
   {
     key: 'salesValidateVATType',
@@ -270,6 +314,14 @@ export const CORE_SETTINGS = [
     type: 'json',
     default: ['/products', '/produkty', '/produkte', '/termekek'] as string[],
     description: 'Extra paths that serve the product listing',
+  },
+  {
+    key: 'privacyOptionalScriptUrl',
+    type: 'string',
+    default: '',
+    check: optionalScriptUrl,
+    description:
+      'A non-essential script (e.g. analytics) loaded only after the visitor allows it in the cookie notice; blank: no script and no notice',
   },
 ] as const satisfies readonly SettingDefinition[];
 

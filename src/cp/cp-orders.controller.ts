@@ -184,6 +184,8 @@ function refundPanel(state: RefundBalance, currency: Currency) {
     })),
     list: state.refunds.map((refund) => ({
       ...refund,
+      // Only a gateway refund waits: for the gateway's answer, or, when it gave none, for the reconciliation job.
+      status: refund.status === 'pending' ? 'pending, waiting for the bank' : refund.status,
       amount: money(refund.amount),
       giftCardAmount: refund.giftCardAmount > 0 ? money(refund.giftCardAmount) : null,
     })),

@@ -1,3 +1,4 @@
+import { shopMoment } from '../commerce/delivery/shop-calendar';
 import { INT_COLUMN_MAX } from '../common/errors/form-problems';
 import { toMinor } from '../common/money';
 
@@ -21,4 +22,12 @@ export function parseCount(value: unknown): number | null {
   if (typeof text !== 'string' || !/^\d{1,10}$/.test(text.trim())) return null;
   const count = Number(text.trim());
   return count <= INT_COLUMN_MAX ? count : null;
+}
+
+export const MOMENT_RULE = 'must be a date and time like 2026-12-24T18:00';
+
+/** A moment typed in the shop's time zone: null when empty, undefined when it is not one. */
+export function parseMoment(text: string | undefined, timeZone: string): number | null | undefined {
+  if (!text?.trim()) return null;
+  return shopMoment(timeZone, text.trim()) ?? undefined;
 }

@@ -80,7 +80,7 @@ export async function refundDone(result: RefundResult, refunds: RefundService, c
   const message = result.replayed
     ? `This refund (${done}) was made already.`
     : report.status === 'pending'
-      ? `The refund of ${done} is being made.`
+      ? `The bank has not confirmed the refund of ${done} yet: it stays pending and is checked with the bank again.`
       : `Refunded ${done}.`;
   return { message, report };
 }

@@ -9,6 +9,7 @@ import { Coupon } from '../commerce/coupons/coupon.entity';
 import { CustomerAddress } from '../commerce/customers/customer-address.entity';
 import { Customer } from '../commerce/customers/customer.entity';
 import { EmailVerification } from '../commerce/customers/email-verification.entity';
+import { MarketingConsent } from '../commerce/marketing/marketing-consent.entity';
 import { NewsletterSubscriber } from '../commerce/marketing/newsletter-subscriber.entity';
 import { PasswordReset } from '../commerce/customers/password-reset.entity';
 import { WatchdogAlert } from '../commerce/marketing/watchdog-alert.entity';
@@ -29,8 +30,10 @@ import { SalesDocument } from '../commerce/invoices/sales-document.entity';
 import { PaymentTransaction } from '../commerce/payments/payment-transaction.entity';
 import { Product } from '../commerce/products/product.entity';
 import { Refund, RefundLine } from '../commerce/refunds/refund.entity';
+import { ContentPage } from '../commerce/content/content-page.entity';
 import { OrderReturn, OrderReturnHistory, OrderReturnLine } from '../commerce/returns/return.entity';
 import { ProductRelation } from '../commerce/products/product-relation.entity';
+import { PriceChange } from '../commerce/products/price-history.entity';
 import { ProductSafety } from '../commerce/products/product-safety.entity';
 import { ProductVariant } from '../commerce/products/product-variant.entity';
 import { ShippingMethod } from '../commerce/shipping/shipping-method.entity';
@@ -54,6 +57,7 @@ export const ENTITIES = [
   Currency,
   Product,
   ProductVariant,
+  PriceChange,
   ProductRelation,
   ProductSafety,
   Cart,
@@ -68,6 +72,7 @@ export const ENTITIES = [
   OrderReturn,
   OrderReturnLine,
   OrderReturnHistory,
+  ContentPage,
   ShippingMethod,
   Shipment,
   SessionRow,
@@ -83,6 +88,7 @@ export const ENTITIES = [
   WishlistItem,
   WatchdogAlert,
   NewsletterSubscriber,
+  MarketingConsent,
   PasswordReset,
   EmailVerification,
   CarrierAShipment,

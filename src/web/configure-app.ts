@@ -9,6 +9,8 @@ import { DependencyOutages } from '../common/dependency-outages';
 import { sendError } from '../common/errors/error-response';
 import { createValidationPipe } from '../common/validation';
 import { AppConfig } from '../config/app-config';
+import { SettingsService } from '../config/settings.service';
+import { optionalScriptOrigin } from './cookie-notice';
 import { PUBLIC_DIR, VIEWS_DIR } from './paths';
 import { renderLocals } from './render-locals';
 import { sessionMiddleware } from './sessions';
@@ -23,12 +25,15 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.disable('x-powered-by');
   app.set(SITE_ORIGIN_SETTING, new URL(config.baseUrl).origin);
   const widgetOrigins = checkoutWidgetOrigins(app);
+  let settings: SettingsService | undefined;
+  const optionalScript = optionalScriptOrigin(() => (settings ??= app.get<SettingsService>(SettingsService)));
   app.use(
     helmet({
       contentSecurityPolicy: {
         useDefaults: true,
         directives: {
-          scriptSrc: ["'self'", widgetOrigins],
+          // The optional script's origin is allowed always; the layout names the script only once a visitor allows it.
+          scriptSrc: ["'self'", widgetOrigins, optionalScript],
           // A carrier's pickup-point widget may open its picker in a frame or fetch its points itself.
           frameSrc: ["'self'", widgetOrigins],
           connectSrc: ["'self'", widgetOrigins],

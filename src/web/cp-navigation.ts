@@ -20,6 +20,7 @@ const CORE_ENTRIES: CpNavEntry[] = [
   { label: 'Gift cards', path: 'gift-cards', permission: 'accessMarketing' },
   { label: 'Shipping', path: 'shipping', permission: 'accessShipping' },
   { label: 'Flows', path: 'flows', permission: 'accessFlows' },
+  { label: 'Content pages', path: 'content-pages', permission: 'accessContent' },
 ];
 
 /** The CP header's links: the core pages, then those plugins add, each shown to staff who may open it. */

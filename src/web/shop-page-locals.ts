@@ -3,13 +3,15 @@ import type { NextFunction, Request, Response } from 'express';
 import { CurrencyService } from '../commerce/stores/currency.service';
 import { StoreService } from '../commerce/stores/store.service';
 import { SettingsService } from '../config/settings.service';
+import { cookieNoticeLocals } from './cookie-notice';
 import { chooseLanguage } from './i18n/page-language';
 import { translations } from './i18n/translations';
 
 /**
  * What the shop layout needs on every page, in `res.locals` (which every render sees): `lang` (the page
  * language), `languages` and `currencies` (for the switches), `currency` (the shopper's currency) and
- * the flags `accountsEnabled` and `ajaxCart` (add to cart answers JSON for the popup). All of
+ * the flags `accountsEnabled` and `ajaxCart` (add to cart answers JSON for the popup), and the cookie notice and
+ * optional script (cookie-notice.ts). All of
  * it comes from in-memory caches; the services are looked up on first use (configureApp runs before the
  * modules initialise).
  */
@@ -33,6 +35,7 @@ export function shopPageLocals(app: INestApplication) {
         res.locals.currencies = all;
         res.locals.accountsEnabled = settings.isOn('customerAccountsEnabled');
         res.locals.ajaxCart = settings.isOn('salesCheckoutEnableAjax');
+        Object.assign(res.locals, cookieNoticeLocals(settings, req));
         next();
       },
       next,

@@ -230,7 +230,7 @@ describe(`carrier widgets at checkout, in the browser (${usingMysql ? 'MariaDB' 
     await eventually(async () => (await cartOf('widget-order@example.com')).paymentMethod === 'bank-transfer-manual');
 
     // The ParcelShop method is not taken without its point.
-    await page.getByRole('button', { name: 'Place order' }).click();
+    await page.getByRole('button', { name: 'Order with obligation to pay' }).click();
     await page.getByRole('alert').filter({ hasText: 'Choose a pickup point for Carrier A ParcelShop.' }).waitFor();
 
     const point = page.locator('.shipping-widget .pickup-point').first();
@@ -244,7 +244,7 @@ describe(`carrier widgets at checkout, in the browser (${usingMysql ? 'MariaDB' 
       fullPage: true,
     });
 
-    await page.getByRole('button', { name: 'Place order' }).click();
+    await page.getByRole('button', { name: 'Order with obligation to pay' }).click();
     await page.waitForURL('**/shop/checkout/success');
     const order = await shop.dataSource.getRepository(Order).findOneByOrFail({ email: 'widget-order@example.com' });
     expect(order.shippingMethod).toBe(parcelShop);

@@ -38,6 +38,8 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
     flatRate = await shippingValue(shop.dataSource, 'flat-rate');
     storePickup = await shippingValue(shop.dataSource, 'store-pickup');
     await shop.app.get(CouponService).create({ code: COUPON, type: 'percent', value: 10 });
+    // The shop asks shoppers to accept its terms: the journey ticks the box.
+    await shop.app.get(SettingsService).save({ salesTermsCheckbox: true });
     mkdirSync(ARTIFACTS, { recursive: true });
   });
   afterAll(async () => {
@@ -175,10 +177,21 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
       await eventually(async () => (await cartOf(email)).paymentMethod === 'bankpay');
       await screenshot('checkout');
 
-      await page.getByRole('button', { name: 'Place order' }).click();
+      // The button says that ordering means paying; the terms box must be ticked first.
+      const orderButton = page.locator('#checkout-place-order');
+      expect((await orderButton.textContent())?.trim()).toBe('Order with obligation to pay');
+      const terms = page.getByLabel('I accept the terms and conditions');
+      await orderButton.click();
+      // The browser's own check holds the order back until the box is ticked.
+      expect(await page.locator('#checkout-acceptTerms:invalid').count()).toBe(1);
+      expect(page.url()).toMatch(/\/shop\/checkout$/);
+      await terms.check();
+      await orderButton.click();
       await page.waitForURL('**/_sandbox/bankpay/pay/**');
       const order = await orderOf(email);
       expect(order.currency).toBe('CZK');
+      expect(order.termsVersion).toBe(1);
+      expect(order.termsAcceptedAt).not.toBeNull();
       await expectText(page.locator('main'), `${(order.total / 100).toFixed(2)} CZK`);
       await screenshot('bank');
       await page.getByRole('button', { name: 'Pay by card' }).click();
@@ -310,7 +323,8 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
         await page.locator(`input[name="shippingMethod"][value="${storePickup}"]`).check();
         await page.locator('input[name="paymentMethod"][value="bankpay"]').check();
         await eventually(async () => (await cartOf(email)).paymentMethod === 'bankpay');
-        await page.getByRole('button', { name: 'Place order' }).click();
+        await page.getByLabel('I accept the terms and conditions').check();
+        await page.getByRole('button', { name: 'Order with obligation to pay' }).click();
 
         await page.waitForURL('**/_sandbox/bankpay/cardpay?**');
         const order = await orderOf(email);

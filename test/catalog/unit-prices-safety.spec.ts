@@ -205,6 +205,83 @@ describe('unit prices and product safety data', () => {
     expect(czk.unitPrice.price).toBeCloseTo(czk.price * 4, 6);
   });
 
+  it('computes the unit price from the sale price while a sale runs, and from the price before a sale starts', async () => {
+    const nextYear = new Date(Date.now() + 365 * 24 * 60 * 60 * 1000).toISOString();
+    const result = await importFile([
+      {
+        sku: 'UP-SALE-BEANS',
+        name: 'Unit Test Sale Beans',
+        price: 18,
+        sale: { price: 13.5 },
+        stock: 6,
+        netQuantity: 500,
+        netUnit: 'g',
+        options: [{ code: 'pack', label: 'Pack', values: ['500G', '1KG'] }],
+        variants: [
+          { sku: 'UP-SALE-BEANS-500G', options: { pack: '500G' }, stock: 3 },
+          {
+            sku: 'UP-SALE-BEANS-1KG',
+            options: { pack: '1KG' },
+            price: 30,
+            sale: { price: 24 },
+            stock: 3,
+            netQuantity: 1,
+            netUnit: 'kg',
+          },
+        ],
+      },
+      // A sale planned for later leaves today's unit price as it is.
+      {
+        sku: 'UP-SALE-LATER',
+        name: 'Unit Test Later Sale Oil',
+        price: 7.49,
+        sale: { price: 5, startsAt: nextYear },
+        stock: 2,
+        netQuantity: 0.75,
+        netUnit: 'l',
+      },
+    ]);
+    expect(result.json).toMatchObject({ ok: true, created: 2, rejected: 0 });
+
+    const listed = (await json('/shop/catalog/products?sort=newest&perPage=100')).body.products;
+    const bySku = (rows: Array<{ sku: string }>, sku: string) => rows.find((row) => row.sku === sku) as never;
+    expect(bySku(listed, 'UP-SALE-BEANS')).toMatchObject({
+      price: 13.5,
+      reduction: null, // nothing cheaper in the 30 days before: the product is new
+      unitPrice: { quantity: 500, unit: 'g', price: 27, per: 'kg' },
+    });
+    expect(bySku(listed, 'UP-SALE-LATER')).toMatchObject({
+      price: 7.49,
+      unitPrice: { quantity: 0.75, unit: 'l', price: 9.99, per: 'l' },
+    });
+
+    const product = (await json('/shop/p/unit-test-sale-beans')).body.product;
+    expect(product.unitPrice).toEqual({ quantity: 500, unit: 'g', price: 27, per: 'kg' });
+    expect(bySku(product.variants, 'UP-SALE-BEANS-500G')).toMatchObject({
+      price: 13.5,
+      unitPrice: { quantity: 500, unit: 'g', price: 27, per: 'kg' },
+    });
+    expect(bySku(product.variants, 'UP-SALE-BEANS-1KG')).toMatchObject({
+      price: 24,
+      unitPrice: { quantity: 1, unit: 'kg', price: 24, per: 'kg' },
+    });
+    const page = await html('/shop/p/unit-test-sale-beans');
+    expect(page).toContain(`<p class="unit-price" data-product-unit-price>500${NBSP}g (€27.00 per kg)</p>`);
+    expect(page).toContain(`<small class="unit-price" data-variant-unit-price>1${NBSP}kg (€24.00 per kg)</small>`);
+
+    const beans = await productBySku(shop.dataSource, 'UP-SALE-BEANS');
+    const client = new ShopClient(shop.server);
+    await addToCart(client, beans.id, 2, { configuration: { pack: '1KG' } });
+    const cart = (await client.post('/shop/currency/set', { currency: 'EUR' })).body.cart;
+    expect(cart.items[0]).toMatchObject({
+      sku: 'UP-SALE-BEANS-1KG',
+      price: 24,
+      total: 48,
+      unitPrice: { quantity: 1, unit: 'kg', price: 24, per: 'kg' },
+    });
+    expect(await html('/shop/cart', client)).toContain(`<small class="unit-price">1${NBSP}kg (€24.00 per kg)</small>`);
+  });
+
   it('edits the net quantity and the safety data in the CP, with CSRF', async () => {
     const coffee = await productBySku(shop.dataSource, 'UP-COFFEE');
     const form = await html(`/admin/products/${coffee.id}`, cp);

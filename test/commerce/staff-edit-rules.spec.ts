@@ -129,8 +129,10 @@ describe('staff edit rules', () => {
     const variants = await shop.dataSource
       .getRepository(ProductVariant)
       .find({ where: { productId: mug.id }, order: { id: 'ASC' } });
+    const noSale = { salePrice: null, saleStartsAt: null, saleEndsAt: null };
     const edit = {
       price: 1000,
+      sale: noSale,
       stock: 4,
       variantStocks: new Map<number, number>(),
       visible: true,
@@ -139,10 +141,17 @@ describe('staff edit rules', () => {
     };
 
     const simple = await refusal(
-      products.save(tent.id, { ...edit, price: 1.5, stock: -1, variantStocks: new Map([[variants[0].id, 2]]) }),
+      products.save(tent.id, {
+        ...edit,
+        price: 1.5,
+        sale: { ...noSale, salePrice: 2000 },
+        stock: -1,
+        variantStocks: new Map([[variants[0].id, 2]]),
+      }),
     );
     expect(simple.fields).toEqual({
       price: ['must be a whole number of minor units ≥ 0'],
+      salePrice: ['must be below the price'],
       stock: ['must be a whole number ≥ 0'],
       [`variantStock.v${variants[0].id}`]: ['is not a variant of DEMO-TENT-2P'],
     });

@@ -218,6 +218,8 @@ describe('CP permissions', () => {
       ['/admin/gift-cards', 'accessMarketing'],
       ['/admin/marketing/abandoned-carts', 'accessMarketing'],
       ['/admin/flows', 'accessFlows'],
+      ['/admin/content-pages', 'accessContent'],
+      ['/admin/content-pages/terms/en', 'accessContent'],
       // Express matches paths whatever their case; the guard goes by the route, not the spelling.
       ['/ADMIN/Orders', 'accessOrders'],
     ];
@@ -241,6 +243,7 @@ describe('CP permissions', () => {
       [`/admin/products/${product.id}`, { price: '0.01' }],
       ['/admin/jobs/1/retry', {}],
       ['/admin/shipping/methods', { name: 'Free for all' }],
+      ['/admin/content-pages/terms/en', { title: 'Anything goes', body: 'x', version: 1 }],
     ];
     for (const [path, body] of posts) {
       const res = await clerk.post(path, body);
@@ -289,6 +292,8 @@ describe('CP permissions', () => {
       '/admin/gift-cards',
       '/admin/marketing/abandoned-carts',
       '/admin/flows',
+      '/admin/content-pages',
+      '/admin/content-pages/privacy/sk',
       '/admin/bankpay/dashboard',
       '/admin/carrier-a/dashboard',
       '/admin/carrier-b/dashboard',

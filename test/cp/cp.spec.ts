@@ -118,6 +118,7 @@ describe('control panel', () => {
       'Gift cards',
       'Shipping',
       'Flows',
+      'Content pages',
       'Bank payments',
       'Carrier A',
       'Carrier B',

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { MarketingConsent } from '../../src/commerce/marketing/marketing-consent.entity';
 import { NewsletterSubscriber } from '../../src/commerce/marketing/newsletter-subscriber.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { Job } from '../../src/jobs/job.entity';
@@ -54,10 +55,17 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     return { text, raw: mail.raw, confirm: link('confirm'), unsubscribe: link('unsubscribe') };
   }
 
+  /** The footer form's post, its consent box ticked unless `body` says otherwise. */
   async function subscribe(client: ShopClient, body: object, ip = '127.0.0.1') {
     const token = await client.csrfToken();
-    return client.agent.post('/shop/subscribe').set('X-CSRF-Token', token).set('X-Forwarded-For', ip).send(body);
+    return client.agent
+      .post('/shop/subscribe')
+      .set('X-CSRF-Token', token)
+      .set('X-Forwarded-For', ip)
+      .send({ consent: true, ...body });
   }
+  const consentsOf = (email: string) =>
+    shop.dataSource.getRepository(MarketingConsent).find({ where: { email }, order: { id: 'ASC' } });
 
   it('subscribes with double opt-in: pending, e-mailed link, confirmed; repeats send nothing more', async () => {
     const client = new ShopClient(shop.server);
@@ -172,7 +180,7 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       .set(HTML)
       .set('Referer', `${shop.config.baseUrl}/shop/cart`)
       .set('X-Forwarded-For', '198.51.100.4')
-      .send({ email, firstName: '', _csrf: token });
+      .send({ email, firstName: '', consent: 'on', _csrf: token });
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/shop/cart');
     expect((await client.get('/shop/cart').set(HTML)).text).toContain(SUBSCRIBED_MESSAGE(email));
@@ -221,7 +229,15 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(empty.text).toMatch(/<input id="newsletter" name="newsletter" type="checkbox" value="true">/);
     expect(empty.text).toContain('<label for="newsletter">');
 
-    const ticked = await save({ newsletter: 'true' });
+    expect(empty.text).toContain('You get no marketing e-mails.');
+    expect(empty.text).toMatch(/<input id="marketing" name="marketing" type="checkbox" value="true">/);
+    // The newsletter needs the consent ticked with it.
+    const alone = await client.post('/shop/account/subscriptions/save', { newsletter: true });
+    expect(alone.status).toBe(400);
+    expect(alone.body.error.fields).toEqual({ newsletter: [expect.stringContaining('consent')] });
+    expect(await subscriber(email)).toBeNull();
+
+    const ticked = await save({ marketing: 'true', newsletter: 'true' });
     expect(ticked.status).toBe(303);
     expect(ticked.headers.location).toBe('/shop/account/subscriptions');
     const pending = await client.get('/shop/account/subscriptions').set(HTML).expect(200);
@@ -236,19 +252,30 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       `You receive our newsletter at ${email}.`,
     );
     // JSON: ticking a confirmed subscription changes nothing.
-    const json = await client.post('/shop/account/subscriptions/save', { newsletter: true });
+    const json = await client.post('/shop/account/subscriptions/save', { marketing: true, newsletter: true });
     expect(json.body).toEqual({
       success: true,
       message: 'You are subscribed to the newsletter.',
+      marketing: true,
       newsletter: 'confirmed',
     });
+    const given = await client.get('/shop/account/subscriptions').set(HTML).expect(200);
+    expect(given.text).toMatch(/You agreed on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(in your account\)\./);
+    expect(given.text).toMatch(/name="marketing" type="checkbox" value="true" checked>/);
 
-    // The cleared checkbox posts nothing for the field: unsubscribed.
+    // Cleared checkboxes post nothing: consent withdrawn, newsletter unsubscribed.
     expect((await save({})).status).toBe(303);
     expect((await subscriber(email))?.status).toBe('unsubscribed');
-    expect((await client.get('/shop/account/subscriptions').set(HTML)).text).toContain(
-      'You do not receive our newsletter.',
-    );
+    const cleared = (await client.get('/shop/account/subscriptions').set(HTML)).text;
+    expect(cleared).toContain('You do not receive our newsletter.');
+    expect(cleared).toMatch(/You get no marketing e-mails: you said no on [\d-]+ [\d:]+ UTC \(in your account\)\./);
+    // One row for the consent (the repeated tick added none), one for its withdrawal.
+    expect(
+      (await consentsOf(email)).map(({ granted, source, wordingKey }) => ({ granted, source, wordingKey })),
+    ).toEqual([
+      { granted: true, source: 'account_page', wordingKey: 'consent.marketing.v1' },
+      { granted: false, source: 'account_page', wordingKey: 'consent.marketing.v1' },
+    ]);
     expect(await mailJobsTo(email)).toHaveLength(1);
   });
 
@@ -269,9 +296,11 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const mail = await confirmationMail(email);
     await settings.save({ customerAccountsEnabled: false });
     try {
-      for (const path of [mail.confirm, mail.unsubscribe, '/shop/account/subscriptions']) {
+      for (const path of [mail.confirm, '/shop/account/subscriptions']) {
         await client.get(path).expect(404);
       }
+      // The opt-out link of every marketing e-mail keeps working: abandoned-cart reminders go out without accounts.
+      expect((await client.get(mail.unsubscribe).set(HTML).expect(200)).text).toContain('<h1>Unsubscribed</h1>');
       expect((await subscribe(client, { email: newAddress() }, '198.51.100.6')).status).toBe(404);
       expect((await client.post('/shop/account/subscriptions/save', { newsletter: true })).status).toBe(404);
       const sig = /sig=([0-9a-f]{64})/.exec(mail.confirm)![1];
@@ -280,5 +309,45 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       await settings.save({ customerAccountsEnabled: true });
     }
     await client.get(mail.confirm).expect(200);
+  });
+
+  it('refuses a subscription without the consent box, and records the consent with time, source and wording', async () => {
+    const client = new ShopClient(shop.server);
+    const email = newAddress();
+    for (const consent of [undefined, false, 'off']) {
+      const refused = await subscribe(client, { email, consent }, '198.51.100.7');
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.fields).toEqual({ consent: [expect.stringContaining('must be ticked')] });
+    }
+    expect(await subscriber(email)).toBeNull();
+    expect(await consentsOf(email)).toEqual([]);
+    expect(await mailJobsTo(email)).toHaveLength(0);
+
+    const before = Date.now();
+    expect((await subscribe(client, { email }, '198.51.100.7')).status).toBe(200);
+    const [row] = await consentsOf(email);
+    expect(row).toMatchObject({
+      granted: true,
+      source: 'newsletter_form',
+      customerId: null,
+      wordingKey: 'consent.marketing.v1',
+      wording: expect.stringMatching(/^Send me offers, news and a reminder when I leave items in my cart, by e-mail\./),
+    });
+    expect(row.dateCreated.getTime()).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 - 1000);
+
+    // The footer form offers the box, unticked.
+    const home = await client.get('/').set(HTML).expect(200);
+    expect(home.text).toContain('<input id="newsletter-consent" name="consent" type="checkbox" value="true" required>');
+
+    // The unsubscribe link records the withdrawal with its own wording; following it again adds nothing.
+    const mail = await confirmationMail(email);
+    await client.get(mail.unsubscribe).expect(200);
+    await client.get(mail.unsubscribe).expect(200);
+    expect(
+      (await consentsOf(email)).map(({ granted, source, wordingKey }) => ({ granted, source, wordingKey })),
+    ).toEqual([
+      { granted: true, source: 'newsletter_form', wordingKey: 'consent.marketing.v1' },
+      { granted: false, source: 'email_link', wordingKey: 'consent.optOutLink.v1' },
+    ]);
   });
 });

@@ -73,6 +73,10 @@ describe('schema and demo seed', () => {
           'OrderHistoryCustomerVisible1795778609404',
           'Returns1795778895019',
           'SalesDocuments1795779408615',
+          'LegalPages1795786580244',
+          'MarketingConsents1795786594344',
+          'RefundChecks1795786705886',
+          'PriceHistory1795787259002',
           'UnitPricesProductSafety1795790774793',
         ],
       });

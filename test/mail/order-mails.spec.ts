@@ -5,14 +5,19 @@ import request from 'supertest';
 import { orderMailKey } from '../../src/commerce/order-mails/order-mails.service';
 import { OrderLine } from '../../src/commerce/orders/order-line.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
+import { Refund } from '../../src/commerce/refunds/refund.entity';
+import { SalesDocument } from '../../src/commerce/invoices/sales-document.entity';
+import { SalesDocuments } from '../../src/commerce/invoices/sales-documents.service';
 import { Shipment } from '../../src/commerce/shipments/shipment.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { Job } from '../../src/jobs/job.entity';
 import { productBySku } from '../support/catalog';
+import { pdfText } from '../support/pdf-text';
 import { ADDRESS, addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
 import { BANK_CONTROL, chooseAtBank, comeBackFromBank, placeBankOrder } from '../support/sandbox-bank';
 import { ShopClient } from '../support/shop-client';
 import {
+  attachedPdf,
   CapturedMail,
   contentTypeOf,
   mailHtml,
@@ -286,6 +291,24 @@ describe(`order e-mails (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(rest).toContain('Everything you paid for this order has now been refunded.');
     expect(rest).toContain('Total: €82.90');
     expect(mailHtml(mails[1])).toContain('<strong>Everything you paid for this order has now been refunded.</strong>');
+
+    // Each carries the credit note its refund issued: the number the database holds, the very bytes stored.
+    const refunds = await shop.dataSource
+      .getRepository(Refund)
+      .find({ where: { orderId: order.id, status: 'succeeded' }, order: { id: 'ASC' } });
+    expect(refunds).toHaveLength(2);
+    for (const [index, mail] of mails.entries()) {
+      expect(contentTypeOf(mail)).toMatch(/^multipart\/mixed;/);
+      expect(mailParts(mail).map((part) => part.type)).toEqual(['text/plain', 'text/html', 'application/pdf']);
+      expect(mailText(mail)).toContain('Your credit note is attached.');
+      const creditNote = await shop.dataSource
+        .getRepository(SalesDocument)
+        .findOneByOrFail({ refundId: refunds[index].id, kind: 'credit_note' });
+      const attachment = attachedPdf(mail);
+      expect(attachment.filename).toBe(`credit-note-${creditNote.number}.pdf`);
+      expect(pdfText(attachment.pdf)).toContain(`Credit note number: ${creditNote.number}`);
+      expect(attachment.pdf.equals(await shop.app.get(SalesDocuments).pdf(creditNote))).toBe(true);
+    }
 
     await settings.save({ salesRefundedMail: false });
     const quiet = await cardOrder();

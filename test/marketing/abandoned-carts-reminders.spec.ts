@@ -57,9 +57,10 @@ describe(`abandoned-cart reminders (${usingMysql ? 'MariaDB' : 'SQLite'})`, () =
     const headlamp = await productBySku(shop.dataSource, 'DEMO-HEADLAMP');
     expect(text).toContain(`2 × ${headlamp.name}  €78.00`);
     expect(text).toContain('Subtotal: €78.00');
-    // The link carries the public uid, never the integer id.
+    // The link carries the public uid, never the integer id; the other one is the opt-out (abandoned-carts-consent).
     expect([...text.matchAll(/https?:\/\/\S+/g)].map(([url]) => url)).toEqual([
       `${shop.config.baseUrl}${RECOVER}/${cart.uid}`,
+      expect.stringMatching(/\/shop\/newsletter\/unsubscribe\?email=ada%40example\.com&sig=[0-9a-f]{64}$/),
     ]);
     expect((await remindersOf(cart.id)).map((row) => row.reminderIndex)).toEqual([0]);
 

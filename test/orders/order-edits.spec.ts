@@ -11,29 +11,39 @@ import { productBySku } from '../support/catalog';
 import { addToCart, ADDRESS, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
 import { registerCustomer } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
-import { startTestApp, TestApp, usingMysql } from '../support/test-app';
+import { contentTypeOf, mailHtml, mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
+import { jobsSettled, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 const LAMP = 'DEMO-HEADLAMP';
 const TENT = 'DEMO-TENT-2P';
+const SHOP = 'Demo Outdoor & Coffee';
 
 /**
  * Staff change a placed order from its CP page (addresses, contact, notes; lines before payment) under the
- * order's row lock, each change in its history with who made it; customers cancel their own unpaid order.
+ * order's row lock, each change in its history with who made it, and the shopper mailed of each (`order edited`);
+ * customers cancel their own unpaid order.
  */
 describe(`order edits (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   let shop: TestApp;
+  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;
   let admin: ShopClient;
   let flatRate: string;
 
   beforeAll(async () => {
-    shop = await startTestApp();
+    smtp = await startSmtpCapture();
+    shop = await startTestApp({ listen: true, env: { SMTP_URL: smtp.url } });
     flatRate = await shippingValue(shop.dataSource, 'flat-rate');
     await shop.app.get(SettingsService).save({ salesBankTransferEnabled: true, salesGiftCardsEnabled: true });
     admin = new ShopClient(shop.server);
     await admin.loginCp();
   });
-  afterAll(() => shop.close());
-  afterEach(() => shop.app.get(SettingsService).save({ salesCustomerCancelEnabled: false }));
+  afterAll(async () => {
+    await shop.close();
+    await smtp.close();
+  });
+  afterEach(() =>
+    shop.app.get(SettingsService).save({ salesCustomerCancelEnabled: false, salesOrderEditedMail: true }),
+  );
 
   const products = () => shop.dataSource.getRepository(Product);
   const stockOf = async (sku: string) => (await products().findOneByOrFail({ sku })).stock;
@@ -45,6 +55,11 @@ describe(`order edits (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     shop.dataSource.getRepository(OrderHistory).find({ where: { orderId }, order: { id: 'ASC' } });
   const editLines = (client: ShopClient, orderId: number, body: object) =>
     client.post(`/admin/orders/${orderId}/edit/lines`, body);
+  /** The "order edited" e-mails about this order, once every queued job has run. */
+  const editedMails = async (placed: Order) => {
+    await jobsSettled(shop);
+    return smtp.messages.filter((mail) => subjectOf(mail) === `Your order ${placed.reference} at ${SHOP} was changed`);
+  };
 
   /** Places an order paid by bank transfer (it waits for payment) from a fresh shopper, optionally with a coupon. */
   async function order(
@@ -87,11 +102,24 @@ describe(`order edits (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(page.text).toContain('(cp:admin@example.com)');
     expect(page.text).toContain(`action="/admin/orders/${placed.id}/edit/lines"`);
 
-    // The same address again changes nothing and writes no history.
+    // The same address again changes nothing, writes no history and mails nothing.
     const written = (await historyOf(placed.id)).length;
     const same = await admin.post(`/admin/orders/${placed.id}/edit/address/shipping`, moved);
     expect(same.body).toEqual({ success: true, changed: false });
     expect(await historyOf(placed.id)).toHaveLength(written);
+
+    // The shopper is told once, in HTML with a text part, with the order's items and its addresses as they are now.
+    const [addressMail, ...more] = await editedMails(placed);
+    expect(more).toEqual([]);
+    expect(addressMail.to).toEqual([placed.email]);
+    expect(contentTypeOf(addressMail)).toMatch(/^multipart\/alternative;/);
+    const text = mailText(addressMail);
+    expect(text).toContain(`We changed the shipping address of your order ${placed.reference} at ${SHOP}.`);
+    expect(text).toContain('Shipping address:\nAda Lovelace\nObchodná 7\n040 01 Košice\nSlovakia');
+    expect(text).toContain('Billing address:\nAda Lovelace\nHlavná 1');
+    expect(text).toContain('1 × Beam 300 Headlamp (DEMO-HEADLAMP)');
+    expect(text).toMatch(/^E-mail: \S+@\S+$/m);
+    expect(mailHtml(addressMail)).toContain('Obchodná 7<br>');
 
     // A browser's form post goes back to the order page; a bad field is flashed there, nothing saved.
     const form = await admin.submitForm(`/admin/orders/${placed.id}/edit/contact`, {
@@ -105,6 +133,12 @@ describe(`order edits (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(contact.billingAddress.phone).toBe('+421 911 000 111');
     expect((await historyOf(placed.id)).at(-1)!.note).toBe(
       'Contact: e-mail "ada@example.com" → "ada.new@example.com"; phone "+421 900 123 456" → "+421 911 000 111"',
+    );
+    // The contact's own mail goes to the new address.
+    const contactMail = (await editedMails(placed)).at(-1)!;
+    expect(contactMail.to).toEqual(['ada.new@example.com']);
+    expect(mailText(contactMail)).toContain(
+      `We changed the contact details of your order ${placed.reference} at ${SHOP}: e-mail ada.new@example.com, phone +421 911 000 111.`,
     );
     const bad = await admin.post(`/admin/orders/${placed.id}/edit/address/billing`, { ...ADDRESS, country: 'XX' });
     expect(bad.status).toBe(400);
@@ -140,6 +174,27 @@ describe(`order edits (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(view.text).not.toContain('gift-wrapped');
     const cp = await admin.get(`/admin/orders/${placed.id}`).expect(200);
     expect(cp.text).toContain('Your parcel leaves on Monday. <em>(shown to the customer)</em>');
+    // The note for the customer is mailed to them; the internal one is not.
+    const mails = await editedMails(placed);
+    expect(mails).toHaveLength(1);
+    expect(mailText(mails[0])).toContain(
+      `We added a note to your order ${placed.reference} at ${SHOP}:\n\nYour parcel leaves on Monday.`,
+    );
+    expect(mailHtml(mails[0])).not.toContain('gift-wrapped');
+  });
+
+  it('mails no "order edited" e-mail while that mail is switched off', async () => {
+    await shop.app.get(SettingsService).save({ salesOrderEditedMail: false });
+    const { order: placed } = await order([[LAMP, 1]]);
+    const moved = { ...ADDRESS, street: 'Obchodná 9' };
+    expect((await admin.post(`/admin/orders/${placed.id}/edit/address/shipping`, moved)).body.changed).toBe(true);
+    const note = await admin.post(`/admin/orders/${placed.id}/edit/note`, { text: 'Hi', visibility: 'customer' });
+    expect(note.status).toBe(200);
+    expect((await historyOf(placed.id)).slice(-2).map((row) => row.note)).toEqual([
+      'Shipping address: street "Hlavná 1" → "Obchodná 9"',
+      'Hi',
+    ]);
+    expect(await editedMails(placed)).toEqual([]);
   });
 
   it('refuses edits once the order is shipped or canceled, and line edits once it is paid', async () => {

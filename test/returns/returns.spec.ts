@@ -1,9 +1,11 @@
 import request from 'supertest';
+import { orderMailKey } from '../../src/commerce/order-mails/order-mails.service';
 import { OrderHistory } from '../../src/commerce/orders/order-history.entity';
 import { OrderLine } from '../../src/commerce/orders/order-line.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { PaymentTransaction } from '../../src/commerce/payments/payment-transaction.entity';
 import { Product } from '../../src/commerce/products/product.entity';
+import { RefundReconciliation } from '../../src/commerce/refunds/refund-reconciliation.service';
 import { Refund } from '../../src/commerce/refunds/refund.entity';
 import { OrderReturn, OrderReturnHistory } from '../../src/commerce/returns/return.entity';
 import { SettingsService } from '../../src/config/settings.service';
@@ -13,7 +15,7 @@ import { addToCart, fillCheckout, placeOrder, shippingValue } from '../support/c
 import { registerCustomer } from '../support/customers';
 import { BANK_CONTROL, chooseAtBank, comeBackFromBank } from '../support/sandbox-bank';
 import { ShopClient } from '../support/shop-client';
-import { CapturedMail, mailText, startSmtpCapture } from '../support/smtp-capture';
+import { CapturedMail, contentTypeOf, mailHtml, mailText, startSmtpCapture } from '../support/smtp-capture';
 import { eventually, jobsSettled, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 const DAY_MS = 86_400_000;
@@ -88,8 +90,10 @@ describe(`returns (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   it('takes a return from the request to the refund: money and stock back once, statuses, history, mails', async () => {
     const customer = new ShopClient(shop.server);
     const email = await registerCustomer(customer);
-    expect((await customer.submitForm('/shop/language/set', { language: 'sk' })).status).toBe(303);
     const order = await deliveredOrder(customer, 2, email);
+    // Ordered in English, the return asked for in Slovak: its e-mails follow the return.
+    expect(order.language).toBe('en');
+    expect((await customer.submitForm('/shop/language/set', { language: 'sk' })).status).toBe(303);
     const line = await lineOf(order.id);
     const page = `/shop/account/my-order?number=${order.number}`;
     const before = await customer.get(page).set('Accept', 'text/html').expect(200);
@@ -184,7 +188,8 @@ describe(`returns (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(shown.text).toContain('received → refunded');
     expect(shown.text).not.toContain('class="refund-form"');
 
-    // Told twice, in the language the customer asked in; the refund itself is not a return mail.
+    // Told twice, in the language the customer asked in, as HTML with a text part like every order mail: the
+    // returned items, the order's items and addresses, the seller. The refund itself is not a return mail.
     await jobsSettled(shop);
     const mails = await eventually(() => (returnMails(email).length >= 2 ? returnMails(email) : null));
     expect(mails.map(decodedSubject).sort()).toEqual([
@@ -192,15 +197,42 @@ describe(`returns (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect.stringMatching(new RegExp(`^Vrátenie tovaru z objednávky ${order.reference} v .* je schválené$`)),
     ]);
     const texts = mails.map(mailText);
-    expect(texts.find((text) => text.includes('Send it to Main Street 1.'))).toContain('Schválili sme vrátenie');
-    expect(texts.some((text) => text.includes('dorazil'))).toBe(true);
+    const approvedText = texts.find((text) => text.includes('Send it to Main Street 1.'));
+    expect(approvedText).toContain('Schválili sme vrátenie');
+    expect(approvedText).toContain('Naša správa:\nSend it to Main Street 1.');
     expect(texts.every((text) => text.includes(`/shop/order/view/${order.number}`))).toBe(true);
+    const receivedMail = mails.find((mail) => decodedSubject(mail).startsWith('Prijali sme'))!;
+    expect(contentTypeOf(receivedMail)).toMatch(/^multipart\/alternative;/);
+    const receivedText = mailText(receivedMail);
+    expect(receivedText).toContain('dorazil');
+    expect(receivedText).not.toContain('Send it to Main Street 1.');
+    expect(receivedText).toContain(`Vrátenie ${returnId}:\n1 × ${line.name}`);
+    expect(receivedText).toContain(`2 × ${line.name} (${line.sku})`);
+    expect(receivedText).toContain(`Fakturačná adresa:\n${order.billingAddress.firstName}`);
+    expect(receivedText).toContain('Dodacia adresa:');
+    expect(receivedText).toMatch(/^E-mail: \S+@\S+$/m);
+    const receivedHtml = mailHtml(receivedMail);
+    expect(receivedHtml).toContain('<html lang="sk">');
+    expect(receivedHtml).toContain(`<li>1 × ${line.name}</li>`);
+    expect(receivedHtml).toContain('Máte otázky? Napíšte nám alebo zavolajte');
     expect(returnMails(email)).toHaveLength(2);
 
     // The other unit can still be returned; the refunded one never again.
     const more = await askInAccount(customer, order, { [line.id]: 2 });
     expect(more.status).toBe(409);
-    expect(more.body.error).toMatchObject({ code: 'return_line_exceeds_quantity' });
+    // A script gets the API's English; the customer's page says it in their language.
+    expect(more.body.error).toEqual({
+      code: 'return_line_exceeds_quantity',
+      message: `"${line.name}": 2 asked, but only 1 can still be returned.`,
+    });
+    const asForm = await customer.submitForm('/shop/account/returns', {
+      number: order.number,
+      [`qty[line${line.id}]`]: '2',
+      reason: 'Príliš malé',
+    });
+    expect(asForm.status).toBe(303);
+    const told = await customer.get(page).set('Accept', 'text/html').expect(200);
+    expect(told.text).toContain(`„${line.name}“: požadovaných 2, vrátiť sa však dá už len 1.`);
     expect((await askInAccount(customer, order, { [line.id]: 1 })).status).toBe(200);
   });
 
@@ -308,7 +340,7 @@ describe(`returns (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect((await askInAccount(stranger, order, { [line.id]: 1 })).status).toBe(404);
   });
 
-  it('takes a guest request through the order link, and mails nothing while return mails are off', async () => {
+  it('takes a guest request through the order link, and mails no approval while that mail is off', async () => {
     const guest = new ShopClient(shop.server);
     const email = `guest${Date.now()}@example.com`;
     const order = await deliveredOrder(guest, 1, email);
@@ -342,17 +374,49 @@ describe(`returns (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(unknown.status).toBe(404);
 
     const settings = shop.app.get(SettingsService);
-    await settings.save({ salesReturnMailsEnabled: false });
+    await settings.save({ salesReturnApprovedMail: false });
     try {
       expect((await staffPost(`${ret.id}/approve`)).status).toBe(200);
     } finally {
-      await settings.save({ salesReturnMailsEnabled: true });
+      await settings.save({ salesReturnApprovedMail: true });
     }
-    await jobsSettled(shop);
-    const jobs = await shop.dataSource.getRepository(Job).findBy({ name: 'return.mail' });
-    expect(jobs.filter((job) => JSON.stringify(job.payload).includes(`"returnId":${ret.id},`))).toEqual([]);
-    expect(returnMails(email)).toEqual([]);
+    const jobs = shop.dataSource.getRepository(Job);
+    expect(await jobs.countBy({ jobKey: orderMailKey('return-approved', order.id, ret.id) })).toBe(0);
     expect(await reload(ret.id)).toMatchObject({ status: 'approved' });
+    // The receipt's own mail is still on: that one goes out, as an order mail job naming the return only.
+    expect((await staffPost(`${ret.id}/receive`)).status).toBe(200);
+    await jobsSettled(shop);
+    expect(await jobs.findOneByOrFail({ jobKey: orderMailKey('return-received', order.id, ret.id) })).toMatchObject({
+      name: 'order.mail',
+      status: 'done',
+      payload: { kind: 'return-received', orderId: order.id, details: { returnId: ret.id } },
+    });
+    expect(returnMails(email).map(decodedSubject)).toEqual([
+      `We received your return for order ${order.reference} at Demo Outdoor & Coffee`,
+    ]);
+  });
+
+  it('marks a return refunded when its refund, left pending by a silent bank, is confirmed later', async () => {
+    const order = await deliveredOrder(new ShopClient(shop.server), 1);
+    const line = await lineOf(order.id);
+    const asked = await askAsGuest(new ShopClient(shop.server), order, { [line.id]: 1 });
+    const returnId = asked.body.returnId as number;
+    expect((await staffPost(`${returnId}/approve`)).status).toBe(200);
+    expect((await staffPost(`${returnId}/receive`)).status).toBe(200);
+
+    const paths = [`/v1/payments/${await paymentReference(order.id)}/refunds`];
+    await request(shop.server).post(`${BANK_CONTROL}/mode`).send({ mode: 'timeout', paths }).expect(200);
+    const slow = await staffPost(`${returnId}/refund`, { reason: 'Returned' });
+    await request(shop.server).post(`${BANK_CONTROL}/mode`).send({ mode: 'normal' }).expect(200);
+    expect(slow.status).toBe(200);
+    expect(slow.body.refund).toMatchObject({ status: 'pending' });
+    expect(await reload(returnId)).toMatchObject({ status: 'received', refundId: null });
+
+    expect(await shop.app.get(RefundReconciliation).reconcileDue(Date.now() + 24 * 60 * 60 * 1000)).toBe(1);
+    const refund = await shop.dataSource.getRepository(Refund).findOneByOrFail({ orderId: order.id });
+    expect(refund.status).toBe('succeeded');
+    await eventually(async () => (await reload(returnId)).status === 'refunded');
+    expect(await reload(returnId)).toMatchObject({ status: 'refunded', refundId: refund.id });
   });
 
   it('lets exactly one of four requests for the same unit made at once hold it', async () => {

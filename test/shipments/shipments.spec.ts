@@ -358,6 +358,55 @@ describe(`shipments (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect((await orderNow(order)).status).toBe('completed');
   });
 
+  it("shows a manual shipment's own timeline on the guest order view: handed over, then delivered", async () => {
+    const client = new ShopClient(shop.server);
+    const order = await placedOrder(flatRate, client);
+    const orderPage = `/admin/orders/${order.id}`;
+    const added = await staff.submitForm(`${orderPage}/shipments`, {
+      carrierName: 'Slovak Post',
+      trackingNumber: 'RR1SK',
+    });
+    expect(added.status).toBe(303);
+    const shipment = await shop.dataSource.getRepository(Shipment).findOneByOrFail({ orderId: order.id });
+    expect(shipment.events).toEqual([
+      { code: 'IN_TRANSIT', description: 'Handed to the carrier', location: null, timestamp: expect.any(String) },
+    ]);
+    expect((await staff.post(`${orderPage}/shipments/${shipment.id}/delivered`)).status).toBe(200);
+    const delivered = await shop.dataSource.getRepository(Shipment).findOneByOrFail({ id: shipment.id });
+    expect(delivered.events.map((event) => event.code)).toEqual(['IN_TRANSIT', 'DELIVERED']);
+    expect(Date.parse(delivered.events[1].timestamp!)).toBeGreaterThanOrEqual(
+      Date.parse(shipment.events[0].timestamp!),
+    );
+
+    const steps = async () => {
+      const page = await client.get(`/shop/order/view/${order.number}`).set('Accept', 'text/html').expect(200);
+      const timeline = /<ol class="tracking-timeline">([\s\S]*?)<\/ol>/.exec(page.text)![1];
+      return [...timeline.matchAll(/<li><time datetime="([^"]+)">[^<]+<\/time> · ([^<]+)<\/li>/g)].map((step) => [
+        step[1],
+        step[2],
+      ]);
+    };
+    expect(await steps()).toEqual([
+      [delivered.events[1].timestamp, 'Delivered'],
+      [delivered.events[0].timestamp, 'Handed to the carrier'],
+    ]);
+    expect((await client.submitForm('/shop/language/set', { language: 'sk' })).status).toBe(303);
+    expect((await steps()).map(([, step]) => step)).toEqual(['Doručená', 'Odovzdaná dopravcovi']);
+    const staffPage = await staff.get(orderPage).set('Accept', 'text/html').expect(200);
+    expect(staffPage.text).toContain('Handed to the carrier</li>');
+
+    // One recorded by mistake and canceled: its timeline says so, for staff; the shopper's pages leave it out.
+    await staff.submitForm(`${orderPage}/shipments`, { carrierName: 'Slovak Post', trackingNumber: 'RR2SK' });
+    const mistake = await shop.dataSource.getRepository(Shipment).findOneByOrFail({ trackingNumber: 'RR2SK' });
+    expect((await staff.post(`${orderPage}/shipments/${mistake.id}/cancel`)).status).toBe(200);
+    const canceled = await shop.dataSource.getRepository(Shipment).findOneByOrFail({ id: mistake.id });
+    expect(canceled.events.map((event) => [event.code, event.description])).toEqual([
+      ['IN_TRANSIT', 'Handed to the carrier'],
+      ['CANCELED', 'Canceled'],
+    ]);
+    expect(await steps()).toHaveLength(2);
+  });
+
   it('mails the tracking link of a shipment recorded after staff marked the order shipped', async () => {
     const order = await placedOrder(flatRate);
     await staff.post(`/admin/orders/${order.id}/status`, { status: 'shipped' });

@@ -9,7 +9,8 @@ import { CouponContext, CouponService } from '../coupons/coupon.service';
 import { coverWithGiftCards, GiftCardBalance, GiftCardCover } from '../gift-cards/gift-card-cover';
 import { GiftCardRedemption } from '../gift-cards/gift-card-redemption.service';
 import { absoluteUrl, productUrl } from '../products/catalog-product';
-import { netQuantityOf, UnitPrice, unitPrice } from '../products/net-quantity';
+import { netQuantityOf, pricePerUnit, UnitPrice } from '../products/net-quantity';
+import { unitPrice } from '../products/sale-price';
 import { Currency } from '../stores/currency.entity';
 import { CurrencyService } from '../stores/currency.service';
 import { CartLine } from './cart-line.entity';
@@ -138,12 +139,14 @@ export class CartPricingService {
     const currency = await this.currencies.chosenOrBase(cart.currency);
     const base = await this.currencies.base();
     const { products, variants } = await loadLineItems(this.dataSource, lines);
+    // One moment for the whole cart, so a sale starting or ending mid-way cannot price two lines differently.
+    const now = Date.now();
     const priced: PricedLine[] = [];
     for (const line of lines) {
       const product = products.get(line.productId);
       if (!product) continue; // deleted since it was added
       const variant = line.variantId ? variants.get(line.variantId) : undefined;
-      const basePrice = variant?.price ?? product.price;
+      const basePrice = unitPrice(product, variant, now);
       const price = await this.currencies.fromBase(basePrice, currency);
       priced.push({
         line,
@@ -155,7 +158,11 @@ export class CartPricingService {
         basePrice,
         total: price * line.qty,
         weightGrams: product.weightGrams * line.qty,
-        unitPrice: unitPrice(price, (variant && netQuantityOf(variant)) ?? netQuantityOf(product), currency.decimals),
+        unitPrice: pricePerUnit(
+          price,
+          (variant && netQuantityOf(variant)) ?? netQuantityOf(product),
+          currency.decimals,
+        ),
       });
     }
     const subtotal = priced.reduce((sum, line) => sum + line.total, 0);

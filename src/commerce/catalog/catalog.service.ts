@@ -3,13 +3,15 @@ import { DataSource, FindOptionsSelect } from 'typeorm';
 import { convertMinor, toMinor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
-import { absoluteUrl, CatalogProduct } from '../products/catalog-product';
-import { netQuantityOf, UnitPrice, unitPrice } from '../products/net-quantity';
+import { absoluteUrl, CatalogProduct, CatalogReduction, catalogReduction } from '../products/catalog-product';
+import { netQuantityOf, pricePerUnit, UnitPrice } from '../products/net-quantity';
+import { PriceHistory } from '../products/price-history.service';
 import { SafetyInfo, safetyInfo } from '../products/product-safety';
 import { ProductSafety } from '../products/product-safety.entity';
 import { ProductVariant } from '../products/product-variant.entity';
 import { Product } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
+import { effectivePrice, variantPriced } from '../products/sale-price';
 import { Currency } from '../stores/currency.entity';
 import { CurrencyService } from '../stores/currency.service';
 import { StoreService } from '../stores/store.service';
@@ -28,8 +30,9 @@ export interface CatalogPage {
 export interface CatalogVariant {
   sku: string;
   options: Record<string, string>;
-  /** Major units of the page's currency. */
+  /** Major units of the page's currency: what a shopper pays now. */
   price: number;
+  reduction: CatalogReduction | null;
   stock: number;
   inStock: boolean;
   unitPrice: UnitPrice | null;
@@ -62,6 +65,9 @@ const CARD_COLUMNS = [
   'name',
   'type',
   'price',
+  'salePrice',
+  'saleStartsAt',
+  'saleEndsAt',
   'stock',
   'images',
   'options',
@@ -74,8 +80,18 @@ const CARD_SELECT = Object.fromEntries(CARD_COLUMNS.map((column) => [column, tru
 const RELATED_ON_PAGE = 4;
 
 /**
- * The listing's sort orders, each read from an index (CatalogListingIndexes migration). Name order is
- * case-insensitive: SQLite's NOCASE collation, the column's case-insensitive collation on MySQL/MariaDB.
+ * The price a shopper pays, in SQL (sale-price.ts `effectivePrice`), at the moment bound as `:now`. Sorting and
+ * filtering by it cannot use the price index, so they sort the page's candidates instead: a sale must not leave
+ * a product out of the price range it is sold in.
+ */
+const PAID_PRICE =
+  '(CASE WHEN p.salePrice IS NOT NULL AND p.saleStartsAt <= :now AND (p.saleEndsAt IS NULL OR p.saleEndsAt > :now) ' +
+  'THEN p.salePrice ELSE p.price END)';
+
+/**
+ * The listing's sort orders. Name and newest read an index (CatalogListingIndexes migration); the price orders
+ * sort by the price paid (PAID_PRICE). Name order is case-insensitive: SQLite's NOCASE collation, the column's
+ * case-insensitive collation on MySQL/MariaDB.
  */
 function listingOrders(sqlite: boolean): Record<CatalogSort, Array<[string, 'ASC' | 'DESC']>> {
   return {
@@ -84,11 +100,11 @@ function listingOrders(sqlite: boolean): Record<CatalogSort, Array<[string, 'ASC
       ['p.id', 'ASC'],
     ],
     price_asc: [
-      ['p.price', 'ASC'],
+      [PAID_PRICE, 'ASC'],
       ['p.id', 'ASC'],
     ],
     price_desc: [
-      ['p.price', 'DESC'],
+      [PAID_PRICE, 'DESC'],
       ['p.id', 'ASC'],
     ],
     newest: [['p.id', 'DESC']],
@@ -109,6 +125,7 @@ export class CatalogService {
     private readonly currencies: CurrencyService,
     private readonly products: ProductsService,
     private readonly searchIndex: ProductSearchService,
+    private readonly history: PriceHistory,
     @InjectConfig() private readonly config: AppConfig,
   ) {
     this.orders = listingOrders(dataSource.options.type === 'better-sqlite3');
@@ -139,6 +156,7 @@ export class CatalogService {
       this.currencies.base(),
     ]);
     const { page, perPage } = paging(query);
+    const now = Date.now();
     const builder = this.dataSource
       .getRepository(Product)
       .createQueryBuilder('p')
@@ -149,11 +167,12 @@ export class CatalogService {
     if (query.inStock) builder.andWhere('p.stock > 0');
     // Prices are stored in the base currency: the bounds are converted once instead of every row.
     const inBase = (major: number) => convertMinor(toMinor(major, currency.decimals), currency, base);
-    if (query.minPrice !== undefined) builder.andWhere('p.price >= :min', { min: inBase(query.minPrice) });
-    if (query.maxPrice !== undefined) builder.andWhere('p.price <= :max', { max: inBase(query.maxPrice) });
+    if (query.minPrice !== undefined) builder.andWhere(`${PAID_PRICE} >= :min`, { min: inBase(query.minPrice) });
+    if (query.maxPrice !== undefined) builder.andWhere(`${PAID_PRICE} <= :max`, { max: inBase(query.maxPrice) });
     for (const [column, direction] of this.orders[query.sort]) builder.addOrderBy(column, direction);
+    builder.setParameter('now', now);
     const [products, total] = await builder.getManyAndCount();
-    return { products: await this.products.present(products, currency), page, perPage, total, currency };
+    return { products: await this.products.present(products, currency, now), page, perPage, total, currency };
   }
 
   /** Full-text search in relevance order; an empty query is an empty page, not an error. */
@@ -170,28 +189,37 @@ export class CatalogService {
     const product = await this.dataSource.getRepository(Product).findOneBy({ slug, storeId: store.id, enabled: true });
     if (!product) return null;
     const currency = await this.currency(currencyCode);
+    const now = Date.now();
     const [[summary], variants, safety, related, crossSell] = await Promise.all([
-      this.products.present([product], currency),
+      this.products.present([product], currency, now),
       this.dataSource.getRepository(ProductVariant).find({ where: { productId: product.id }, order: { id: 'ASC' } }),
       this.dataSource.getRepository(ProductSafety).findOneBy({ productId: product.id }),
       this.products.related([product.id], 'related', { limit: RELATED_ON_PAGE }),
       this.products.related([product.id], 'cross_sell', { limit: RELATED_ON_PAGE }),
     ]);
+    const priced = variants.map((variant) => variantPriced(product, variant));
+    const reductions = await this.history.reductions(
+      variants.map((variant, index) => ({ productId: product.id, variantId: variant.id, priced: priced[index] })),
+      now,
+    );
     return {
       product: {
         ...summary,
         description: product.description,
         images: product.images.map((image) => absoluteUrl(image, this.config.baseUrl)),
         variants: await Promise.all(
-          variants.map(async (variant) => {
-            const price = await this.currencies.fromBase(variant.price ?? product.price, currency);
+          variants.map(async (variant, index) => {
+            const reduction = await this.products.inCurrency(reductions[index], currency);
+            // What the shopper pays now (the sale price while a sale runs): the unit price follows it.
+            const price = await this.currencies.fromBase(effectivePrice(priced[index], now), currency);
             return {
               sku: variant.sku,
               options: variant.options,
               price: CurrencyService.major(price, currency),
+              reduction: reduction && catalogReduction(reduction, currency),
               stock: variant.stock,
               inStock: variant.stock > 0,
-              unitPrice: unitPrice(price, netQuantityOf(variant) ?? netQuantityOf(product), currency.decimals),
+              unitPrice: pricePerUnit(price, netQuantityOf(variant) ?? netQuantityOf(product), currency.decimals),
             };
           }),
         ),

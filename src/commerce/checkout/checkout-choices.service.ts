@@ -10,6 +10,8 @@ import { Customer } from '../customers/customer.entity';
 import { DeliverySlotsService } from '../delivery/delivery-slots.service';
 import { parseShippingMethodId } from '../shipping/shipping-quote';
 import { VatValidationService } from '../tax/vat-validation.service';
+import { TransactionRunner } from '../../database/transaction-runner';
+import { ConsentWording, MarketingConsents } from '../marketing/marketing-consents.service';
 import { CheckoutRules } from './checkout-rules';
 
 /** Address-book entries chosen in the checkout page's picker, by id. */
@@ -40,6 +42,11 @@ export interface CheckoutDetailsInput {
   /** As the shopper typed it; stored normalised. */
   vatId: string | null;
   companyName: string | null;
+  /**
+   * What the shopper ticked about marketing e-mail, if anything: the consent, or the objection a customer may make
+   * where the e-mail is collected (ePrivacy Art. 13(2)); recorded with the details.
+   */
+  marketing?: { granted: boolean; wording: ConsentWording } | null;
 }
 
 /** A shipping method as the shopper chose it, with its pickup point and delivery slot when it has them. */
@@ -65,6 +72,8 @@ export class CheckoutChoices {
     private readonly vat: VatValidationService,
     private readonly addressBook: AddressBookService,
     private readonly settings: SettingsService,
+    private readonly runner: TransactionRunner,
+    private readonly consents: MarketingConsents,
   ) {}
 
   /**
@@ -101,20 +110,34 @@ export class CheckoutChoices {
     };
   }
 
-  /** Saves the shopper's details: the shop must deliver to the destination, and the VAT id must pass its check. */
+  /**
+   * Saves the shopper's details: the shop must deliver to the destination, and the VAT id must pass its check. A
+   * marketing choice is recorded in the same transaction.
+   */
   async saveDetails(cart: Cart, input: CheckoutDetailsInput): Promise<void> {
-    const { shippingAddress } = input;
+    const { shippingAddress, marketing } = input;
     this.rules.checkAddressCountry(
       (shippingAddress ?? input.billingAddress).country,
       shippingAddress ? 'shippingAddress.country' : 'billingAddress.country',
     );
-    await this.carts.saveQuote(cart.id, {
-      email: input.email,
-      billingAddress: input.billingAddress,
-      shippingAddress,
-      notes: input.notes,
-      vatId: await this.vatId(input.vatId, input.billingAddress.country),
-      companyName: input.companyName,
+    const vatId = await this.vatId(input.vatId, input.billingAddress.country);
+    await this.runner.run(async (tx) => {
+      await this.carts.saveQuote(cart.id, {
+        email: input.email,
+        billingAddress: input.billingAddress,
+        shippingAddress,
+        notes: input.notes,
+        vatId,
+        companyName: input.companyName,
+      });
+      if (marketing) {
+        await this.consents.decide(tx.manager, {
+          email: input.email,
+          customerId: cart.customerId,
+          source: 'checkout',
+          ...marketing,
+        });
+      }
     });
   }
 

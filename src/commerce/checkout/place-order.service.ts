@@ -7,7 +7,10 @@ import { toMajor, toMinor } from '../../common/money';
 import { isUniqueViolation } from '../../database/errors';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { insertRows } from '../../database/upsert';
+import { SettingsService } from '../../config/settings.service';
+import { FALLBACK_LANGUAGE } from '../../web/i18n/translations';
 import { Cart } from '../carts/cart.entity';
+import { ContentPages } from '../content/content-pages.service';
 import { Coupon } from '../coupons/coupon.entity';
 import { CouponService } from '../coupons/coupon.service';
 import { AddressBookService } from '../customers/address-book.service';
@@ -43,6 +46,14 @@ export interface PlaceOrderInput {
   saveAddresses?: boolean;
   /** The language of the shopper's pages, kept for the mails that follow the order. */
   language?: string;
+  /** The shopper ticked "I accept the terms and conditions" (required while `salesTermsCheckbox` is on). */
+  acceptedTerms?: boolean;
+}
+
+/** The terms an order was placed under: the version of the terms page the shopper accepted, and when. */
+interface TermsAcceptance {
+  termsVersion: number | null;
+  termsAcceptedAt: number | null;
 }
 
 export interface PlacedOrder {
@@ -73,6 +84,8 @@ export class PlaceOrderService {
     private readonly giftCards: GiftCardRedemption,
     private readonly addressBook: AddressBookService,
     private readonly events: DomainEvents,
+    private readonly settings: SettingsService,
+    private readonly content: ContentPages,
   ) {}
 
   async place(input: PlaceOrderInput): Promise<PlacedOrder> {
@@ -82,8 +95,9 @@ export class PlaceOrderService {
     if (!cart) throw cartErrors.cart_empty();
     const quote = await this.quotes.quote(cart);
     const slot = await this.validate(quote, input.expectedTotal);
+    const terms = await this.termsAcceptance(input);
     try {
-      const order = await this.runner.run((tx) => this.write(tx, quote, slot, input));
+      const order = await this.runner.run((tx) => this.write(tx, quote, slot, terms, input));
       return { order, created: true };
     } catch (error) {
       if (!(error instanceof CartMovedOn) && !isUniqueViolation(error)) throw error;
@@ -122,7 +136,29 @@ export class PlaceOrderService {
       : null;
   }
 
-  private async write(tx: Tx, quote: Quote, slot: DeliverySlot | null, input: PlaceOrderInput): Promise<Order> {
+  /**
+   * While `salesTermsCheckbox` is on the shopper must tick the box (a 400 naming `acceptTerms` otherwise); the order
+   * keeps the version of the terms page in the shopper's language current now, and the time.
+   */
+  private async termsAcceptance(input: PlaceOrderInput): Promise<TermsAcceptance> {
+    if (!this.settings.isOn('salesTermsCheckbox')) return { termsVersion: null, termsAcceptedAt: null };
+    if (input.acceptedTerms !== true) {
+      throw AppError.invalid(
+        { acceptTerms: ['must be ticked: accept the terms and conditions to order'] },
+        'Please accept the terms and conditions to place your order.',
+      );
+    }
+    const terms = await this.content.current('terms', input.language ?? FALLBACK_LANGUAGE);
+    return { termsVersion: terms?.version ?? null, termsAcceptedAt: Date.now() };
+  }
+
+  private async write(
+    tx: Tx,
+    quote: Quote,
+    slot: DeliverySlot | null,
+    terms: TermsAcceptance,
+    input: PlaceOrderInput,
+  ): Promise<Order> {
     const { cart, priced, shipping } = quote;
     // Gift cards that pay the whole order settle it through their own (unlisted) payment method.
     const payment = quote.paidByGiftCards ? GIFT_CARD_PAYMENT : quote.payment!;
@@ -180,6 +216,7 @@ export class PlaceOrderService {
         deliverySlotId: slot?.id ?? null,
         deliveryDate: slot ? cart.deliveryDate : null,
         deliverySlotLabel: slot?.label ?? null,
+        ...terms,
       }),
     );
     await insertRows(

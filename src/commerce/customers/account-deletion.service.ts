@@ -5,6 +5,7 @@ import { CustomerAddress } from './customer-address.entity';
 import { Customer } from './customer.entity';
 import { EmailVerification } from './email-verification.entity';
 import { NewsletterSubscriber } from '../marketing/newsletter-subscriber.entity';
+import { MarketingConsent } from '../marketing/marketing-consent.entity';
 import { PasswordReset } from './password-reset.entity';
 import { WatchdogAlert } from '../marketing/watchdog-alert.entity';
 import { WishlistItem } from '../wishlists/wishlist-item.entity';
@@ -59,6 +60,7 @@ export class AccountDeletionService {
       await manager.delete(PasswordReset, { customerId: customer.id });
       await manager.delete(EmailVerification, { customerId: customer.id });
       await manager.delete(NewsletterSubscriber, { email: customer.email });
+      await manager.delete(MarketingConsent, { email: customer.email });
       await anonymiseOrders(manager, customer.id, email);
       await manager.update(
         Cart,

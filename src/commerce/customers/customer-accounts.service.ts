@@ -9,12 +9,16 @@ import { TransactionRunner } from '../../database/transaction-runner';
 import { EmailVerificationService } from './email-verification.service';
 import { passwordProblem } from './password-policy';
 import { customerErrors } from './customers-errors';
+import { normaliseEmail } from '../../common/email-address';
+import { ConsentWording, MarketingConsents } from '../marketing/marketing-consents.service';
 
 export interface NewCustomer {
   email: string;
   password: string;
   firstName: string;
   lastName: string;
+  /** The consent to marketing e-mail ticked at registration, recorded with the account; null when unticked. */
+  marketing?: ConsentWording | null;
 }
 
 /** Customer accounts: creating them and checking their passwords. */
@@ -25,6 +29,7 @@ export class CustomerAccountsService {
     private readonly runner: TransactionRunner,
     private readonly verifications: EmailVerificationService,
     private readonly carts: CartService,
+    private readonly consents: MarketingConsents,
   ) {}
 
   /**
@@ -52,6 +57,14 @@ export class CustomerAccountsService {
           }),
         );
         await this.verifications.send(tx, customer, 'registered');
+        if (input.marketing) {
+          await this.consents.grant(tx.manager, {
+            email: customer.email,
+            customerId: customer.id,
+            source: 'registration',
+            wording: input.marketing,
+          });
+        }
         return customer;
       });
     } catch (error) {
@@ -99,6 +112,5 @@ export class CustomerAccountsService {
   }
 }
 
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+// Where the rest of the code has always found it; it lives in common so marketing can use it without a cycle.
+export { normaliseEmail } from '../../common/email-address';

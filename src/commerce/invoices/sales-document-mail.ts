@@ -15,7 +15,7 @@ type Attachment = MailWithAttachments['attachments'][number];
 
 /**
  * The documents in the shopper's mailbox. The order confirmation written once the order is paid carries its
- * invoice; an invoice issued after the confirmation was queued (a bank transfer that arrived later, invoicing at
+ * invoice, a refund's e-mail its credit note; an invoice issued after the confirmation was queued (a bank transfer that arrived later, invoicing at
  * shipping) goes in a mail of its own. Job rows hold ids only: the worker reads the stored PDFs.
  */
 @Injectable()
@@ -47,6 +47,12 @@ export class SalesDocumentMail implements OnModuleInit {
   async attachmentsOf(orderId: number): Promise<Attachment[]> {
     const documents = await this.documents.documentsOf(orderId);
     return Promise.all(documents.map((document) => this.attachment(document)));
+  }
+
+  /** The credit note a refund issued as an e-mail attachment; none when it issued none. */
+  async refundAttachments(refundId: number): Promise<Attachment[]> {
+    const creditNote = await this.documents.creditNoteOfRefund(refundId);
+    return creditNote ? [await this.attachment(creditNote)] : [];
   }
 
   private async attachment(document: SalesDocument): Promise<Attachment> {

@@ -151,6 +151,11 @@ export class SalesDocuments implements OnModuleInit {
     return this.dataSource.getRepository(SalesDocument).findOneBy({ id, orderId, kind: 'credit_note' });
   }
 
+  /** The credit note a refund issued; null when it issued none (an order refunded before it had an invoice). */
+  creditNoteOfRefund(refundId: number): Promise<SalesDocument | null> {
+    return this.dataSource.getRepository(SalesDocument).findOneBy({ refundId, kind: 'credit_note' });
+  }
+
   /** The document as a file to download: its name and its stored PDF. */
   async file(document: SalesDocument): Promise<{ filename: string; pdf: Buffer }> {
     return { filename: documentFilename(document), pdf: await this.pdf(document) };

@@ -10,10 +10,19 @@ export interface ReminderContent {
   recoveryUrl: string;
   /** 0 for the first reminder: later ones are worded as a follow-up. */
   reminderIndex: number;
+  /** The one-click link that withdraws consent to marketing e-mail (ePrivacy Directive Art. 13). */
+  optOutUrl: string;
 }
 
-/** The reminder e-mail: what is in the cart at today's prices, and the link that brings it back. */
-export function reminderMessage({ to, store, priced, recoveryUrl, reminderIndex }: ReminderContent): MailMessage {
+/** The reminder e-mail: what is in the cart at today's prices, the link that brings it back and the opt-out. */
+export function reminderMessage({
+  to,
+  store,
+  priced,
+  recoveryUrl,
+  reminderIndex,
+  optOutUrl,
+}: ReminderContent): MailMessage {
   const money = (minor: number) => formatMoney(minor, priced.currency, store.language);
   const text = [
     'Hello,',
@@ -27,6 +36,9 @@ export function reminderMessage({ to, store, priced, recoveryUrl, reminderIndex 
     `Pick up where you left off: ${recoveryUrl}`,
     '',
     'Prices and stock are checked again when you come back.',
+    '',
+    '--',
+    `To get no more offers or reminders from ${store.name} at this address, opt out here: ${optOutUrl}`,
   ].join('\n');
   const subject =
     reminderIndex === 0

@@ -11,11 +11,14 @@ import { MailService } from '../../mail/mail.service';
 import { CartPricingService } from '../carts/cart-pricing.service';
 import { Cart } from '../carts/cart.entity';
 import { CartService } from '../carts/cart.service';
+import { normaliseEmail } from '../../common/email-address';
 import { StoreService } from '../stores/store.service';
 import { AbandonedCartRecovery } from './abandoned-cart-recovery.entity';
 import { abandonedCartPolicy, reminderDueAt } from './abandoned-cart-policy';
 import { AbandonedCartReminder } from './abandoned-cart-reminder.entity';
 import { reminderMessage } from './abandoned-cart-reminder.mail';
+import { MarketingConsents } from './marketing-consents.service';
+import { NewsletterLinks } from './newsletter-links';
 
 const REMIND_JOB = defineJob<RemindPayload>('abandoned-carts.remind');
 
@@ -31,8 +34,9 @@ export function recoveryUrl(baseUrl: string, cartUid: string): string {
 
 /**
  * Reminder e-mails for abandoned carts. The scan queues a job per due reminder; the job checks everything
- * again at send time (ordered, emptied, touched, recovered, already reminded) and records the reminder in
- * the same transaction that queues the e-mail, so each reminder goes out at most once.
+ * again at send time (ordered, emptied, touched, recovered, already reminded, consent withdrawn) and records the
+ * reminder in the same transaction that queues the e-mail, so each reminder goes out at most once. Each carries
+ * the one-click opt-out link that withdraws consent to every marketing e-mail.
  */
 @Injectable()
 export class AbandonedCartReminders implements OnModuleInit {
@@ -45,6 +49,8 @@ export class AbandonedCartReminders implements OnModuleInit {
     private readonly carts: CartService,
     private readonly pricing: CartPricingService,
     private readonly stores: StoreService,
+    private readonly consents: MarketingConsents,
+    private readonly links: NewsletterLinks,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -67,12 +73,14 @@ export class AbandonedCartReminders implements OnModuleInit {
     if (Date.now() < reminderDueAt(policy, cart.lastActivityAt, reminderIndex)) return;
     const priced = await this.pricing.priceLines(cart, await this.carts.lines(cart.id));
     if (priced.lines.length === 0) return;
+    const address = normaliseEmail(cart.email);
     const message = reminderMessage({
       to: cart.email,
       store: await this.stores.byId(cart.storeId),
       priced,
       recoveryUrl: recoveryUrl(this.config.baseUrl, cart.uid),
       reminderIndex,
+      optOutUrl: this.links.url('unsubscribe', address),
     });
     await this.runner.run(async (tx) => {
       // Under the cart's row lock, so an order placed meanwhile wins. A cart touched since it was read is
@@ -82,6 +90,7 @@ export class AbandonedCartReminders implements OnModuleInit {
         ...writeLock(tx.manager),
       });
       if (!unchanged || (await this.settled(tx, cartId, reminderIndex))) return;
+      if (!(await this.consents.permitted(tx.manager, [address])).has(address)) return;
       await insertRows(tx.manager, AbandonedCartReminder, { cartId, reminderIndex });
       // Keyed by the cart id: the uid is the recovery link's credential, and a job's key outlives its message.
       await this.mail.send(tx, message, `abandoned-cart:${cart.id}:${reminderIndex}`);

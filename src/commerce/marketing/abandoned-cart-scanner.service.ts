@@ -3,11 +3,13 @@ import { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { SettingsService } from '../../config/settings.service';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { PeriodicJob, PeriodicJobs } from '../../jobs/periodic-job';
+import { normaliseEmail } from '../../common/email-address';
 import { AbandonedCartPolicy, abandonedCartPolicy, reminderDueAt } from './abandoned-cart-policy';
 import { AbandonedCartRecovery } from './abandoned-cart-recovery.entity';
 import { AbandonedCartReminder } from './abandoned-cart-reminder.entity';
 import { AbandonedCartReminders } from './abandoned-cart-reminders.service';
 import { abandonedCarts } from './abandoned-carts.query';
+import { MarketingConsents } from './marketing-consents.service';
 
 const MINUTE = 60_000;
 const SCAN_EVERY_MS = 5 * MINUTE;
@@ -18,6 +20,7 @@ const PAGE = 500;
 
 interface Candidate {
   id: number;
+  email: string;
   lastActivityAt: number;
   /** Highest reminder index sent so far, or null for none. */
   lastReminder: number | null;
@@ -25,7 +28,8 @@ interface Candidate {
 
 /**
  * Finds abandoned carts (an e-mail and lines, idle past `salesAbandonedCartsIdleMinutes`, not ordered,
- * not recovered) and queues the reminder that is due for each.
+ * not recovered) and queues the reminder that is due for each whose address may get marketing e-mail
+ * (MarketingConsents: consent, or a customer's soft opt-in).
  *
  * One scan per 5-minute slot however many instances run (a PeriodicJob), while the feature is on.
  */
@@ -39,6 +43,7 @@ export class AbandonedCartScanner {
     periodicJobs: PeriodicJobs,
     private readonly settings: SettingsService,
     private readonly reminders: AbandonedCartReminders,
+    private readonly consents: MarketingConsents,
   ) {
     this.periodic = periodicJobs.define({
       name: 'abandoned-carts.scan',
@@ -62,8 +67,12 @@ export class AbandonedCartScanner {
     let queued = 0;
     for (let afterId = 0; ;) {
       const page = await this.candidates(policy, now, afterId);
+      const permitted = await this.consents.permitted(
+        this.dataSource.manager,
+        page.map((cart) => cart.email),
+      );
       const due = page.flatMap((cart) => {
-        const reminderIndex = this.dueReminder(policy, cart, now);
+        const reminderIndex = permitted.has(cart.email) ? this.dueReminder(policy, cart, now) : null;
         return reminderIndex === null ? [] : [{ cart, reminderIndex }];
       });
       if (due.length > 0) {
@@ -90,6 +99,7 @@ export class AbandonedCartScanner {
         .where('reminder.cartId = cart.id');
     const rows = await abandonedCarts(this.dataSource, now - Math.max(policy.idleMs, delays[0]))
       .select('cart.id', 'id')
+      .addSelect('cart.email', 'email')
       .addSelect('cart.lastActivityAt', 'lastActivityAt')
       .addSelect(lastReminder, 'lastReminder')
       .andWhere('cart.lastActivityAt > :oldest', {
@@ -110,9 +120,15 @@ export class AbandonedCartScanner {
       )
       .orderBy('cart.id', 'ASC')
       .limit(PAGE)
-      .getRawMany<{ id: number | string; lastActivityAt: number | string; lastReminder: number | string | null }>();
+      .getRawMany<{
+        id: number | string;
+        email: string;
+        lastActivityAt: number | string;
+        lastReminder: number | string | null;
+      }>();
     return rows.map((row) => ({
       id: Number(row.id),
+      email: normaliseEmail(row.email),
       lastActivityAt: Number(row.lastActivityAt),
       lastReminder: row.lastReminder === null ? null : Number(row.lastReminder),
     }));

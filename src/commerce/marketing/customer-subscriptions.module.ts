@@ -7,6 +7,6 @@ import { WatchdogService } from './watchdog.service';
 /** What customers may ask to be told: the newsletter (double opt-in) and back-in-stock alerts. */
 @Module({
   providers: [NewsletterService, NewsletterLinks, WatchdogService, BackInStockNotifier],
-  exports: [NewsletterService, WatchdogService],
+  exports: [NewsletterService, NewsletterLinks, WatchdogService],
 })
 export class CustomerSubscriptionsModule {}

@@ -10,6 +10,16 @@ import { normaliseEmail } from '../customers/customer-accounts.service';
 import { newsletterConfirmationMail } from './newsletter-confirmation.mail';
 import { NewsletterAction, NewsletterLinks } from './newsletter-links';
 import { marketingErrors } from './marketing-errors';
+import { AppError } from '../../common/errors/app-error';
+import { ConsentSource } from './marketing-consent.entity';
+import { ConsentWording, MarketingConsents } from './marketing-consents.service';
+
+/** Where and with which words a consent is given or withdrawn, recorded with the action. */
+export interface ConsentContext {
+  source: ConsentSource;
+  wording: ConsentWording;
+  customerId?: number | null;
+}
 
 /** Where an address stands; `none` when it never subscribed. */
 export type NewsletterStatus = NewsletterSubscriber['status'] | 'none';
@@ -18,8 +28,9 @@ const DAY = 24 * 60 * 60 * 1000;
 
 /**
  * Newsletter subscriptions with double opt-in: an address is `pending` until the signed link in the
- * confirmation e-mail is followed. Subscribing again is harmless: a confirmed address gets nothing, a
- * pending one at most one confirmation e-mail per UTC day.
+ * confirmation e-mail is followed. Subscribing needs the consent to marketing e-mail, recorded in the same
+ * transaction; unsubscribing withdraws it (MarketingConsents). Subscribing again is harmless: a confirmed
+ * address gets nothing, a pending one at most one confirmation e-mail per UTC day.
  */
 @Injectable()
 export class NewsletterService {
@@ -29,6 +40,7 @@ export class NewsletterService {
     private readonly mail: MailService,
     private readonly stores: StoreService,
     private readonly links: NewsletterLinks,
+    private readonly consents: MarketingConsents,
   ) {}
 
   async statusOf(email: string): Promise<NewsletterStatus> {
@@ -38,12 +50,20 @@ export class NewsletterService {
     return subscriber?.status ?? 'none';
   }
 
-  /** Subscribes (pending) and queues the confirmation e-mail; returns the address's status afterwards. */
-  async subscribe(email: string, firstName?: string | null): Promise<NewsletterStatus> {
+  /**
+   * Records the consent, subscribes (pending) and queues the confirmation e-mail; returns the address's status
+   * afterwards.
+   */
+  async subscribe(
+    email: string,
+    firstName: string | null | undefined,
+    consent: ConsentContext,
+  ): Promise<NewsletterStatus> {
     const address = normaliseEmail(email);
     const name = firstName?.trim() || null;
     const store = await this.stores.default();
     return this.runner.run(async (tx) => {
+      await this.consents.grant(tx.manager, { email: address, ...consent });
       // Insert-or-keep, then lock: two concurrent subscribes of one address end with one row and one e-mail.
       await tx.manager
         .createQueryBuilder()
@@ -102,17 +122,51 @@ export class NewsletterService {
     });
   }
 
-  /** Follows an unsubscribe link. */
-  unsubscribeLink(email: string, sig: string): Promise<NewsletterStatus> {
-    return this.unsubscribe(this.signedAddress('unsubscribe', email, sig));
+  /**
+   * Follows the opt-out link of a newsletter or another marketing e-mail (one click: ePrivacy Art. 13 asks for an
+   * easy way out): unsubscribes and withdraws the consent.
+   */
+  unsubscribeLink(email: string, sig: string, wording: ConsentWording): Promise<NewsletterStatus> {
+    return this.unsubscribe(this.signedAddress('unsubscribe', email, sig), { source: 'email_link', wording });
   }
 
-  /** Stops the newsletter to an address; the row stays, without the name, to remember the choice. */
-  async unsubscribe(email: string): Promise<NewsletterStatus> {
+  /**
+   * The account page's choices in one transaction: consent to marketing e-mail (recorded when newly given,
+   * withdrawn when unticked while e-mail was allowed) and the newsletter, which needs the consent.
+   */
+  async saveAccountChoices(
+    customer: { id: number; email: string; firstName: string | null },
+    choices: { marketing: boolean; newsletter: boolean },
+    wording: ConsentWording,
+  ): Promise<{ marketing: boolean; newsletter: NewsletterStatus }> {
+    if (choices.newsletter && !choices.marketing) {
+      throw AppError.invalid({ newsletter: ['needs the consent to offers by e-mail ticked as well'] });
+    }
+    const consent: ConsentContext = { source: 'account_page', wording, customerId: customer.id };
+    if (!choices.marketing) {
+      return { marketing: false, newsletter: await this.unsubscribe(customer.email, consent) };
+    }
+    if (choices.newsletter) {
+      return { marketing: true, newsletter: await this.subscribe(customer.email, customer.firstName, consent) };
+    }
+    const address = normaliseEmail(customer.email);
+    await this.runner.run(async ({ manager }) => {
+      await this.consents.grant(manager, { email: address, ...consent });
+      await manager.update(NewsletterSubscriber, { email: address }, { status: 'unsubscribed', firstName: null });
+    });
+    return { marketing: true, newsletter: await this.statusOf(address) };
+  }
+
+  /**
+   * Stops the newsletter to an address, the row staying without the name to remember the choice, and withdraws
+   * the consent to marketing e-mail (or, for a customer, objects to it) in the same transaction.
+   */
+  async unsubscribe(email: string, withdrawal: ConsentContext): Promise<NewsletterStatus> {
     const address = normaliseEmail(email);
-    const result = await this.runner.run(({ manager }) =>
-      manager.update(NewsletterSubscriber, { email: address }, { status: 'unsubscribed', firstName: null }),
-    );
+    const result = await this.runner.run(async ({ manager }) => {
+      await this.consents.withdraw(manager, { email: address, ...withdrawal });
+      return manager.update(NewsletterSubscriber, { email: address }, { status: 'unsubscribed', firstName: null });
+    });
     return result.affected ? 'unsubscribed' : 'none';
   }
 

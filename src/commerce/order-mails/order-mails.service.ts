@@ -14,6 +14,7 @@ import { OrderLine } from '../orders/order-line.entity';
 import { MoneyFormat, orderSummary } from '../orders/order-summary';
 import { Order } from '../orders/order.entity';
 import { CurrencyService } from '../stores/currency.service';
+import { SellerContact } from '../stores/seller-contact';
 import { StoreService } from '../stores/store.service';
 
 /**
@@ -32,7 +33,10 @@ type DetailsArgs<K extends OrderMailKind> = OrderMailKinds[K] extends void ? [] 
 /** What a kind's `facts` are given: the order and how its mail is written. */
 export interface OrderMailContext {
   order: Order;
-  /** The language the mail is written in: the shopper's at place-order, else their store's. */
+  /**
+   * The language the mail is written in: the step's own (`language`), else the shopper's at place-order, else
+   * their store's.
+   */
   language: string;
   /** Minor units of the order's currency as that language writes them. */
   money: MoneyFormat;
@@ -51,8 +55,16 @@ export interface OrderMailDefinition<K extends OrderMailKind> {
    * to tell any more (every parcel canceled before the job ran), and then no mail goes out.
    */
   facts?: (context: OrderMailContext, details: OrderMailKinds[K]) => Promise<Record<string, unknown> | null>;
-  /** Files the mail carries (the order's invoice), read when it is written: files do not belong in a job row. */
-  attachments?: (order: Order) => Promise<MailWithAttachments['attachments']>;
+  /**
+   * Files the mail carries (the order's invoice, a refund's credit note), read when it is written: files do not
+   * belong in a job row.
+   */
+  attachments?: (order: Order, details: OrderMailKinds[K]) => Promise<MailWithAttachments['attachments']>;
+  /**
+   * The language the shopper chose for this step (the page they asked for a return in), when it may differ from
+   * the one they ordered in; null or without it: the order's.
+   */
+  language?: (order: Order, details: OrderMailKinds[K]) => Promise<string | null>;
 }
 
 interface OrderMailJob {
@@ -92,6 +104,7 @@ export class OrderMails implements OnModuleInit {
     private readonly settings: SettingsService,
     private readonly currencies: CurrencyService,
     private readonly stores: StoreService,
+    private readonly sellerContact: SellerContact,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -139,7 +152,8 @@ export class OrderMails implements OnModuleInit {
       this.currencies.chosenOrBase(order.currency),
       this.stores.byId(order.storeId),
     ]);
-    const language = mailLanguage(order.language ?? store.language);
+    const chosen = await definition.language?.(order, details as never);
+    const language = mailLanguage(chosen ?? order.language ?? store.language);
     const t = (key: string, params?: Record<string, unknown>) => translations().t(language, key, params);
     const money = (minor: number) => formatMoney(minor, currency, language);
     const orderUrl = `${this.config.baseUrl}/shop/order/view/${order.number}`;
@@ -147,8 +161,8 @@ export class OrderMails implements OnModuleInit {
       ? await definition.facts({ order, language, money, orderUrl, t }, details as never)
       : {};
     if (!facts) return;
-    const seller = this.seller(store.name);
-    const attachments = (await definition.attachments?.(order)) ?? [];
+    const seller = this.sellerContact.of(store.name);
+    const attachments = (await definition.attachments?.(order, details as never)) ?? [];
     const mail = this.templates.render(`order-${kind}`, {
       lang: language,
       shop: { name: store.name, url: this.config.baseUrl },
@@ -160,33 +174,10 @@ export class OrderMails implements OnModuleInit {
     });
     await this.mail.deliver({ to: order.email, ...mail, replyTo: seller.email, attachments }, job.id);
   }
-
-  /** The shop as the shopper may reach it: its name, the seller's address, VAT id, e-mail and phone (settings). */
-  private seller(name: string) {
-    const setting = (key: 'salesSellerEmail' | 'salesSellerPhone' | 'salesSellerVatId') =>
-      this.settings.get(key).trim() || null;
-    return {
-      name,
-      address: this.settings
-        .get('salesSellerAddress')
-        .split(',')
-        .map((line) => line.trim())
-        .filter(Boolean),
-      vatId: setting('salesSellerVatId'),
-      // Without an address of its own, replies go where the mail came from.
-      email: setting('salesSellerEmail') ?? senderAddress(this.config.mailFrom),
-      phone: setting('salesSellerPhone'),
-    };
-  }
 }
 
 /** A shipped language for the mail: `sk-SK` counts as `sk`, one without translations is written in English. */
 function mailLanguage(wanted: string): string {
   const language = wanted.toLowerCase().split('-')[0];
   return translations().has(language) ? language : FALLBACK_LANGUAGE;
-}
-
-/** The address of a sender such as `Demo Shop <shop@example.com>`. */
-function senderAddress(from: string): string {
-  return /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 }

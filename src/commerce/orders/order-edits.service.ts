@@ -2,18 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { formatMoney } from '../../common/money-format';
-import { AppConfig } from '../../config/app-config';
-import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { insertRows } from '../../database/upsert';
-import { MailService } from '../../mail/mail.service';
 import { CartLine } from '../carts/cart-line.entity';
 import { ADDRESS_FIELDS, asAddress } from '../customers/address-book.service';
 import { CartPricingService, PricedCart, PricedLines } from '../carts/cart-pricing.service';
 import { Address, Cart } from '../carts/cart.entity';
 import { destination } from '../checkout/quote.service';
+import { OrderMails } from '../order-mails/order-mails.service';
 import { PaymentService } from '../payments/payment.service';
 import { PaymentTransaction } from '../payments/payment-transaction.entity';
 import { Product } from '../products/product.entity';
@@ -100,9 +98,8 @@ export class OrderEdits {
     private readonly statuses: OrderStatusService,
     private readonly payments: PaymentService,
     private readonly currencies: CurrencyService,
-    private readonly mail: MailService,
+    private readonly orderMails: OrderMails,
     private readonly settings: SettingsService,
-    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   /** Replaces the billing or shipping address; false when it already was that. */
@@ -114,7 +111,13 @@ export class OrderEdits {
       const changes = fieldChanges(before, after);
       if (changes.length === 0) return false;
       await tx.manager.update(Order, { id: order.id }, { [column]: after });
-      await this.record(tx, order.id, actor, `${kind === 'billing' ? 'Billing' : 'Shipping'} address: ${changes}`);
+      const historyId = await this.record(
+        tx,
+        order.id,
+        actor,
+        `${kind === 'billing' ? 'Billing' : 'Shipping'} address: ${changes}`,
+      );
+      await this.orderMails.queue(tx, 'edited', order.id, { historyId, change: `${kind}-address` });
       return true;
     });
   }
@@ -129,14 +132,21 @@ export class OrderEdits {
       if (changes.length === 0) return false;
       const billingAddress = asAddress({ ...order.billingAddress, phone: contact.phone ?? undefined });
       await tx.manager.update(Order, { id: order.id }, { email: contact.email, billingAddress });
-      await this.record(tx, order.id, actor, `Contact: ${changes.join('; ')}`);
+      const historyId = await this.record(tx, order.id, actor, `Contact: ${changes.join('; ')}`);
+      await this.orderMails.queue(tx, 'edited', order.id, { historyId, change: 'contact' });
       return true;
     });
   }
 
-  /** A note in the order's history: internal, or also shown to the customer on their order pages. */
+  /**
+   * A note in the order's history: internal, or also shown to the customer on their order pages and mailed to
+   * them.
+   */
   addNote(orderId: number, text: string, customerVisible: boolean, actor: string): Promise<void> {
-    return this.locked(orderId, 'details', (tx, order) => this.record(tx, order.id, actor, text, customerVisible));
+    return this.locked(orderId, 'details', async (tx, order) => {
+      const historyId = await this.record(tx, order.id, actor, text, customerVisible);
+      if (customerVisible) await this.orderMails.queue(tx, 'edited', order.id, { historyId, change: 'note' });
+    });
   }
 
   /**
@@ -228,8 +238,9 @@ export class OrderEdits {
     });
   }
 
-  private async record(tx: Tx, orderId: number, actor: string, note: string, customerVisible = false): Promise<void> {
-    await insertRows(tx.manager, OrderHistory, {
+  /** Writes the edit to the order's history; its row's id tells this edit's e-mail from the next one's. */
+  private async record(tx: Tx, orderId: number, actor: string, note: string, customerVisible = false): Promise<number> {
+    const { identifiers } = await tx.manager.insert(OrderHistory, {
       orderId,
       fromStatus: null,
       toStatus: null,
@@ -237,6 +248,7 @@ export class OrderEdits {
       actor,
       customerVisible,
     });
+    return Number(identifiers[0].id);
   }
 
   /** The order's lines after `changes`, those set to 0 left out. */
@@ -366,8 +378,8 @@ export class OrderEdits {
   /**
    * Makes the order's open payment ask for `due`. An attempt not yet at a gateway (a bank transfer, cash on
    * delivery, a payment not started) takes the new amount; one the gateway already holds for the old amount is
-   * withdrawn there, and the customer gets the order's pay link, which starts an attempt for the new amount.
-   * Says what it did, for the history.
+   * withdrawn there, and the customer gets the order's pay link (`payment-link` e-mail, unless switched off), which
+   * starts an attempt for the new amount. Says what it did, for the history.
    */
   private async askForNewAmount(tx: Tx, order: Order, due: number, dueText: string): Promise<string | null> {
     const open = await tx.manager.findOne(PaymentTransaction, {
@@ -380,20 +392,10 @@ export class OrderEdits {
       return `payment ${open.reference} now asks for ${dueText}`;
     }
     await this.payments.withdrawOpen(tx, order.id, 'Withdrawn at the gateway: staff changed the order');
-    const payUrl = `${this.config.baseUrl}/shop/order/pay/${order.number}`;
-    await this.mail.send(tx, {
-      to: order.email,
-      subject: `Your order ${order.reference} was changed`,
-      text: [
-        `We changed your order ${order.reference}: it now comes to ${dueText}.`,
-        'The payment you started is no longer valid. Please pay the new amount here:',
-        '',
-        payUrl,
-        '',
-        `Your order: ${this.config.baseUrl}/shop/order/view/${order.number}`,
-      ].join('\n'),
-    });
-    return `payment ${open.reference} withdrawn, new payment link sent to ${order.email}`;
+    const mailed = await this.orderMails.queue(tx, 'payment-link', order.id, { paymentId: open.id });
+    return mailed
+      ? `payment ${open.reference} withdrawn, new payment link sent to ${order.email}`
+      : `payment ${open.reference} withdrawn, no payment link mailed (switched off)`;
   }
 }
 

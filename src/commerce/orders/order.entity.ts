@@ -125,6 +125,16 @@ export class Order extends BaseRow {
   /** The page language the shopper ordered in, which later mails to them use; null (older orders): the store's. */
   @Column({ type: 'varchar', length: 8, nullable: true })
   language: string | null;
+
+  /**
+   * The version of the terms and conditions page (in `language`) the shopper ticked "I accept" for, and when; null
+   * while the checkbox is off (`salesTermsCheckbox`).
+   */
+  @Column({ type: 'integer', nullable: true })
+  termsVersion: number | null;
+
+  @EpochMsColumn({ nullable: true })
+  termsAcceptedAt: number | null;
 }
 
 /** What is left to pay for an order once its gift cards are counted: what a payment method collects. */

@@ -109,10 +109,17 @@ export interface PaymentGateway {
   attemptReference?(params: Record<string, string>): string | null;
   /**
    * Gives money of a paid attempt back through the gateway (docs/shop.md, _Refunds_). Without it, or when
-   * `refundable` says no for an attempt, staff refund by hand and record their bank's reference. A thrown error
-   * counts as a failed refund.
+   * `refundable` says no for an attempt, staff refund by hand and record their bank's reference. `failed` only when
+   * the gateway refused it; a thrown error (a timeout, a cut connection, an error on the gateway's side) counts as
+   * `unknown`: the gateway may have made it, so the refund stays pending and `refundStatus` is asked later.
    */
   refund?(request: RefundRequest): Promise<RefundOutcome>;
+  /**
+   * What became of a refund `refund` got no clear answer for, asked by the reconciliation job with the same request:
+   * `refunded`, `failed` when the gateway did not and will not make it, `unknown` (or a throw) while it cannot tell.
+   * Without it such a refund stays pending until staff settle it with the gateway.
+   */
+  refundStatus?(request: RefundRequest): Promise<RefundOutcome>;
   /** Whether `refund` can give back money of this attempt (a card payment, not a transfer); every one when absent. */
   refundable?(transaction: PaymentTransaction): boolean;
 }
@@ -128,10 +135,13 @@ export interface RefundRequest {
 }
 
 /**
- * What the gateway did: `refunded` with its reference of the refund, or `failed` with why (refused, or not
- * answered in time): then nothing counts as refunded.
+ * What the gateway did: `refunded` with its reference of the refund, `failed` with why it refused (then nothing
+ * counts as refunded), or `unknown` with why nobody can tell yet (then the amount stays held).
  */
-export type RefundOutcome = { status: 'refunded'; reference: string } | { status: 'failed'; reason: string };
+export type RefundOutcome =
+  | { status: 'refunded'; reference: string }
+  | { status: 'failed'; reason: string }
+  | { status: 'unknown'; reason: string };
 
 /** An attempt whose state the gateway is asked about. */
 export interface PaymentStatusQuery {

@@ -1,16 +1,34 @@
 import { CurrencyService } from '../stores/currency.service';
 import { Currency } from '../stores/currency.entity';
-import { netQuantityOf, UnitPrice, unitPrice } from './net-quantity';
+import { netQuantityOf, pricePerUnit, UnitPrice } from './net-quantity';
+import { Reduction } from './price-history.service';
 import { Product } from './product.entity';
+
+/**
+ * An announced reduction as the catalog JSON carries it (Directive 98/6/EC Art. 6a): `price` is the sale price,
+ * `referencePrice` the lowest price of the 30 days before the sale started, `percent` the reduction from it.
+ */
+export interface CatalogReduction {
+  /** Major units of the product's `currency`, like `price`. */
+  referencePrice: number;
+  /** The same in minor units (cents). */
+  referencePriceMinor: number;
+  percent: number;
+  /** ISO 8601. */
+  startsAt: string;
+  endsAt: string | null;
+}
 
 /** A product as the catalog JSON and the cart suggestions show it (docs/http-contract.md "Catalog as JSON"). */
 export interface CatalogProduct {
   id: number;
   sku: string;
   name: string;
-  /** Major units of `currency`. */
+  /** Major units of `currency`: what a shopper pays now, the sale price while a sale runs. */
   price: number;
   currency: string;
+  /** null unless a reduction is announced; never for a coupon. */
+  reduction: CatalogReduction | null;
   stock: number;
   inStock: boolean;
   url: string;
@@ -21,21 +39,39 @@ export interface CatalogProduct {
   unitPrice: UnitPrice | null;
 }
 
-/** `price` must already be converted to `currency` (minor units). */
-export function toCatalogProduct(product: Product, price: number, currency: Currency, baseUrl: string): CatalogProduct {
+/** `price` and the reduction's `referencePrice` must already be converted to `currency` (minor units). */
+export function toCatalogProduct(
+  product: Product,
+  price: number,
+  reduction: Reduction | null,
+  currency: Currency,
+  baseUrl: string,
+): CatalogProduct {
   return {
     id: product.id,
     sku: product.sku,
     name: product.name,
     price: CurrencyService.major(price, currency),
     currency: currency.code,
+    reduction: reduction && catalogReduction(reduction, currency),
     stock: product.stock,
     inStock: product.stock > 0,
     url: productUrl(product, baseUrl),
     image: product.images[0] ? absoluteUrl(product.images[0], baseUrl) : null,
     configurable: product.type === 'configurable',
     options: product.options.map(({ code, label, values }) => ({ code, label, values })),
-    unitPrice: unitPrice(price, netQuantityOf(product), currency.decimals),
+    unitPrice: pricePerUnit(price, netQuantityOf(product), currency.decimals),
+  };
+}
+
+/** `reduction.referencePrice` must already be converted to `currency` (minor units). */
+export function catalogReduction(reduction: Reduction, currency: Currency): CatalogReduction {
+  return {
+    referencePrice: CurrencyService.major(reduction.referencePrice, currency),
+    referencePriceMinor: reduction.referencePrice,
+    percent: reduction.percent,
+    startsAt: new Date(reduction.startsAt).toISOString(),
+    endsAt: reduction.endsAt === null ? null : new Date(reduction.endsAt).toISOString(),
   };
 }
 

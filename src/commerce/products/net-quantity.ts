@@ -91,7 +91,7 @@ export function unitPriceMinor(priceMinor: number, net: NetQuantity): number {
 }
 
 /** The unit price of a price in minor units of a currency with `decimals`, or null without a net quantity. */
-export function unitPrice(priceMinor: number, net: NetQuantity | null, decimals: number): UnitPrice | null {
+export function pricePerUnit(priceMinor: number, net: NetQuantity | null, decimals: number): UnitPrice | null {
   if (!net) return null;
   return {
     quantity: net.quantity / NET_QUANTITY_SCALE,

@@ -4,14 +4,19 @@ import { AppError } from '../../common/errors/app-error';
 import { FormProblems, isColumnInt } from '../../common/errors/form-problems';
 import { toMajor } from '../../common/money';
 import { formatMoney } from '../../common/money-format';
+import { SettingsService } from '../../config/settings.service';
+import { writeLock } from '../../database/locking';
 import { TransactionRunner } from '../../database/transaction-runner';
+import { shopDateTime } from '../delivery/shop-calendar';
 import { CurrencyService } from '../stores/currency.service';
 import { NET_QUANTITY_SCALE, NetQuantity, netQuantityOf } from './net-quantity';
+import { PriceHistory } from './price-history.service';
 import { SafetyInfo, safetyInfo } from './product-safety';
 import { ProductSafety } from './product-safety.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 import { escapeLike } from './products.service';
+import { SaleInput, saleProblems, settleSale } from './sale-price';
 import { StockService } from './stock.service';
 
 export interface ProductFilter {
@@ -20,10 +25,11 @@ export interface ProductFilter {
   page: number;
 }
 
-/** A staff edit of a product: its new price, stock and switches. */
+/** A staff edit of a product: its new price, sale, stock and switches. */
 export interface ProductEdit {
   /** Minor units of the base currency. */
   price: number;
+  sale: SaleInput;
   /** Units on hand of a simple product; null when none was given. A configurable product's is its variants' sum. */
   stock: number | null;
   /** Units on hand per variant id: one for every variant of a configurable product. */
@@ -40,6 +46,12 @@ export interface ProductEdit {
 
 const PAGE_SIZE = 50;
 
+const SALE_FIELD_NAMES: Record<keyof SaleInput, string> = {
+  salePrice: 'sale price',
+  saleStartsAt: 'sale start',
+  saleEndsAt: 'sale end',
+};
+
 /** What the CP product screens read and the one place they change price, stock and visibility. */
 @Injectable()
 export class ProductAdmin {
@@ -48,6 +60,8 @@ export class ProductAdmin {
     private readonly runner: TransactionRunner,
     private readonly currencies: CurrencyService,
     private readonly stock: StockService,
+    private readonly history: PriceHistory,
+    private readonly settings: SettingsService,
   ) {}
 
   async list(filter: ProductFilter) {
@@ -77,9 +91,15 @@ export class ProductAdmin {
       .find({ where: { productId: id }, order: { id: 'ASC' } });
     const base = await this.currencies.base();
     const safety = await this.dataSource.getRepository(ProductSafety).findOneBy({ productId: id });
+    const timeZone = this.timeZone();
+    const moment = (at: number | null) => (at === null ? '' : shopDateTime(timeZone, at));
     return {
       product,
       price: toMajor(product.price, base.decimals).toFixed(base.decimals),
+      salePrice: product.salePrice === null ? '' : toMajor(product.salePrice, base.decimals).toFixed(base.decimals),
+      saleStartsAt: moment(product.saleStartsAt),
+      saleEndsAt: moment(product.saleEndsAt),
+      timeZone,
       currency: base.code,
       netQuantity: netQuantityText(product),
       variants: variants.map((variant) => ({
@@ -91,21 +111,29 @@ export class ProductAdmin {
     };
   }
 
+  /** The time zone the form's sale start and end are typed in. */
+  timeZone(): string {
+    return this.settings.get('salesTimezone');
+  }
+
   /**
-   * Saves price, stock (per variant for a configurable product), the visible/enabled switches, the net
+   * Saves price, sale, stock (per variant for a configurable product), the visible/enabled switches, the net
    * quantities and the safety data in one transaction, checked against the product and its variants as they are
    * in it: a bad field is a 400 naming every problem, and the product stays as it was. Stock is set through
-   * StockService.
+   * StockService, and a changed price or sale goes into the price history in the same transaction.
    */
   async save(id: number, edit: ProductEdit): Promise<Product> {
     return this.runner.run(async (tx) => {
       const { manager } = tx;
-      const product = await manager.findOneBy(Product, { id });
+      const now = Date.now();
+      const product = await manager.findOne(Product, { where: { id }, ...writeLock(manager) });
       if (!product) throw AppError.notFound('Product not found');
       const variants = await manager.find(ProductVariant, { where: { productId: id } });
-      const stock = checkEdit(product, variants, edit);
+      const sale = settleSale(product, edit.sale, now);
+      const stock = checkEdit(product, variants, edit, sale);
       const changes = {
         price: edit.price,
+        ...sale,
         visible: edit.visible,
         enabled: edit.enabled,
         ...(edit.netQuantity === undefined ? {} : netQuantityColumns(edit.netQuantity)),
@@ -119,19 +147,21 @@ export class ProductAdmin {
         if (edit.safety) await manager.insert(ProductSafety, { ...edit.safety, productId: id });
       }
       await this.stock.set(tx, [{ productId: id, stock, variants: edit.variantStocks }]);
+      await this.history.record(tx, [id], now);
       return Object.assign(product, changes, { stock });
     });
   }
 }
 
 /**
- * Checks the edit against the product and its variants, or throws a 400 naming every problem; returns the product's
- * new stock. A simple product needs its stock, a configurable one a stock for each of its variants (and for nothing
+ * Checks the edit (its sale as it will be stored) against the product and its variants, or throws a 400 naming every
+ * problem; returns the product's new stock. A simple product needs its stock, a configurable one a stock for each of its variants (and for nothing
  * else), which add up to the product's.
  */
-function checkEdit(product: Product, variants: ProductVariant[], edit: ProductEdit): number {
+function checkEdit(product: Product, variants: ProductVariant[], edit: ProductEdit, sale: SaleInput): number {
   const problems = new FormProblems();
   if (!isColumnInt(edit.price)) problems.add('price', 'price', 'must be a whole number of minor units ≥ 0');
+  for (const { field, rule } of saleProblems(edit.price, sale)) problems.add(field, SALE_FIELD_NAMES[field], rule);
   for (const variant of variants) {
     if (!isColumnInt(edit.variantStocks.get(variant.id))) {
       problems.add(`variantStock.v${variant.id}`, `stock of ${variant.sku}`, 'must be a whole number ≥ 0');

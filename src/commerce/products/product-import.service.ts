@@ -4,12 +4,21 @@ import { In, ObjectLiteral } from 'typeorm';
 import { toMinor } from '../../common/money';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { NetUnit, parseNetQuantity } from './net-quantity';
+import { PriceHistory } from './price-history.service';
 import { ProductRelation } from './product-relation.entity';
 import { SafetyInfo } from './product-safety';
 import { ProductSafety } from './product-safety.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product, ProductOption } from './product.entity';
+import { Priced, PRICED_COLUMNS, SaleInput, saleProblems, settleSale } from './sale-price';
 import { StockLevel, StockService } from './stock.service';
+
+/** A sale of an import row: major units of the base currency, times as epoch ms (null: from now, until removed). */
+export interface ImportSale {
+  price: number;
+  startsAt: number | null;
+  endsAt: number | null;
+}
 
 /** One product of an import file (docs/demo-catalog.md); prices in major units of the store's base currency. */
 export interface ProductImportRow extends NetQuantityFields {
@@ -17,13 +26,22 @@ export interface ProductImportRow extends NetQuantityFields {
   name: string;
   slug?: string;
   price: number;
+  sale?: ImportSale;
   stock: number;
   visible?: boolean;
   weight?: number;
   description?: string;
   images?: string[];
   options?: ProductOption[];
-  variants?: Array<{ sku: string; options: Record<string, string>; price?: number; stock: number } & NetQuantityFields>;
+  variants?: Array<
+    {
+      sku: string;
+      options: Record<string, string>;
+      price?: number;
+      sale?: ImportSale;
+      stock: number;
+    } & NetQuantityFields
+  >;
   related?: string[];
   crossSell?: string[];
   /** The product's safety data; a row without it leaves the product without any. */
@@ -64,8 +82,8 @@ export interface ImportOptions {
 const INSERT_CHUNK = 100;
 
 interface Known {
-  products: Map<string, Pick<Product, 'id' | 'sku' | 'storeId' | 'slug'>>;
-  variants: Map<string, Pick<ProductVariant, 'id' | 'sku' | 'productId'>>;
+  products: Map<string, Pick<Product, 'id' | 'sku' | 'storeId' | 'slug' | keyof Priced>>;
+  variants: Map<string, Pick<ProductVariant, 'id' | 'sku' | 'productId' | keyof Priced>>;
   /** slug → SKU of the product holding it, including slugs claimed earlier in this batch. */
   slugOwners: Map<string, string>;
 }
@@ -83,16 +101,20 @@ export class ProductImportService {
   constructor(
     private readonly runner: TransactionRunner,
     private readonly stock: StockService,
+    private readonly history: PriceHistory,
   ) {}
 
   /**
    * Imports one batch of rows already checked for shape (sku, prices, options); rows that clash with the
-   * database (a SKU of another store, a slug or variant SKU owned by another product) are left out whole.
+   * database (a SKU of another store, a slug or variant SKU owned by another product, a sale that would end
+   * before it starts) are left out whole. Changed prices and sales go into the price history in the same
+   * transaction.
    */
   async importBatch(storeId: number, rows: ProductImportRow[], options: ImportOptions = {}): Promise<ImportSummary> {
     const decimals = options.decimals ?? 2;
     if (rows.length === 0) return { created: 0, updated: 0, rejected: [] };
     return this.runner.run(async (tx) => {
+      const now = Date.now();
       const known = await this.loadKnown(tx, rows);
       const summary: ImportSummary = { created: 0, updated: 0, rejected: [] };
       const inserts: Array<Partial<Product>> = [];
@@ -102,14 +124,20 @@ export class ProductImportService {
       const levels: StockLevels = new Map();
       for (const [index, row] of rows.entries()) {
         const existing = known.products.get(row.sku);
-        const clash = this.clash(row, storeId, known);
+        const clash = this.clash(row, storeId, known) ?? saleClash(row, known, decimals, now);
         if (clash) {
           summary.rejected.push({ index, sku: row.sku, message: clash });
           continue;
         }
         const slug = row.slug ?? existing?.slug ?? this.freeSlug(row, known);
         known.slugOwners.set(slug, row.sku);
-        const { stock, ...fields } = productFields(row, storeId, slug, decimals);
+        const { stock, ...fields } = productFields(
+          row,
+          storeId,
+          slug,
+          decimals,
+          settleSale(existing ?? null, sale(row, decimals), now),
+        );
         if (existing) {
           await tx.manager.update(Product, { id: existing.id }, fields);
           levels.set(existing.id, { productId: existing.id, stock, variants: new Map() });
@@ -125,9 +153,10 @@ export class ProductImportService {
         tx,
         accepted.map((row) => row.sku),
       );
-      await this.upsertVariants(tx, accepted, ids, known, decimals, levels);
+      await this.upsertVariants(tx, accepted, ids, known, decimals, levels, now);
       await this.replaceSafety(tx, accepted, ids);
       await this.stock.set(tx, [...levels.values()]);
+      await this.history.record(tx, [...ids.values()], now);
       if (options.relations ?? true) await this.replaceRelations(tx, accepted, ids);
       return summary;
     });
@@ -151,7 +180,7 @@ export class ProductImportService {
   private async loadKnown(tx: Tx, rows: ProductImportRow[]): Promise<Known> {
     const products = await tx.manager.find(Product, {
       where: { sku: In(rows.map((row) => row.sku)) },
-      select: { id: true, sku: true, storeId: true, slug: true },
+      select: { id: true, sku: true, storeId: true, slug: true, ...PRICED_COLUMNS },
     });
     const variantSkus = rows.flatMap((row) => (row.variants ?? []).map((variant) => variant.sku));
     const variants =
@@ -159,7 +188,7 @@ export class ProductImportService {
         ? []
         : await tx.manager.find(ProductVariant, {
             where: { sku: In(variantSkus) },
-            select: { id: true, sku: true, productId: true },
+            select: { id: true, sku: true, productId: true, ...PRICED_COLUMNS },
           });
     const wantedSlugs = rows.flatMap((row) => (row.slug ? [row.slug] : slugCandidates(row)));
     const slugged = await tx.manager.find(Product, {
@@ -210,18 +239,20 @@ export class ProductImportService {
     known: Known,
     decimals: number,
     levels: StockLevels,
+    now: number,
   ): Promise<void> {
     const inserts: Array<Partial<ProductVariant>> = [];
     for (const row of rows) {
       for (const variant of row.variants ?? []) {
+        const existing = known.variants.get(variant.sku);
         const values = {
           productId: ids.get(row.sku)!,
           sku: variant.sku,
           options: variant.options,
           price: variant.price === undefined ? null : toMinor(variant.price, decimals),
           ...netQuantityColumns(variant),
+          ...settleSale(existing ?? null, sale(variant, decimals), now),
         };
-        const existing = known.variants.get(variant.sku);
         if (existing) {
           await tx.manager.update(ProductVariant, { id: existing.id }, values);
           // A variant already there belongs to a product already there (`clash` refuses any other).
@@ -265,11 +296,40 @@ export class ProductImportService {
   }
 }
 
+/** The sale a row (or a variant of one) asks for, in minor units. */
+function sale(row: { sale?: ImportSale }, decimals: number): SaleInput {
+  return {
+    salePrice: row.sale ? toMinor(row.sale.price, decimals) : null,
+    saleStartsAt: row.sale?.startsAt ?? null,
+    saleEndsAt: row.sale?.endsAt ?? null,
+  };
+}
+
+/**
+ * Why the sales of a row cannot be stored, or null. The file's shape is checked already; what is left is a sale
+ * that ends before it can start, as a sale that does not start in the future starts now.
+ */
+function saleClash(row: ProductImportRow, known: Known, decimals: number, now: number): string | null {
+  const priced = [
+    { sku: row.sku, price: row.price, sale: row.sale, current: known.products.get(row.sku) },
+    ...(row.variants ?? []).map((variant) => ({ ...variant, current: known.variants.get(variant.sku) })),
+  ];
+  for (const { sku, price, sale: wanted, current } of priced) {
+    if (!wanted || price === undefined) continue;
+    const settled = settleSale(current ?? null, sale({ sale: wanted }, decimals), now);
+    const problem = saleProblems(toMinor(price, decimals), settled)[0];
+    if (problem)
+      return `the sale of ${sku} ${problem.field === 'saleEndsAt' ? 'ends before it can start' : problem.rule}`;
+  }
+  return null;
+}
+
 function productFields(
   row: ProductImportRow,
   storeId: number,
   slug: string,
   decimals: number,
+  settledSale: SaleInput,
 ): Partial<Product> & Pick<Product, 'stock'> {
   const variants = row.variants ?? [];
   return {
@@ -280,6 +340,7 @@ function productFields(
     description: row.description ?? '',
     type: variants.length > 0 ? 'configurable' : 'simple',
     price: toMinor(row.price, decimals),
+    ...settledSale,
     stock: variants.length > 0 ? variants.reduce((sum, variant) => sum + variant.stock, 0) : row.stock,
     weightGrams: row.weight ?? 0,
     visible: row.visible ?? true,

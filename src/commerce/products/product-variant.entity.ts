@@ -1,5 +1,5 @@
 import { Column, Entity, JoinColumn, ManyToOne } from 'typeorm';
-import { BaseRow } from '../../database/base.entity';
+import { BaseRow, EpochMsColumn } from '../../database/base.entity';
 import { Product } from './product.entity';
 
 /** One buyable combination of a configurable product's options, e.g. `{ size: 'M', color: 'red' }`. */
@@ -21,6 +21,16 @@ export class ProductVariant extends BaseRow {
   /** Overrides the product price when set (minor units). */
   @Column({ type: 'integer', nullable: true })
   price: number | null;
+
+  /** The variant's own sale, only with a price of its own; a variant without one follows its product's sale. */
+  @Column({ type: 'integer', nullable: true })
+  salePrice: number | null;
+
+  @EpochMsColumn({ nullable: true })
+  saleStartsAt: number | null;
+
+  @EpochMsColumn({ nullable: true })
+  saleEndsAt: number | null;
 
   @Column({ type: 'integer', default: 0 })
   stock: number;

@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { BaseRow } from '../../database/base.entity';
+import { BaseRow, EpochMsColumn } from '../../database/base.entity';
 
 export interface ProductOption {
   code: string;
@@ -42,6 +42,16 @@ export class Product extends BaseRow {
   /** Price in minor units of the store's base currency. */
   @Column({ type: 'integer' })
   price: number;
+
+  /** A sale price (minor units, below `price`) that applies from `saleStartsAt` until `saleEndsAt` (sale-price.ts). */
+  @Column({ type: 'integer', nullable: true })
+  salePrice: number | null;
+
+  @EpochMsColumn({ nullable: true })
+  saleStartsAt: number | null;
+
+  @EpochMsColumn({ nullable: true })
+  saleEndsAt: number | null;
 
   /** Units on hand; for a configurable product the sum of its variants. */
   @Column({ type: 'integer', default: 0 })

@@ -5,8 +5,10 @@ import { InjectConfig } from '../../config/config.module';
 import { Currency } from '../stores/currency.entity';
 import { CurrencyService } from '../stores/currency.service';
 import { CatalogProduct, toCatalogProduct } from './catalog-product';
+import { PriceHistory, Reduction } from './price-history.service';
 import { ProductRelation, ProductRelationKind } from './product-relation.entity';
 import { Product } from './product.entity';
+import { effectivePrice } from './sale-price';
 
 export interface RelatedQuery {
   /** Products already in the cart (never suggested back). */
@@ -22,6 +24,7 @@ export class ProductsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly currencies: CurrencyService,
+    private readonly history: PriceHistory,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -57,17 +60,29 @@ export class ProductsService {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
-  /** The catalog JSON shape, prices converted to `currency`. */
-  async present(products: Product[], currency: Currency): Promise<CatalogProduct[]> {
+  /** The catalog JSON shape, prices (the sale price while a sale runs) and reductions converted to `currency`. */
+  async present(products: Product[], currency: Currency, now = Date.now()): Promise<CatalogProduct[]> {
+    const reductions = await this.history.reductions(
+      products.map((product) => ({ productId: product.id, variantId: null, priced: product })),
+      now,
+    );
     return Promise.all(
-      products.map(async (product) =>
+      products.map(async (product, index) =>
         toCatalogProduct(
           product,
-          await this.currencies.fromBase(product.price, currency),
+          await this.currencies.fromBase(effectivePrice(product, now), currency),
+          await this.inCurrency(reductions[index], currency),
           currency,
           this.config.baseUrl,
         ),
       ),
+    );
+  }
+
+  /** A reduction with its reference price converted to `currency` (the percentage stays the base currency's). */
+  async inCurrency(reduction: Reduction | null, currency: Currency): Promise<Reduction | null> {
+    return (
+      reduction && { ...reduction, referencePrice: await this.currencies.fromBase(reduction.referencePrice, currency) }
     );
   }
 }

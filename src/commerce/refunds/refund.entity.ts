@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { BaseRow } from '../../database/base.entity';
+import { BaseRow, EpochMsColumn } from '../../database/base.entity';
 
 /**
  * How the money goes back: through the payment's gateway, by staff from the shop's bank account (`manual`), or
@@ -9,7 +9,9 @@ export type RefundMethod = 'gateway' | 'manual' | 'gift-card';
 
 /**
  * `pending` while the gateway is asked (its amount is held against the balance, so no second refund can take it),
- * then `succeeded` or `failed`; a failed refund gives back nothing and counts for nothing.
+ * and for as long as nobody knows whether the gateway made it (no answer, a cut connection, an error on its side):
+ * the reconciliation job asks again until it says. Then `succeeded` or `failed`; a failed refund gives back nothing
+ * and counts for nothing.
  */
 export type RefundStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -19,6 +21,7 @@ export type RefundStatus = 'pending' | 'succeeded' | 'failed';
  */
 @Entity('refunds')
 @Index(['orderId'])
+@Index(['checkAt'])
 export class Refund extends BaseRow {
   @Column({ type: 'integer' })
   orderId: number;
@@ -63,6 +66,17 @@ export class Refund extends BaseRow {
   /** Whether its lines go back to stock (once it succeeds). */
   @Column({ type: 'boolean', default: false })
   restock: boolean;
+
+  /**
+   * When the reconciliation job asks the gateway about this pending gateway refund (its first ask may have been cut
+   * short); null once it succeeded or failed, and for refunds no gateway makes.
+   */
+  @EpochMsColumn({ nullable: true })
+  checkAt: number | null;
+
+  /** Asks in a row that got no clear answer: how far the next one is put off. */
+  @Column({ type: 'integer', default: 0 })
+  checks: number;
 
   /** Who asked: `cp:<email>`, `cli`. */
   @Column({ type: 'varchar', length: 191 })

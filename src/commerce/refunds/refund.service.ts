@@ -71,11 +71,25 @@ interface Opened {
  * gateway when it can, else recorded as refunded by hand. Every refund is decided under the order's row lock
  * against what is left (paid less refunded less what pending refunds hold), so two staff refunding at once never
  * give back more than was paid; a gateway refund holds its amount while the gateway is asked, outside any
- * transaction, and then succeeds or fails once (a guarded update). Stock, gift cards and the status follow in the
- * transaction that records the success.
+ * transaction, and then succeeds or fails once (a guarded update). When the gateway gives no clear answer it may
+ * have paid, so the refund stays pending, holding its amount, and `reconcile` asks again later (the reconciliation
+ * job). Stock, gift cards and the status follow in the transaction that records the success.
  */
 /** A credit note's line for what a refund gives back beyond its lines (shipping, goodwill). */
 const OTHER_AMOUNT = 'Other amount (shipping, goodwill)';
+
+/**
+ * When the reconciliation job first looks at a gateway refund: longer than any gateway call takes, so it only finds
+ * refunds whose ask was cut short (the app stopped meanwhile) or got no clear answer. Each further ask without one
+ * is put off twice as long, up to six hours.
+ */
+const FIRST_CHECK_MS = 10 * 60 * 1000;
+const LONGEST_CHECK_MS = 6 * 60 * 60 * 1000;
+
+/** When to ask about a pending gateway refund again after `checks` asks in a row without a clear answer. */
+export function nextRefundCheck(now: number, checks: number): number {
+  return now + Math.min(FIRST_CHECK_MS * 2 ** Math.min(Math.max(checks - 1, 0), 16), LONGEST_CHECK_MS);
+}
 
 @Injectable()
 export class RefundService {
@@ -132,9 +146,27 @@ export class RefundService {
     const opened = await this.runner.run((tx) => this.open(tx, input, currency));
     const { refund, order, transaction } = opened;
     if (opened.replayed || refund.status !== 'pending') return this.answer(refund, opened.replayed);
-    const outcome = await this.askGateway(refund, order, transaction);
-    const closed = await this.runner.run((tx) => this.close(tx, refund.id, outcome, currency));
+    const outcome = await this.askGateway(refund, order, transaction, false);
+    const closed = await this.runner.run((tx) => this.close(tx, refund.id, outcome, currency, Date.now()));
     return this.answer(closed, false);
+  }
+
+  /**
+   * Asks the gateway what became of a pending gateway refund (the reconciliation job) and records its answer as
+   * `refund` records the first one: a success gives back what a success gives back, once; no clear answer again
+   * puts the next ask off further. Whether the refund is settled now.
+   */
+  async reconcile(refundId: number, now = Date.now()): Promise<boolean> {
+    const refund = await this.dataSource.getRepository(Refund).findOneBy({ id: refundId });
+    if (refund?.status !== 'pending' || refund.method !== 'gateway') return false;
+    const order = await this.dataSource.getRepository(Order).findOneByOrFail({ id: refund.orderId });
+    const transaction = await this.dataSource
+      .getRepository(PaymentTransaction)
+      .findOneByOrFail({ id: refund.paymentTransactionId });
+    const currency = await this.currencies.chosenOrBase(order.currency);
+    const outcome = await this.askGateway(refund, order, transaction, true);
+    const closed = await this.runner.run((tx) => this.close(tx, refund.id, outcome, currency, now));
+    return closed.status !== 'pending';
   }
 
   /** A refund that failed is answered as the failure it is, also when its key is sent again. */
@@ -184,6 +216,8 @@ export class RefundService {
       currency: order.currency,
       method,
       status: method === 'gateway' ? 'pending' : 'succeeded',
+      checkAt: method === 'gateway' ? nextRefundCheck(Date.now(), 0) : null,
+      checks: 0,
       reason: input.reason.trim().slice(0, 500),
       reference: method === 'gateway' ? null : reference,
       failure: null,
@@ -229,12 +263,24 @@ export class RefundService {
     return gateway?.refund && (gateway.refundable?.(transaction) ?? true) ? 'gateway' : 'manual';
   }
 
-  /** Asks the gateway, outside any transaction; a thrown error is a failed refund. */
-  private async askGateway(refund: Refund, order: Order, transaction: PaymentTransaction): Promise<RefundOutcome> {
+  /**
+   * Asks the gateway to refund (or, `again`, what became of the refund), outside any transaction. A thrown error
+   * is no clear answer: the gateway may have paid. A gateway that is gone was never asked to refund.
+   */
+  private async askGateway(
+    refund: Refund,
+    order: Order,
+    transaction: PaymentTransaction,
+    again: boolean,
+  ): Promise<RefundOutcome> {
     const gateway = this.registry.gatewayFor(transaction.code);
+    const ask = again ? gateway?.refundStatus : gateway?.refund;
+    if (!ask) {
+      const reason = `no payment gateway ${again ? 'tells what became of refunds of' : 'refunds'} ${transaction.code}`;
+      return again ? { status: 'unknown', reason } : { status: 'failed', reason };
+    }
     try {
-      if (!gateway?.refund) throw new Error(`no gateway refunds ${transaction.code}`);
-      return await gateway.refund({
+      return await ask.call(gateway, {
         order,
         transaction,
         amount: refund.paymentAmount,
@@ -242,20 +288,31 @@ export class RefundService {
         reason: refund.reason,
       });
     } catch (error) {
-      this.logger.error(`refund ${refund.id} of order ${order.reference} failed: ${(error as Error).message}`);
-      return { status: 'failed', reason: 'the payment gateway could not be asked' };
+      const reason = (error as Error).message;
+      this.logger.warn(`refund ${refund.id} of order ${order.reference}: no clear answer from the gateway: ${reason}`);
+      return { status: 'unknown', reason };
     }
   }
 
-  /** Records the gateway's answer once: only a pending refund changes, and only a success gives anything back. */
-  private async close(tx: Tx, refundId: number, outcome: RefundOutcome, currency: Currency): Promise<Refund> {
+  /**
+   * Records the gateway's answer once: only a pending refund changes, and only a success gives anything back. No
+   * clear answer leaves it pending, its next check put off; the order's history says so the first time.
+   */
+  private async close(
+    tx: Tx,
+    refundId: number,
+    outcome: RefundOutcome,
+    currency: Currency,
+    now: number,
+  ): Promise<Refund> {
     const { manager } = tx;
     const pending = await manager.findOneByOrFail(Refund, { id: refundId });
+    if (outcome.status === 'unknown') return this.putOff(tx, pending, outcome.reason, currency, now);
     const order = await manager.findOneOrFail(Order, { where: { id: pending.orderId }, ...writeLock(manager) });
     const changes: Partial<Refund> =
       outcome.status === 'refunded'
-        ? { status: 'succeeded', reference: outcome.reference.slice(0, 191) }
-        : { status: 'failed', failure: outcome.reason.slice(0, 500) };
+        ? { status: 'succeeded', reference: outcome.reference.slice(0, 191), checkAt: null }
+        : { status: 'failed', failure: outcome.reason.slice(0, 500), checkAt: null };
     const { affected } = await manager.update(Refund, { id: refundId, status: 'pending' }, changes);
     const refund = await manager.findOneByOrFail(Refund, { id: refundId });
     if (!affected) return refund;
@@ -266,6 +323,22 @@ export class RefundService {
       await this.statuses.comment(order.id, note, refund.actor);
     }
     return refund;
+  }
+
+  private async putOff(tx: Tx, pending: Refund, reason: string, currency: Currency, now: number): Promise<Refund> {
+    const checks = pending.checks + 1;
+    const { affected } = await tx.manager.update(
+      Refund,
+      { id: pending.id, status: 'pending', checks: pending.checks },
+      { checks, checkAt: nextRefundCheck(now, checks) },
+    );
+    if (affected && checks === 1) {
+      const note =
+        `Refund of ${formatMoney(pending.paymentAmount, currency)}: no clear answer from the payment gateway ` +
+        `(${reason.slice(0, 200)}). It stays pending, waiting for the bank, and is asked about again`;
+      await this.statuses.comment(pending.orderId, note, pending.actor);
+    }
+    return tx.manager.findOneByOrFail(Refund, { id: pending.id });
   }
 
   /**

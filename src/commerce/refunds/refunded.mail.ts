@@ -3,6 +3,7 @@ import { DataSource, In } from 'typeorm';
 import { OnDomainEvent } from '../../common/domain-events';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { ORDER_REFUNDED, OrderRefunded } from '../events';
+import { SalesDocumentMail } from '../invoices/sales-document-mail';
 import { OrderMails } from '../order-mails/order-mails.service';
 import { OrderLine } from '../orders/order-line.entity';
 import { Refund, RefundLine } from './refund.entity';
@@ -16,7 +17,7 @@ declare module '../order-mails/order-mails.service' {
 /**
  * The e-mail of a refund (`order-refunded` templates), while `salesRefundedMail` is on: one per succeeded refund,
  * queued when `order-refunded` announces it. It says how much went back and how, the items it gave back, and
- * whether everything paid is now refunded; never staff's reason.
+ * whether everything paid is now refunded, with the refund's credit note attached; never staff's reason.
  */
 @Injectable()
 export class RefundedMail implements OnModuleInit {
@@ -26,6 +27,7 @@ export class RefundedMail implements OnModuleInit {
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
     private readonly orderMails: OrderMails,
+    private readonly documents: SalesDocumentMail,
   ) {}
 
   onModuleInit(): void {
@@ -59,6 +61,8 @@ export class RefundedMail implements OnModuleInit {
           },
         };
       },
+      // The credit note the refund's transaction issued: the very bytes stored for later downloads.
+      attachments: (_order, { refundId }) => this.documents.refundAttachments(refundId),
     });
   }
 

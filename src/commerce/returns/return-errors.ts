@@ -1,6 +1,9 @@
 import { errorCatalogue } from '../../common/errors/error-catalogue';
 
-/** Why a return was not accepted (docs/http-contract.md). */
+/**
+ * Why a return was not accepted (docs/http-contract.md). Shop pages tell the customer in their language:
+ * `errors.<code>` in every locale (`locales/<lang>/errors.json`), filled from the same params.
+ */
 export const returnErrors = errorCatalogue({
   return_not_delivered: {
     status: 409,

@@ -1,77 +1,76 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../../config/app-config';
-import { InjectConfig } from '../../config/config.module';
-import { TransactionRunner, Tx } from '../../database/transaction-runner';
-import { defineJob, JobQueue } from '../../jobs/job-queue.service';
-import { MailService } from '../../mail/mail.service';
-import { translations } from '../../web/i18n/translations';
+import { FlagKey } from '../../config/settings.service';
+import { Tx } from '../../database/transaction-runner';
+import { OrderMails } from '../order-mails/order-mails.service';
 import { OrderLine } from '../orders/order-line.entity';
-import { Order } from '../orders/order.entity';
-import { StoreService } from '../stores/store.service';
 import { ReturnStatus } from './return-lifecycle';
 import { OrderReturn, OrderReturnLine } from './return.entity';
 
-const RETURN_MAIL_JOB = defineJob<{ returnId: number; status: ReturnStatus }>('return.mail');
+declare module '../order-mails/order-mails.service' {
+  interface OrderMailKinds {
+    'return-approved': { returnId: number };
+    'return-refused': { returnId: number };
+    'return-received': { returnId: number };
+  }
+}
+
+/** The moves of a return the customer is told of, each with the setting that switches its e-mail off. */
+const TOLD = {
+  approved: 'salesReturnApprovedMail',
+  refused: 'salesReturnRefusedMail',
+  received: 'salesReturnReceivedMail',
+} as const satisfies Partial<Record<ReturnStatus, FlagKey>>;
+
+type ToldStatus = keyof typeof TOLD;
 
 /**
- * The e-mails that tell a customer what became of their return (approved, refused, received), in the language they
- * asked in. The move's transaction only records a job (outbox); the worker writes the message.
+ * The e-mails that tell a customer what became of their return (`order-return-<move>` templates): approved (with
+ * staff's message, e.g. where to send the goods), refused (with staff's reason), received. Order mails like the
+ * others, with the returned items besides the order's, but written in the language the customer asked for the
+ * return in. Queued in the move's transaction, once per return and move.
  */
 @Injectable()
 export class ReturnMails implements OnModuleInit {
-  /** The moves the customer is told of. */
-  static readonly TOLD: readonly ReturnStatus[] = ['approved', 'refused', 'received'];
-
   constructor(
     private readonly dataSource: DataSource,
-    private readonly runner: TransactionRunner,
-    private readonly jobs: JobQueue,
-    private readonly mail: MailService,
-    private readonly stores: StoreService,
-    @InjectConfig() private readonly config: AppConfig,
+    private readonly orderMails: OrderMails,
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register(RETURN_MAIL_JOB, ({ returnId, status }) => this.send(returnId, status));
+    for (const [status, setting] of Object.entries(TOLD) as Array<[ToldStatus, FlagKey]>) {
+      this.orderMails.define(`return-${status}`, {
+        setting,
+        once: ({ returnId }) => returnId,
+        language: async (_order, { returnId }) =>
+          (await this.dataSource.getRepository(OrderReturn).findOneBy({ id: returnId }))?.language ?? null,
+        facts: async (_context, { returnId }) => this.facts(returnId, status),
+      });
+    }
   }
 
-  /** Queues the mail of a move in the caller's transaction; each move of a return is told once. */
-  queue(tx: Tx, returnId: number, status: ReturnStatus): Promise<void> {
-    return this.jobs.enqueue(tx, RETURN_MAIL_JOB, { returnId, status }, { key: `return-mail:${returnId}:${status}` });
+  /** Queues the e-mail of a return's move in the move's transaction, if the customer hears of that move. */
+  async queue(tx: Tx, ret: Pick<OrderReturn, 'id' | 'orderId'>, to: ReturnStatus): Promise<void> {
+    if (to in TOLD) await this.orderMails.queue(tx, `return-${to as ToldStatus}`, ret.orderId, { returnId: ret.id });
   }
 
-  private async send(returnId: number, status: ReturnStatus): Promise<void> {
-    const ret = await this.dataSource.getRepository(OrderReturn).findOneByOrFail({ id: returnId });
-    const [order, returned] = await Promise.all([
-      this.dataSource.getRepository(Order).findOneByOrFail({ id: ret.orderId }),
+  /** The return's lines and staff's message of this move: a later move (received) does not repeat the approval's. */
+  private async facts(returnId: number, status: ToldStatus) {
+    const ret = await this.dataSource.getRepository(OrderReturn).findOneBy({ id: returnId });
+    if (!ret) return null;
+    const [returned, ordered] = await Promise.all([
       this.dataSource.getRepository(OrderReturnLine).find({ where: { returnId }, order: { id: 'ASC' } }),
+      this.dataSource.getRepository(OrderLine).findBy({ orderId: ret.orderId }),
     ]);
-    const [store, ordered] = await Promise.all([
-      this.stores.byId(order.storeId),
-      this.dataSource.getRepository(OrderLine).findBy({ orderId: order.id }),
-    ]);
-    const t = (key: string, params?: Record<string, unknown>) =>
-      translations().t(ret.language, `returns.mail.${key}`, params);
-    // The staff message of this move: a later move (received) does not repeat the approval's words.
-    const message = status === 'approved' || status === 'refused' ? ret.staffMessage : null;
-    const text = [
-      t(status, { reference: order.reference, store: store.name }),
-      ...(message ? ['', t('message'), message] : []),
-      '',
-      ...returned.map(({ orderLineId, qty }) => {
-        const line = ordered.find((candidate) => candidate.id === orderLineId);
-        return `${qty} × ${line?.name ?? orderLineId}`;
-      }),
-      '',
-      t('follow', { url: `${this.config.baseUrl}/shop/order/view/${order.number}` }),
-    ].join('\n');
-    await this.runner.run((tx) =>
-      this.mail.send(
-        tx,
-        { to: order.email, subject: t(`subject.${status}`, { reference: order.reference, store: store.name }), text },
-        `return-mail:${returnId}:${status}`,
-      ),
-    );
+    return {
+      ret: {
+        id: ret.id,
+        message: status === 'received' ? null : ret.staffMessage,
+        lines: returned.map(({ orderLineId, qty }) => ({
+          qty,
+          name: ordered.find((line) => line.id === orderLineId)?.name ?? '',
+        })),
+      },
+    };
   }
 }

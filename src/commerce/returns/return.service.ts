@@ -1,10 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager, In, Like } from 'typeorm';
+import { OnDomainEvent } from '../../common/domain-events';
 import { AppError } from '../../common/errors/app-error';
 import { SettingsService } from '../../config/settings.service';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { insertRows } from '../../database/upsert';
+import { ORDER_REFUNDED, OrderRefunded } from '../events';
 import { OrderHistory } from '../orders/order-history.entity';
 import { OrderLine } from '../orders/order-line.entity';
 import { Order } from '../orders/order.entity';
@@ -49,8 +51,13 @@ export type ReturnRefundInput = Omit<RefundInput, 'orderId' | 'full' | 'idempote
  * requests at once never return a unit twice. Every move goes through `returnLifecycle` and is written to the
  * return's history with who made it.
  */
+/** `return-<return id>-<attempt>`: the idempotency key of a return's refund (`returnRefundKey`). */
+const RETURN_REFUND_KEY = /^return-(\d+)-\d+$/;
+
 @Injectable()
 export class ReturnService {
+  private readonly logger = new Logger(ReturnService.name);
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
@@ -136,9 +143,31 @@ export class ReturnService {
     }
     const idempotencyKey = await this.returnRefundKey(id);
     const result = await this.refunds.refund({ ...input, idempotencyKey, orderId: ret.orderId, lines });
-    if (result.refund.status === 'succeeded')
-      await this.move(id, 'refunded', input.actor, `Refund ${result.refund.id}`, { refundId: result.refund.id });
+    if (result.refund.status === 'succeeded') await this.refunded(id, result.refund);
     return result;
+  }
+
+  /**
+   * A return's refund the gateway confirmed only later (the reconciliation job settled it) marks the return
+   * refunded then; its key says whose it is. One confirmed at once arrives here too, and finds the move made.
+   */
+  @OnDomainEvent(ORDER_REFUNDED)
+  async onRefunded({ refundId }: OrderRefunded): Promise<void> {
+    const refund = await this.dataSource.getRepository(Refund).findOneBy({ id: refundId });
+    const returnId = Number(RETURN_REFUND_KEY.exec(refund?.idempotencyKey ?? '')?.[1]);
+    if (!refund || !returnId) return;
+    const ret = await this.dataSource.getRepository(OrderReturn).findOneBy({ id: returnId });
+    // A key that only looks like a return's (a script's own) moves nothing.
+    if (ret?.orderId !== refund.orderId || !returnLifecycle.can(ret.status, 'refunded')) return;
+    try {
+      await this.refunded(returnId, refund);
+    } catch (error) {
+      this.logger.error(`return ${returnId}: refund ${refundId} not recorded: ${(error as Error).message}`);
+    }
+  }
+
+  private refunded(id: number, refund: Refund): Promise<boolean> {
+    return this.move(id, 'refunded', refund.actor, `Refund ${refund.id}`, { refundId: refund.id });
   }
 
   /**
@@ -146,6 +175,7 @@ export class ReturnService {
    * answers its key with the failure), then the next one.
    */
   private async returnRefundKey(returnId: number): Promise<string> {
+    // RETURN_REFUND_KEY reads the return back out of it.
     const prefix = `return-${returnId}-`;
     const failed = await this.dataSource
       .getRepository(Refund)
@@ -230,8 +260,7 @@ export class ReturnService {
       );
       if (!affected) return false;
       await this.record(tx, id, ret.status, to, actor, note);
-      if (ReturnMails.TOLD.includes(to) && this.settings.isOn('salesReturnMailsEnabled'))
-        await this.mails.queue(tx, id, to);
+      await this.mails.queue(tx, ret, to);
       return true;
     });
   }

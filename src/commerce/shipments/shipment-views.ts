@@ -1,11 +1,13 @@
 import { translations } from '../../web/i18n/translations';
-import { Shipment } from './shipment.entity';
+import { MANUAL_CARRIER, Shipment } from './shipment.entity';
 
 /**
  * What the shopper's order pages show of its shipments, in the page's `language`: the live ones (a canceled parcel
- * is staff's business), each with its status in words, its tracking link and its timeline newest first.
+ * is staff's business), each with its status in words, its tracking link and its timeline newest first: the
+ * carrier's words for a carrier's parcel, the shop's own for the steps staff recorded of a manual one.
  */
 export function shipmentViews(shipments: Shipment[], language: string) {
+  const t = (key: string) => translations().t(language, key);
   return shipments
     .filter((shipment) => shipment.status !== 'canceled')
     .map((shipment) => ({
@@ -13,7 +15,13 @@ export function shipmentViews(shipments: Shipment[], language: string) {
       trackingNumber: shipment.trackingNumber,
       trackingUrl: shipment.trackingUrl,
       status: shipment.status,
-      statusLabel: translations().t(language, `order.shipments.statuses.${shipment.status}`),
-      events: [...shipment.events].reverse(),
+      statusLabel: t(`order.shipments.statuses.${shipment.status}`),
+      events: [...shipment.events]
+        .reverse()
+        .map((event) =>
+          shipment.carrier === MANUAL_CARRIER
+            ? { ...event, description: t(`order.shipments.steps.${event.code.toLowerCase()}`) }
+            : event,
+        ),
     }));
 }

@@ -23,6 +23,34 @@ export function nextTrackingCheck(now: number, misses: number): number {
   return now + Math.min(FIRST_CHECK_MS * 2 ** Math.min(misses, 16), LONGEST_CHECK_MS);
 }
 
+/** What staff record of a manual shipment: it left, it arrived, or it was called off. */
+type ManualStep = Exclude<ShipmentStatus, 'created'>;
+
+/**
+ * The words of a manual shipment's steps in its timeline, as the CP shows them; the shopper's pages say them in
+ * their language (`order.shipments.steps`).
+ */
+const MANUAL_STEPS: Record<ManualStep, string> = {
+  in_transit: 'Handed to the carrier',
+  delivered: 'Delivered',
+  canceled: 'Canceled',
+};
+
+/** A step of a manual shipment's timeline, now: nobody tracks it, so it has only what staff record. */
+function manualEvent(status: ManualStep): TrackingEvent {
+  return {
+    code: status.toUpperCase(),
+    description: MANUAL_STEPS[status],
+    location: null,
+    timestamp: new Date().toISOString(),
+  };
+}
+
+/** A manual shipment's timeline with the step it makes now; a carrier's parcel keeps the carrier's. */
+function ownTimeline(shipment: Shipment, status: ManualStep): { events?: TrackingEvent[] } {
+  return shipment.carrier === MANUAL_CARRIER ? { events: [...shipment.events, manualEvent(status)] } : {};
+}
+
 /** A carrier plugin's new parcel, as it reports it. */
 export interface ParcelReport {
   orderId: number;
@@ -104,7 +132,7 @@ export class ShipmentsService {
           trackingNumber: input.trackingNumber,
           trackingUrl: input.trackingUrl,
           status: 'in_transit',
-          events: [],
+          events: [manualEvent('in_transit')],
           trackingCheckAt: null,
           trackingMisses: 0,
           deliveredAt: null,
@@ -132,7 +160,7 @@ export class ShipmentsService {
       await carrier.cancel(shipment.externalId);
     }
     return this.runner.run(async (tx) => {
-      const moved = await this.moveShipment(tx, shipmentId, 'canceled', {});
+      const moved = await this.moveShipment(tx, shipmentId, 'canceled', ownTimeline(shipment, 'canceled'));
       await this.settleOrder(tx, moved, actor);
       return moved;
     });
@@ -145,7 +173,7 @@ export class ShipmentsService {
       throw shipmentsErrors.shipment_tracked_by_carrier({ carrier: shipment.carrierName });
     }
     return this.runner.run(async (tx) => {
-      const moved = await this.moveShipment(tx, shipmentId, 'delivered', {});
+      const moved = await this.moveShipment(tx, shipmentId, 'delivered', ownTimeline(shipment, 'delivered'));
       await this.settleOrder(tx, moved, actor);
       return moved;
     });

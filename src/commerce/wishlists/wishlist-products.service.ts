@@ -5,6 +5,7 @@ import { absoluteUrl, productUrl } from '../products/catalog-product';
 import { ProductVariant } from '../products/product-variant.entity';
 import { Product } from '../products/product.entity';
 import { SellableProducts } from '../products/sellable-products';
+import { unitPrice } from '../products/sale-price';
 import { Currency } from '../stores/currency.entity';
 import { CurrencyService } from '../stores/currency.service';
 import { formatMoney } from '../../common/money-format';
@@ -100,7 +101,7 @@ export class WishlistProducts {
     variant: ProductVariant | null,
     currency: Currency,
   ): Promise<WishlistItemView> {
-    const price = await this.currencies.fromBase(variant?.price ?? product.price, currency);
+    const price = await this.currencies.fromBase(unitPrice(product, variant, Date.now()), currency);
     return {
       id: item.id,
       productId: product.id,

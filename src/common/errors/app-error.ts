@@ -13,6 +13,8 @@ export class AppError extends Error {
     readonly fields?: FieldErrors,
     /** Extra facts a client can act on, e.g. `{ available: 2 }` for an out-of-stock answer. */
     readonly details?: Record<string, unknown>,
+    /** What a catalogued message was made from: a translation of it (`errors.<code>`) is filled from them too. */
+    readonly params?: Record<string, unknown>,
   ) {
     super(message);
   }

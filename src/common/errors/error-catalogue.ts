@@ -40,14 +40,14 @@ export function errorCatalogue<const Entries extends Record<string, ErrorEntry>>
   for (const [code, { status, message }] of Object.entries(entries)) {
     if (registeredCodes.has(code)) throw new Error(`The error code ${code} is already in an error catalogue.`);
     registeredCodes.add(code);
-    const build = (text: string, extras: ErrorExtras = {}) => {
+    const build = (text: string, extras: ErrorExtras = {}, params?: Record<string, unknown>) => {
       const fields = typeof extras.fields === 'function' ? extras.fields(text) : extras.fields;
-      return new AppError(code, text, status, fields, extras.details);
+      return new AppError(code, text, status, fields, extras.details, params);
     };
     factories[code] =
       typeof message === 'string'
         ? (extras?: ErrorExtras) => build(message, extras)
-        : (params: never, extras?: ErrorExtras) => build(message(params), extras);
+        : (params: never, extras?: ErrorExtras) => build(message(params), extras, params);
   }
   return factories as ErrorCatalogue<Entries>;
 }

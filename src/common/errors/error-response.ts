@@ -2,6 +2,8 @@ import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { backUrl } from '../back-url';
 import { redactUrl } from '../redact-url';
+import { pageLanguage } from '../../web/i18n/page-language';
+import { translations } from '../../web/i18n/translations';
 import type { DependencyOutages } from '../dependency-outages';
 import { addFlash, wantsHtml } from '../session-data';
 import { AppError, CpLoginRequired, CustomerLoginRequired, FieldErrors } from './app-error';
@@ -98,20 +100,28 @@ export function sendError(
     return;
   }
   const inCp = req.path.startsWith(`/${cpTrigger}/`);
+  const message = inCp ? body.message : shopMessage(error, res, body.message);
   if (req.method !== 'GET' && status < 500 && status !== 404) {
-    addFlash(req, 'error', body.message);
+    addFlash(req, 'error', message);
     res.redirect(303, backUrl(req, inCp ? `/${cpTrigger}` : '/'));
     return;
   }
   const layout = inCp ? 'cp' : 'shop';
   res
     .status(status)
-    .render(
-      'errors/error',
-      { layout, status, message: body.message, title: `Error ${status}` },
-      (renderError, html) => {
-        if (renderError) res.status(status).type('text/plain').send(body.message);
-        else res.send(html);
-      },
-    );
+    .render('errors/error', { layout, status, message, title: `Error ${status}` }, (renderError, html) => {
+      if (renderError) res.status(status).type('text/plain').send(message);
+      else res.send(html);
+    });
+}
+
+/**
+ * A coded error as a shop page tells it: `errors.<code>` of the locale files in the page's language, filled from the
+ * error's params and details, where that language has it; else the error's own message. JSON answers keep the
+ * catalogue's English (docs/http-contract.md).
+ */
+function shopMessage(error: unknown, res: Response, message: string): string {
+  if (!(error instanceof AppError)) return message;
+  const params = { ...error.details, ...error.params };
+  return translations().find(pageLanguage(res), `errors.${error.code}`, params) ?? message;
 }

@@ -3,7 +3,7 @@ import { NetQuantity, readNetQuantity } from '../../commerce/products/net-quanti
 import { ProductEdit } from '../../commerce/products/product-admin.service';
 import { readSafetyInfo, SafetyInput, SafetyProblem } from '../../commerce/products/product-safety';
 import { FormProblems } from '../../common/errors/form-problems';
-import { parseCount, parsePrice, priceRule } from '../form-fields';
+import { MOMENT_RULE, parseCount, parseMoment, parsePrice, priceRule } from '../form-fields';
 
 /**
  * The CP product edit form as posted: every field a string. `parseProductForm` reads the amounts and
@@ -15,6 +15,24 @@ export class CpProductFormDto {
   @IsString()
   @MaxLength(32)
   price: string;
+
+  /** Major units below `price`; empty: no sale. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  salePrice?: string;
+
+  /** `YYYY-MM-DDTHH:MM` in the shop's time zone; empty: from now. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  saleStartsAt?: string;
+
+  /** `YYYY-MM-DDTHH:MM` in the shop's time zone; empty: until removed. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  saleEndsAt?: string;
 
   /** Units on hand of a simple product. */
   @IsOptional()
@@ -69,14 +87,28 @@ export class CpProductFormDto {
 const VARIANT_KEY = /^v(\d{1,10})$/;
 
 /**
- * The form as a product edit (amounts in `decimals` of the base currency), or a 400 naming every field that is not
- * what it says (an amount, a whole number). Keys of `variantStock` that do not name a variant are not fields of
- * the form and are left out, as the body's unknown fields are.
+ * The form as a product edit (amounts in `decimals` of the base currency, times in `timeZone`, warnings in the
+ * shop's `languages`), or a 400 naming every field that is not what it says (an amount, a date and time, a whole
+ * number). Keys of `variantStock` that do not name a variant are not fields of the form and are left out, as the
+ * body's unknown fields are.
  */
-export function parseProductForm(form: CpProductFormDto, decimals: number, languages: readonly string[]): ProductEdit {
+export function parseProductForm(
+  form: CpProductFormDto,
+  decimals: number,
+  timeZone: string,
+  languages: readonly string[],
+): ProductEdit {
   const problems = new FormProblems();
   const price = parsePrice(form.price, decimals);
   if (price === null) problems.add('price', 'price', priceRule(decimals));
+  const salePrice = form.salePrice?.trim() ? parsePrice(form.salePrice, decimals) : null;
+  if (salePrice === null && form.salePrice?.trim()) {
+    problems.add('salePrice', 'sale price', `${priceRule(decimals)}, or empty`);
+  }
+  const saleStartsAt = parseMoment(form.saleStartsAt, timeZone);
+  if (saleStartsAt === undefined) problems.add('saleStartsAt', 'sale start', `${MOMENT_RULE}, or empty`);
+  const saleEndsAt = parseMoment(form.saleEndsAt, timeZone);
+  if (saleEndsAt === undefined) problems.add('saleEndsAt', 'sale end', `${MOMENT_RULE}, or empty`);
   const stock = form.stock?.trim() ? parseCount(form.stock) : null;
   if (stock === null && form.stock?.trim()) problems.add('stock', 'stock', 'must be a whole number ≥ 0');
   const variantStocks = new Map<number, number>();
@@ -115,6 +147,7 @@ export function parseProductForm(form: CpProductFormDto, decimals: number, langu
   problems.check('The product');
   return {
     price: price!,
+    sale: { salePrice, saleStartsAt: saleStartsAt!, saleEndsAt: saleEndsAt! },
     stock,
     variantStocks,
     visible: form.visible !== undefined,

@@ -49,7 +49,10 @@ export class CpProductsController {
   @Post(':id')
   async save(@Param('id', ParseIntPipe) id: number, @Body() body: CpProductFormDto): Promise<FormAnswer> {
     const { decimals } = await this.currencies.base();
-    const product = await this.products.save(id, parseProductForm(body, decimals, translations().languages));
+    const product = await this.products.save(
+      id,
+      parseProductForm(body, decimals, this.products.timeZone(), translations().languages),
+    );
     return new FormAnswer(`${product.name} saved.`, { to: `/${this.config.cpTrigger}/products/${id}` });
   }
 }

@@ -1,9 +1,8 @@
 import { Transform } from 'class-transformer';
 import { IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
-import { shopMoment } from '../../commerce/delivery/shop-calendar';
 import { DeliverySlotValues, ShippingMethodValues } from '../../commerce/shipping/shipping-admin-input';
 import { FormProblems } from '../../common/errors/form-problems';
-import { parseCount, parsePrice, priceRule } from '../form-fields';
+import { MOMENT_RULE, parseCount, parseMoment, parsePrice, priceRule } from '../form-fields';
 
 /** What both shipping forms have: a position in the lists, and the on/off switch. */
 class CpListedRowFormDto {
@@ -143,14 +142,6 @@ export function parseShippingMethodForm(
     visibleUntil: visibleUntil!,
     ...listing,
   };
-}
-
-const MOMENT_RULE = 'must be a date and time like 2026-12-24T18:00';
-
-/** A moment typed in the shop's time zone: null when empty, undefined when it is not one. */
-function parseMoment(text: string | undefined, timeZone: string): number | null | undefined {
-  if (!text?.trim()) return null;
-  return shopMoment(timeZone, text.trim()) ?? undefined;
 }
 
 /**

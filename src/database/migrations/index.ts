@@ -19,6 +19,10 @@ import { Shipments1795777899147 } from './1795777899147-shipments';
 import { OrderHistoryCustomerVisible1795778609404 } from './1795778609404-order-history-customer-visible';
 import { Returns1795778895019 } from './1795778895019-returns';
 import { SalesDocuments1795779408615 } from './1795779408615-sales-documents';
+import { LegalPages1795786580244 } from './1795786580244-legal-pages';
+import { MarketingConsents1795786594344 } from './1795786594344-marketing-consents';
+import { RefundChecks1795786705886 } from './1795786705886-refund-checks';
+import { PriceHistory1795787259002 } from './1795787259002-price-history';
 import { UnitPricesProductSafety1795790774793 } from './1795790774793-unit-prices-product-safety';
 import { OrderVatConsultation1795754295107 } from './1795754295107-order-vat-consultation';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
@@ -48,5 +52,9 @@ export const MIGRATIONS = [
   OrderHistoryCustomerVisible1795778609404,
   Returns1795778895019,
   SalesDocuments1795779408615,
+  LegalPages1795786580244,
+  MarketingConsents1795786594344,
+  RefundChecks1795786705886,
+  PriceHistory1795787259002,
   UnitPricesProductSafety1795790774793,
 ];

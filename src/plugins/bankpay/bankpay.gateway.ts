@@ -178,7 +178,10 @@ export class BankpayGateway implements PaymentGateway {
     return Boolean(stringOrNull(transaction.extra.paymentId)) && transaction.extra.preferredMethod === 'CARD_PAY';
   }
 
-  /** Asks the bank to give back part of a card payment, keyed by our refund so a repeated call refunds once. */
+  /**
+   * Asks the bank to give back part of a card payment, keyed by our refund so a repeated call refunds once. Throws
+   * when the bank gave no clear answer.
+   */
   async refund({ transaction, amount, refundKey }: RefundRequest): Promise<RefundOutcome> {
     const { decimals } = await this.currencies.chosenOrBase(transaction.currency);
     const answer = await this.payPlus.refundPayment(stringOrNull(transaction.extra.paymentId)!, {
@@ -187,7 +190,16 @@ export class BankpayGateway implements PaymentGateway {
       currency: transaction.currency,
     });
     if ('refundId' in answer) return { status: 'refunded', reference: answer.refundId };
-    return { status: 'failed', reason: `the bank did not refund it (${answer.failure})` };
+    return { status: 'failed', reason: `the bank did not refund it (${answer.refused})` };
+  }
+
+  /**
+   * The bank's API has no query for a refund's status; the refund asked again under the same `merchantRefundId`
+   * is its answer: the refund it made then, or, if the first call never reached it, the refund it makes now (the
+   * shop still owes it: its amount was held all along), or its refusal.
+   */
+  refundStatus(request: RefundRequest): Promise<RefundOutcome> {
+    return this.refund(request);
   }
 
   /** REST API returns name their payment. */

@@ -3,6 +3,7 @@ import { CartPricingService, CartSummary, PricedCart } from '../../commerce/cart
 import { Cart } from '../../commerce/carts/cart.entity';
 import { AddedToCart, CartService } from '../../commerce/carts/cart.service';
 import { absoluteUrl, productUrl } from '../../commerce/products/catalog-product';
+import { unitPrice } from '../../commerce/products/sale-price';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { convertMinor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
@@ -62,7 +63,7 @@ export class CartSummaries {
   async addedProducts(cart: Cart): Promise<(added: AddedToCart, qty: number) => AddedProduct> {
     const [currency, base] = await Promise.all([this.currencies.chosenOrBase(cart.currency), this.currencies.base()]);
     return (added, qty) => {
-      const unit = convertMinor(added.variant?.price ?? added.product.price, base, currency);
+      const unit = convertMinor(unitPrice(added.product, added.variant, Date.now()), base, currency);
       const image = added.product.images[0];
       return {
         id: added.product.id,

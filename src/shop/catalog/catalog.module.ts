@@ -4,6 +4,7 @@ import { CatalogAliasesMiddleware } from './catalog-aliases.middleware';
 import { CatalogImportCommand } from './catalog-import.command';
 import { CatalogController } from './catalog.controller';
 import { HomeController } from './home.controller';
+import { CookieConsentController } from './cookie-consent.controller';
 import { LanguageController } from './language.controller';
 import { ProductPageController } from './product-page.controller';
 
@@ -13,7 +14,7 @@ import { ProductPageController } from './product-page.controller';
  */
 @Module({
   imports: [CatalogReadModule],
-  controllers: [HomeController, CatalogController, ProductPageController, LanguageController],
+  controllers: [HomeController, CatalogController, ProductPageController, LanguageController, CookieConsentController],
   providers: [CatalogImportCommand],
 })
 export class CatalogModule implements NestModule {

@@ -1,5 +1,5 @@
 import { NET_QUANTITY_SCALE, readNetQuantity as readNetQuantityOf } from '../../commerce/products/net-quantity';
-import { NetQuantityFields, ProductImportRow } from '../../commerce/products/product-import.service';
+import { ImportSale, NetQuantityFields, ProductImportRow } from '../../commerce/products/product-import.service';
 import { readSafetyInfo, SafetyInfo } from '../../commerce/products/product-safety';
 import { ProductOption } from '../../commerce/products/product.entity';
 
@@ -76,6 +76,7 @@ function readRow(
     problems.push('slug must be lowercase letters and digits joined by single hyphens (up to 191 characters)');
   }
   const price = readPrice(raw.price, 'price', decimals, problems);
+  const sale = readSale(raw.sale, 'sale', price, decimals, problems);
   const stock = readCount(raw.stock, 'stock', problems);
   if (raw.visible !== undefined && typeof raw.visible !== 'boolean') problems.push('visible must be true or false');
   if (raw.weight !== undefined) readCount(raw.weight, 'weight', problems);
@@ -98,6 +99,7 @@ function readRow(
     name: name!,
     slug: raw.slug as string | undefined,
     price: price!,
+    ...(sale === undefined ? {} : { sale }),
     stock: stock!,
     visible: raw.visible as boolean | undefined,
     weight: raw.weight as number | undefined,
@@ -145,6 +147,42 @@ function readPrice(value: unknown, field: string, decimals: number, problems: st
   }
   problems.push(`${field} must be a number ≥ 0 with at most ${decimals} decimals`);
   return null;
+}
+
+/** ISO 8601 with a time zone: `2026-12-01T00:00:00+01:00` or `…Z`. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * `{ price, startsAt?, endsAt? }`: a sale price below `price` (major units), from and until instants with a time
+ * zone. Whether the sale's start is in the past is the importer's business (a sale cannot be backdated).
+ */
+function readSale(
+  value: unknown,
+  field: string,
+  price: number | null,
+  decimals: number,
+  problems: string[],
+): ImportSale | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) {
+    problems.push(`${field} must be an object { price, startsAt?, endsAt? }`);
+    return undefined;
+  }
+  const before = problems.length;
+  const salePrice = readPrice(value.price, `${field}.price`, decimals, problems);
+  if (salePrice !== null && price !== null && salePrice >= price)
+    problems.push(`${field}.price must be below the price`);
+  const [startsAt, endsAt] = (['startsAt', 'endsAt'] as const).map((name) => {
+    const text = value[name];
+    if (text === undefined || text === null) return null;
+    const moment = typeof text === 'string' && INSTANT.test(text) ? Date.parse(text) : NaN;
+    if (Number.isNaN(moment))
+      problems.push(`${field}.${name} must be a date and time with a zone, like 2026-12-01T00:00:00+01:00`);
+    return moment;
+  });
+  if (startsAt !== null && endsAt !== null && endsAt <= startsAt)
+    problems.push(`${field}.endsAt must be after startsAt`);
+  return problems.length > before ? undefined : { price: salePrice!, startsAt, endsAt };
 }
 
 function readCount(value: unknown, field: string, problems: string[]): number | null {
@@ -227,6 +265,10 @@ function readVariants(
     if (sku !== null && (sku === productSku || skus.has(sku))) problems.push(`${where}.sku ${sku} is used twice`);
     const price =
       variant.price === undefined ? undefined : readPrice(variant.price, `${where}.price`, decimals, problems);
+    if (variant.sale !== undefined && variant.price === undefined) {
+      problems.push(`${where}.sale needs a price of the variant's own (without one it follows the product's sale)`);
+    }
+    const sale = readSale(variant.sale, `${where}.sale`, price ?? null, decimals, problems);
     const stock = readCount(variant.stock, `${where}.stock`, problems);
     const chosen = variant.options;
     const codes = options!.map((option) => option.code);
@@ -248,6 +290,7 @@ function readVariants(
       sku: sku!,
       options: chosen as Record<string, string>,
       ...(price === undefined ? {} : { price: price! }),
+      ...(sale === undefined ? {} : { sale }),
       stock: stock!,
       ...netQuantity,
     });

@@ -76,7 +76,14 @@ export class CheckoutPageService {
       vatCheck:
         this.settings.isOn('salesValidateVAT') && this.settings.get('salesValidateVATType') === 'format_existence',
       delivery: this.deliveryChoice(cart.deliverySlotId, cart.deliveryDate),
-      items: priced.lines.map((item) => ({ name: item.name, qty: item.line.qty, total: money(item.total) })),
+      /** The main characteristics of the goods, right above the order button: name, variant, quantity. */
+      items: priced.lines.map((item) => ({
+        name: item.name,
+        options: Object.entries(item.line.configuration ?? {}).map(([code, value]) => ({ code, value })),
+        qty: item.line.qty,
+        total: money(item.total),
+      })),
+      termsCheckbox: this.settings.isOn('salesTermsCheckbox'),
       totals: {
         subtotal: money(priced.subtotal),
         discount: money(priced.discount),

@@ -7,7 +7,10 @@ import { CheckoutChoices } from '../../commerce/checkout/checkout-choices.servic
 import { QuoteService } from '../../commerce/checkout/quote.service';
 import { addressJson } from '../../commerce/customers/address-book.service';
 import { SettingsService } from '../../config/settings.service';
+import { AppError } from '../../common/errors/app-error';
 import { FormAnswer } from '../../web/answers/answers';
+import { consentWording } from '../../web/i18n/consent-wording';
+import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { SaveCheckoutDto, SavePaymentMethodDto, SaveShippingMethodDto } from './dto/checkout.dto';
 import { SessionCheckout } from './session-checkout.service';
 
@@ -66,7 +69,15 @@ export class CheckoutController {
 
   @Post('save')
   @HttpCode(200)
-  save(@Body() body: SaveCheckoutDto, @Req() req: Request): Promise<FormAnswer> {
+  save(@Body() body: SaveCheckoutDto, @Req() req: Request, @PageText() text: PageTextFn): Promise<FormAnswer> {
+    if (body.marketingConsent && body.marketingOptOut) {
+      throw AppError.invalid({ marketingOptOut: ['cannot be ticked together with the consent to offers by e-mail'] });
+    }
+    const marketing = body.marketingConsent
+      ? { granted: true, wording: consentWording(text, 'marketing') }
+      : body.marketingOptOut
+        ? { granted: false, wording: consentWording(text, 'customerOptOut') }
+        : null;
     return this.saveStep(req, 'Your details were saved.', (cart) =>
       this.choices.saveDetails(cart, {
         email: body.email,
@@ -75,6 +86,7 @@ export class CheckoutController {
         notes: body.notes ?? null,
         vatId: body.vatId ?? null,
         companyName: body.companyName ?? null,
+        marketing,
       }),
     );
   }

@@ -52,6 +52,7 @@ export class PlaceOrderController {
       customerId: await this.customers.currentId(req.session),
       expectedTotal: body.expectedTotal,
       saveAddresses: body.saveToAddressBook === true,
+      acceptedTerms: body.acceptTerms === true,
       language,
     });
     const step = created ? await this.payments.start(order, req.ip ?? '') : await this.payments.nextStep(order.id);

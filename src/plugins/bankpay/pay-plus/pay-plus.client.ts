@@ -68,7 +68,24 @@ interface CachedToken {
 }
 
 /** Why a call gave nothing usable; logged, never thrown past this client. */
-class BankCallError extends Error {}
+class BankCallError extends Error {
+  /** The bank's HTTP status, when it answered with an error. */
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Whether an error answer means the bank refused the request (it did nothing): a 4xx, but for the ones that say
+ * "not now" (timeout, conflict, too many requests), after which nobody knows.
+ */
+function isRefusal(error: unknown): boolean {
+  if (!(error instanceof BankCallError) || error.status === undefined) return false;
+  return error.status >= 400 && error.status < 500 && ![408, 409, 425, 429].includes(error.status);
+}
 
 /**
  * The bank's REST API ("PayPlus", docs/integrations.md), status queries included. Every call has the
@@ -186,12 +203,14 @@ export class PayPlusClient {
 
   /**
    * Gives back `amount` (major units) of a paid payment, once per `merchantRefundId`: the bank's id of the refund,
-   * or why there is none (the bank's error code, or that it did not answer).
+   * or its refusal (its error code). Throws when nobody can tell (no answer, a 5xx, an answer that makes no sense):
+   * the bank may have made the refund, and the same call again says, since the bank answers a `merchantRefundId` it
+   * knows with the refund it made.
    */
   async refundPayment(
     paymentId: string,
     refund: { merchantRefundId: string; amountValue: number; currency: string },
-  ): Promise<{ refundId: string } | { failure: string }> {
+  ): Promise<{ refundId: string } | { refused: string }> {
     try {
       const { merchantRefundId, amountValue, currency } = refund;
       const answer = await this.call('BANKPAYPLUS', 'POST', `/v1/payments/${encodeURIComponent(paymentId)}/refunds`, {
@@ -203,7 +222,8 @@ export class PayPlusClient {
       return { refundId: answer.refundId };
     } catch (error) {
       this.logger.warn(`bank call "refund payment ${paymentId}" failed: ${(error as Error).message}`);
-      return { failure: (error as Error).message };
+      if (isRefusal(error)) return { refused: (error as Error).message };
+      throw error;
     }
   }
 
@@ -258,7 +278,8 @@ export class PayPlusClient {
         this.tokens.delete(scope);
         continue;
       }
-      if (response.status < 200 || response.status >= 300) throw new BankCallError(describeFailure(response));
+      if (response.status < 200 || response.status >= 300)
+        throw new BankCallError(describeFailure(response), response.status);
       return response.json;
     }
   }

@@ -65,6 +65,18 @@ export class SaveCheckoutDto {
   @IsString()
   @MaxLength(255)
   companyName?: string;
+
+  /** Consent to marketing e-mail (consent.marketing.v1), unticked unless the shopper ticks it. */
+  @IsOptional()
+  @flag()
+  @IsBoolean()
+  marketingConsent?: boolean;
+
+  /** A customer's objection to e-mail about similar products (consent.customerOptOut.v1). */
+  @IsOptional()
+  @flag()
+  @IsBoolean()
+  marketingOptOut?: boolean;
 }
 
 export class SaveShippingMethodDto {
@@ -125,6 +137,12 @@ export class PlaceOrderDto {
   @flag()
   @IsBoolean()
   saveToAddressBook?: boolean;
+
+  /** The "I accept the terms and conditions" box; required to be true while `salesTermsCheckbox` is on. */
+  @IsOptional()
+  @flag()
+  @IsBoolean()
+  acceptTerms?: boolean;
 }
 
 /** An address-book entry's id, as the checkout page's picker sends it (an empty choice: none). */

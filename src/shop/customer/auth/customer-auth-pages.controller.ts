@@ -9,7 +9,8 @@ import { SettingsService } from '../../../config/settings.service';
 import { FormAnswer, PageView, Redirect } from '../../../web/answers/answers';
 import { PageLanguage, PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
 import { formMessage, validateForm } from './auth-forms';
-import { LoginDto, RegisterDto } from './customer-auth.dto';
+import { LoginDto, newCustomer, RegisterDto } from './customer-auth.dto';
+import { consentWording } from '../../../web/i18n/consent-wording';
 import { CustomerLoginService } from './customer-login.service';
 import { destroySession } from './customer-session';
 import { sameSitePath } from '../../../common/back-url';
@@ -75,7 +76,8 @@ export class CustomerAuthPagesController {
     @PageLanguage() language: string,
   ): Promise<FormAnswer | Redirect> {
     try {
-      const customer = await this.login.registerAndLogIn(req, await validateForm(RegisterDto, form, language));
+      const account = await validateForm(RegisterDto, form, language);
+      const customer = await this.login.registerAndLogIn(req, newCustomer(account, consentWording(text, 'marketing')));
       return new Redirect(ACCOUNT_PAGE, 303, [
         { type: 'success', message: text('customer.register.welcome', { name: customer.firstName }) },
         { type: 'info', message: text('customer.register.confirmSent', { email: customer.email }) },

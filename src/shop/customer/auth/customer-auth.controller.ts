@@ -2,7 +2,9 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { RequiresFeature } from '../../../common/decorators/requires-feature.decorator';
-import { LoginDto, RegisterDto } from './customer-auth.dto';
+import { LoginDto, newCustomer, RegisterDto } from './customer-auth.dto';
+import { consentWording } from '../../../web/i18n/consent-wording';
+import { PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
 import { CustomerLoginService } from './customer-login.service';
 
 /** The customer's public name and e-mail, as login and registration answer them. */
@@ -23,8 +25,8 @@ export class CustomerAuthController {
    */
   @Post('register')
   @HttpCode(200)
-  async register(@Body() body: RegisterDto, @Req() req: Request) {
-    const customer = await this.login.registerAndLogIn(req, body);
+  async register(@Body() body: RegisterDto, @Req() req: Request, @PageText() text: PageTextFn) {
+    const customer = await this.login.registerAndLogIn(req, newCustomer(body, consentWording(text, 'marketing')));
     return { success: true, customer: customerSummary(customer) };
   }
 

@@ -2,6 +2,8 @@ import { Transform } from 'class-transformer';
 import { isEmail, IsBoolean, IsOptional, ValidateBy, ValidationArguments } from 'class-validator';
 import { FieldProblem, problemText } from '../../../commerce/customers/field-problems';
 import { passwordFieldProblem } from '../../../commerce/customers/password-policy';
+import type { NewCustomer } from '../../../commerce/customers/customer-accounts.service';
+import type { ConsentWording } from '../../../commerce/marketing/marketing-consents.service';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** Checkboxes post `on`; JSON clients send booleans. */
@@ -69,6 +71,18 @@ export class RegisterDto {
   @Transform(trim)
   @RequiredText(100)
   lastName: string;
+
+  /** Consent to marketing e-mail (consent.marketing.v1); unticked unless the shopper ticks it. */
+  @IsOptional()
+  @Transform(checkbox)
+  @IsBoolean()
+  marketingConsent?: boolean;
+}
+
+/** The new account, with the consent wording recorded when the shopper ticked the box. */
+export function newCustomer(dto: RegisterDto, consent: ConsentWording): NewCustomer {
+  const { marketingConsent, ...account } = dto;
+  return { ...account, marketing: marketingConsent ? consent : null };
 }
 
 export class LoginDto {

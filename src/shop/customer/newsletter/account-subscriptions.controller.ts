@@ -3,7 +3,9 @@ import { AccountRoute } from '../auth/account-route.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Customer } from '../../../commerce/customers/customer.entity';
+import { MarketingConsents } from '../../../commerce/marketing/marketing-consents.service';
 import { FormAnswer, PageView } from '../../../web/answers/answers';
+import { consentWording } from '../../../web/i18n/consent-wording';
 import { PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
 import { changeDone } from '../translated-answers';
 import { SubscriptionsDto } from './newsletter.dto';
@@ -12,43 +14,61 @@ import { NewsletterService } from '../../../commerce/marketing/newsletter.servic
 const PAGE = '/shop/account/subscriptions';
 
 /**
- * The account's subscriptions page. Ticking the newsletter goes through the same double opt-in as a guest:
- * nothing has proven that the account's e-mail address belongs to whoever registered it.
+ * The account's subscriptions page: the consent to marketing e-mail as recorded (when, where) with its checkbox,
+ * and the newsletter. Ticking the newsletter goes through the same double opt-in as a guest: nothing has proven
+ * that the account's e-mail address belongs to whoever registered it.
  */
 @ApiTags('customer')
 // Guards run in the order applied, bottom up: the feature flag (404) before the login check.
 @AccountRoute()
 @Controller('shop/account')
 export class AccountSubscriptionsController {
-  constructor(private readonly newsletter: NewsletterService) {}
+  constructor(
+    private readonly newsletter: NewsletterService,
+    private readonly consents: MarketingConsents,
+  ) {}
 
   @Get('subscriptions')
   async page(@Req() req: Request, @PageText() text: PageTextFn): Promise<PageView> {
     const customer = req.customer as Customer;
-    const status = await this.newsletter.statusOf(customer.email);
+    const [status, { basis, record }] = await Promise.all([
+      this.newsletter.statusOf(customer.email),
+      this.consents.standing(customer.email),
+    ]);
     return new PageView('shop/account/subscriptions', {
       title: text('account.subscriptions.title'),
       email: customer.email,
       confirmed: status === 'confirmed',
       pending: status === 'pending',
+      consent: {
+        basis,
+        given: basis === 'consent',
+        softOptIn: basis === 'soft_opt_in',
+        withdrawn: basis === 'withdrawn',
+        date: record?.dateCreated,
+        source: record && text(`consent.sources.${record.source}`),
+      },
       csrf: true,
     });
   }
 
   @Post('subscriptions/save')
   @HttpCode(200)
-  async save(@Body() body: SubscriptionsDto, @Req() req: Request): Promise<FormAnswer> {
+  async save(@Body() body: SubscriptionsDto, @Req() req: Request, @PageText() text: PageTextFn): Promise<FormAnswer> {
     const customer = req.customer as Customer;
-    const status =
-      body.newsletter === true
-        ? await this.newsletter.subscribe(customer.email, customer.firstName)
-        : await this.newsletter.unsubscribe(customer.email);
+    const saved = await this.newsletter.saveAccountChoices(
+      customer,
+      { marketing: body.marketing === true, newsletter: body.newsletter === true },
+      consentWording(text, 'marketing'),
+    );
     const key =
-      status === 'confirmed'
+      saved.newsletter === 'confirmed'
         ? 'account.subscriptions.subscribed'
-        : status === 'pending'
+        : saved.newsletter === 'pending'
           ? 'account.subscriptions.almostDone'
-          : 'account.subscriptions.unsubscribed';
-    return changeDone({ key, params: { email: customer.email } }, { to: PAGE }, { newsletter: status });
+          : saved.marketing
+            ? 'consent.account.given'
+            : 'consent.account.refused';
+    return changeDone({ key, params: { email: customer.email } }, { to: PAGE }, { ...saved });
   }
 }

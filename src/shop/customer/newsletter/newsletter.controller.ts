@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { Request } from 'express';
@@ -8,6 +8,7 @@ import { wantsHtml } from '../../../common/session-data';
 import { ShopThrottlerGuard } from '../../../common/throttling/throttling.module';
 import { FormAnswer, PageView } from '../../../web/answers/answers';
 import { PageText, PageTextFn } from '../../../web/i18n/page-text.decorator';
+import { consentWording } from '../../../web/i18n/consent-wording';
 import { linkConfirmPage } from '../../../web/link-confirm-page';
 import { apiText } from '../translated-answers';
 import { SubscribeDto } from './newsletter.dto';
@@ -41,8 +42,11 @@ export class NewsletterController {
   @HttpCode(200)
   @UseGuards(ShopThrottlerGuard)
   @Throttle({ default: { limit: SUBSCRIBE_LIMIT, ttl: 10 * 60_000 } })
-  async subscribe(@Body() body: SubscribeDto): Promise<FormAnswer> {
-    await this.newsletter.subscribe(body.email, body.firstName);
+  async subscribe(@Body() body: SubscribeDto, @PageText() text: PageTextFn): Promise<FormAnswer> {
+    await this.newsletter.subscribe(body.email, body.firstName, {
+      source: 'newsletter_form',
+      wording: consentWording(text, 'marketing'),
+    });
     const message = { key: 'account.newsletterLink.thankYou', params: { email: body.email } };
     return new FormAnswer(message, { back: '/' }, () => ({ success: true, message: apiText(message) }));
   }
@@ -74,11 +78,22 @@ export class NewsletterController {
     if (!wantsHtml(req)) return { success: true, status: await confirm() };
     return orInvalidLinkPage(text, async () => resultPage(text, CONFIRM_RESULTS[await confirm()]));
   }
+}
 
-  @Get('newsletter/unsubscribe')
+/**
+ * The opt-out link of every marketing e-mail (newsletter, abandoned-cart reminder): one click unsubscribes and
+ * withdraws the consent. It works whether or not accounts are on, as abandoned-cart reminders go out without them.
+ */
+@ApiTags('customer')
+@Controller('shop/newsletter')
+export class MarketingOptOutController {
+  constructor(private readonly newsletter: NewsletterService) {}
+
+  @Get('unsubscribe')
+  @Header('Cache-Control', 'no-store')
   unsubscribe(@Query('email') email: unknown, @Query('sig') sig: unknown, @PageText() text: PageTextFn) {
     return orInvalidLinkPage(text, async () => {
-      await this.newsletter.unsubscribeLink(asText(email), asText(sig));
+      await this.newsletter.unsubscribeLink(asText(email), asText(sig), consentWording(text, 'optOutLink'));
       return resultPage(text, { heading: 'unsubscribedHeading', message: 'unsubscribedMessage' });
     });
   }

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEmail, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Equals, IsBoolean, IsEmail, IsOptional, IsString, MaxLength } from 'class-validator';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** Checkboxes post `on` (or their value); JSON clients send booleans. */
@@ -17,10 +17,21 @@ export class SubscribeDto {
   @IsString()
   @MaxLength(100)
   firstName?: string;
+
+  /** The consent checkbox (consent.marketing.v1): no newsletter without it. */
+  @Transform(checkbox)
+  @Equals(true, { message: 'must be ticked: the newsletter is sent only with your consent' })
+  consent: boolean;
 }
 
 export class SubscriptionsDto {
-  /** Absent when the form's checkbox is cleared. */
+  /** Consent to marketing e-mail (consent.marketing.v1); absent when the form's checkbox is cleared. */
+  @IsOptional()
+  @Transform(checkbox)
+  @IsBoolean()
+  marketing?: boolean;
+
+  /** Absent when the form's checkbox is cleared; ticked only with `marketing`. */
   @IsOptional()
   @Transform(checkbox)
   @IsBoolean()
