@@ -20,7 +20,9 @@ import { CpModule } from './cp/cp.module';
 import { CpContentModule } from './cp/content/cp-content.module';
 import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
 import { CpGiftCardsModule } from './cp/gift-cards/cp-gift-cards.module';
+import { CpReportsModule } from './cp/reports/cp-reports.module';
 import { CpReturnsModule } from './cp/returns/cp-returns.module';
+import { CpWithdrawalsModule } from './cp/withdrawals/cp-withdrawals.module';
 import { CpMarketingModule } from './cp/marketing/cp-marketing.module';
 import { CpProductsModule } from './cp/products/cp-products.module';
 import { CpShippingModule } from './cp/shipping/cp-shipping.module';
@@ -65,6 +67,8 @@ const CP_MODULES = [
   CpGiftCardsModule,
   CpReturnsModule,
   CpContentModule,
+  CpWithdrawalsModule,
+  CpReportsModule,
   BankpayCpModule,
   CarrierACpModule,
   FlowsCpModule,

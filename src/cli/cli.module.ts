@@ -14,6 +14,7 @@ import { OrdersRefundCommand } from './orders-refund.command';
 import { OrdersSetStatusCommand } from './orders-set-status.command';
 import { SettingsGetCommand, SettingsSetCommand } from './settings.commands';
 import { SetupCommand } from './setup.command';
+import { VatRatesListCommand, VatRatesSetCommand } from './vat-rates.commands';
 
 @Module({})
 export class CliModule {
@@ -33,6 +34,8 @@ export class CliModule {
         FlowsCreateCommand,
         GiftCardsIssueCommand,
         SetupCommand,
+        VatRatesListCommand,
+        VatRatesSetCommand,
       ],
     };
   }

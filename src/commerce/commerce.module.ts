@@ -56,6 +56,8 @@ import { CurrencyService } from './stores/currency.service';
 import { DefaultStoreService } from './stores/default-store.service';
 import { SellerContact } from './stores/seller-contact';
 import { StoreService } from './stores/store.service';
+import { OssReport } from './tax/oss-report.service';
+import { VatRates } from './tax/vat-rates.service';
 import { VatValidationService } from './tax/vat-validation.service';
 import { ViesClient } from './tax/vies.client';
 
@@ -103,6 +105,8 @@ const COMMERCE_SERVICES = [
   SalesDocumentMail,
   ViesClient,
   VatValidationService,
+  VatRates,
+  OssReport,
   SessionCustomers,
   WishlistService,
   AddressBookService,

@@ -10,6 +10,7 @@ export const CORE_CP_PERMISSIONS = [
   'accessJobs',
   'accessFlows',
   'accessContent', // content pages: terms, privacy policy, contact, withdrawal, accessibility statement
+  'accessReports', // tax reports (the One-Stop-Shop VAT return)
 ] as const;
 
 export type CoreCpPermission = (typeof CORE_CP_PERMISSIONS)[number];

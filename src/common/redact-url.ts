@@ -8,6 +8,7 @@ export const SECRET_ROUTES = [
   '/shop/order/view/:secret',
   '/shop/order/pay/:secret',
   '/shop/order/cancel/:secret',
+  '/shop/order/withdraw/:secret',
   '/shop/checkout/process-payment/:secret',
   '/shop/cart/share/:secret',
   '/shop/marketing/abandoned-carts/recover/:secret',

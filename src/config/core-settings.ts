@@ -50,6 +50,11 @@ function returnWindow(value: unknown): string | undefined {
   if ((value as number) < 0 || (value as number) > 365) return 'must be from 0 (no returns) to 365 days';
 }
 
+function withdrawalPeriod(value: unknown): string | undefined {
+  // The law gives consumers 14 days at least (Directive 2011/83/EU, Art. 9); a shop may give more.
+  if ((value as number) < 14 || (value as number) > 365) return 'must be from 14 to 365 days';
+}
+
 /** Blank, or an absolute https URL without credentials (what a script tag and the CSP can name). */
 function optionalScriptUrl(value: unknown): string | undefined {
   if (value === '') return undefined;
@@ -132,6 +137,14 @@ export const CORE_SETTINGS = [
     default: false,
     description:
       'Checkout asks the shopper to tick "I accept the terms and conditions"; the order keeps the version and time',
+  },
+  {
+    key: 'salesWithdrawalDays',
+    type: 'integer',
+    default: 14,
+    check: withdrawalPeriod,
+    description:
+      'Days after delivery (or the order, while not delivered) in which a withdrawal is on time; later ones are recorded as late',
   },
   { key: 'salesValidateVAT', type: 'boolean', default: false, description: 'Check VAT ids at checkout' },
   {
@@ -301,7 +314,27 @@ export const CORE_SETTINGS = [
     check: (value) => (value === '' || isEmailAddress(String(value)) ? undefined : 'must be an e-mail address'),
   },
   { key: 'salesSellerPhone', type: 'string', default: '', description: "The seller's phone number in order e-mails" },
-  { key: 'salesTaxRate', type: 'integer', default: 20, description: 'VAT rate in percent applied to cart totals' },
+  {
+    key: 'salesTaxRate',
+    type: 'integer',
+    default: 20,
+    description: "The shop's own standard VAT rate in percent, until a rate for it is entered in the VAT rate table",
+  },
+  {
+    key: 'salesOssDestinationVat',
+    type: 'boolean',
+    default: false,
+    description:
+      "Above the EU's EUR 10,000 distance-sales threshold: consumers in other EU countries pay their country's VAT",
+  },
+  {
+    key: 'salesPricesStable',
+    type: 'string',
+    default: 'gross',
+    choices: ['gross', 'net'],
+    description:
+      "When another country's VAT applies: gross, every consumer pays the shelf price; net, the net price stays",
+  },
   {
     key: 'salesPricesIncludeTax',
     type: 'boolean',

@@ -14,6 +14,7 @@ import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.mac
 import { RefundBalance } from '../commerce/refunds/refund-balance';
 import { RefundService } from '../commerce/refunds/refund.service';
 import { ReturnService } from '../commerce/returns/return.service';
+import { WithdrawalService } from '../commerce/withdrawals/withdrawal.service';
 import { Currency } from '../commerce/stores/currency.entity';
 import { CurrencyService } from '../commerce/stores/currency.service';
 import { shipmentLifecycle } from '../commerce/shipments/shipment-lifecycle';
@@ -50,6 +51,7 @@ export class CpOrdersController {
     private readonly orders: OrderAdmin,
     private readonly refunds: RefundService,
     private readonly returns: ReturnService,
+    private readonly withdrawals: WithdrawalService,
     private readonly currencies: CurrencyService,
     private readonly shipments: ShipmentsService,
     private readonly documents: SalesDocuments,
@@ -78,13 +80,14 @@ export class CpOrdersController {
     ]);
     const currency = await this.currencies.chosenOrBase(detail.order.currency);
     const refunds = refundPanel(await this.refunds.balance(id), currency);
-    const returns = await this.returns.forOrder(id);
+    const [returns, withdrawals] = await Promise.all([this.returns.forOrder(id), this.withdrawals.forOrder(id)]);
     return new PageView('cp/order', {
       layout: 'cp',
       title: 'Order',
       ...detail,
       refunds,
       returns,
+      withdrawals,
       shipments: shipments.map((shipment) => ({
         ...shipment,
         events: [...shipment.events].reverse(),

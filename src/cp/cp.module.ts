@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CommerceAdminModule } from '../commerce/admin.module';
 import { ReturnsModule } from '../commerce/returns/returns.module';
 import { StaffModule } from '../commerce/staff/staff.module';
+import { WithdrawalsModule } from '../commerce/withdrawals/withdrawals.module';
 import { CpAuthController } from './cp-auth.controller';
 import { CpDashboardController } from './cp-dashboard.controller';
 import { CpJobsController } from './cp-jobs.controller';
@@ -15,7 +16,7 @@ import { CpShipmentsController } from './cp-shipments.controller';
  * accounts, which the CP guard, the demo seed and the CLI use.
  */
 @Module({
-  imports: [StaffModule, CommerceAdminModule, ReturnsModule],
+  imports: [StaffModule, CommerceAdminModule, ReturnsModule, WithdrawalsModule],
   controllers: [
     CpAuthController,
     CpDashboardController,

@@ -42,12 +42,14 @@ import { Store } from '../commerce/stores/store.entity';
 import { License } from '../config/licenses/license.entity';
 import { SettingRow } from '../config/setting.entity';
 import { CpUser } from '../commerce/staff/cp-user.entity';
+import { VatRate } from '../commerce/tax/vat-rate.entity';
 import { FlowRun } from '../flow/flow-run.entity';
 import { Flow } from '../flow/flow.entity';
 import { CarrierAAutoShipment } from '../plugins/carrier-a/carrier-a-auto-shipment.entity';
 import { CarrierALabelMonth } from '../plugins/carrier-a/carrier-a-label-month.entity';
 import { CarrierAShipment } from '../plugins/carrier-a/carrier-a-shipment.entity';
 import { Job } from '../jobs/job.entity';
+import { Withdrawal, WithdrawalLine } from '../commerce/withdrawals/withdrawal.entity';
 import { SessionRow } from '../web/session.entity';
 
 /** Every entity of the service; migrations must create exactly these tables. */
@@ -106,4 +108,7 @@ export const ENTITIES = [
   SalesDocument,
   SalesDocumentCounter,
   SalesDocumentPdfPart,
+  Withdrawal,
+  WithdrawalLine,
+  VatRate,
 ];

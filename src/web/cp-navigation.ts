@@ -13,6 +13,7 @@ export interface CpNavEntry {
 const CORE_ENTRIES: CpNavEntry[] = [
   { label: 'Orders', path: 'orders', permission: 'accessOrders' },
   { label: 'Returns', path: 'returns', permission: 'accessOrders' },
+  { label: 'Withdrawals', path: 'withdrawals', permission: 'accessOrders' },
   { label: 'Products', path: 'products', permission: 'accessProducts' },
   { label: 'Jobs', path: 'jobs', permission: 'accessJobs' },
   { label: 'Coupons', path: 'coupons', permission: 'accessMarketing' },
@@ -21,6 +22,7 @@ const CORE_ENTRIES: CpNavEntry[] = [
   { label: 'Shipping', path: 'shipping', permission: 'accessShipping' },
   { label: 'Flows', path: 'flows', permission: 'accessFlows' },
   { label: 'Content pages', path: 'content-pages', permission: 'accessContent' },
+  { label: 'OSS report', path: 'reports/oss', permission: 'accessReports' },
 ];
 
 /** The CP header's links: the core pages, then those plugins add, each shown to staff who may open it. */

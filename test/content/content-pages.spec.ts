@@ -86,6 +86,9 @@ describe(`content pages (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const skPage = (await (await slovak()).get('/shop/page/contact').expect(200)).text;
     expect(skPage).toContain('<a href="/shop/page/accessibility">Vyhlásenie o prístupnosti</a>');
     expect(skPage).toContain('<a href="/shop/page/withdrawal">Odstúpenie od zmluvy a vrátenie</a>');
+    // The withdrawal information leads to the withdrawal function itself.
+    const withdrawal = (await request(shop.server).get('/shop/page/withdrawal').expect(200)).text;
+    expect(withdrawal).toContain('<a class="button" href="/shop/withdrawal">Withdraw from contract</a>');
   });
 
   it('saves a CP edit as the next version, shown in the shop in its language only', async () => {

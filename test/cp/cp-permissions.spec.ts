@@ -208,6 +208,8 @@ describe('CP permissions', () => {
       [`/admin/orders/${order.id}/invoice`, 'accessOrders'],
       ['/admin/returns', 'accessOrders'],
       ['/admin/returns/1', 'accessOrders'],
+      ['/admin/withdrawals', 'accessOrders'],
+      ['/admin/withdrawals/1', 'accessOrders'],
       ['/admin/products', 'accessProducts'],
       [`/admin/products/${product.id}`, 'accessProducts'],
       ['/admin/jobs', 'accessJobs'],
@@ -220,6 +222,8 @@ describe('CP permissions', () => {
       ['/admin/flows', 'accessFlows'],
       ['/admin/content-pages', 'accessContent'],
       ['/admin/content-pages/terms/en', 'accessContent'],
+      ['/admin/reports/oss', 'accessReports'],
+      ['/admin/reports/oss.csv', 'accessReports'],
       // Express matches paths whatever their case; the guard goes by the route, not the spelling.
       ['/ADMIN/Orders', 'accessOrders'],
     ];
@@ -240,6 +244,7 @@ describe('CP permissions', () => {
       [`/admin/orders/${order.id}/edit/note`, { text: 'hello', visibility: 'customer' }],
       ['/admin/returns/1/approve', {}],
       ['/admin/returns/1/refund', { reason: 'Not allowed' }],
+      ['/admin/withdrawals/1/return', {}],
       [`/admin/products/${product.id}`, { price: '0.01' }],
       ['/admin/jobs/1/retry', {}],
       ['/admin/shipping/methods', { name: 'Free for all' }],
@@ -282,6 +287,7 @@ describe('CP permissions', () => {
       '/admin/orders',
       `/admin/orders/${order.id}`,
       '/admin/returns',
+      '/admin/withdrawals',
       '/admin/products',
       `/admin/products/${product.id}`,
       '/admin/jobs',
@@ -294,6 +300,7 @@ describe('CP permissions', () => {
       '/admin/flows',
       '/admin/content-pages',
       '/admin/content-pages/privacy/sk',
+      '/admin/reports/oss',
       '/admin/bankpay/dashboard',
       '/admin/carrier-a/dashboard',
       '/admin/carrier-b/dashboard',
@@ -395,7 +402,7 @@ describe('CP permissions', () => {
     it('checks and shows the permissions the database holds now, removed or granted', async () => {
       const clerk = await staff('mover@example.com', ['accessOrders', 'accessShipping']);
       await clerk.get('/admin/orders').expect(200);
-      expect(await navLabels(clerk)).toEqual(['Orders', 'Returns', 'Shipping']);
+      expect(await navLabels(clerk)).toEqual(['Orders', 'Returns', 'Withdrawals', 'Shipping']);
 
       await users().update({ email: 'mover@example.com' }, { permissions: ['accessShipping', 'accessJobs'] });
       const refused = await clerk.get('/admin/orders').expect(403);

@@ -111,6 +111,7 @@ describe('control panel', () => {
     expect(await navLabels(admin)).toEqual([
       'Orders',
       'Returns',
+      'Withdrawals',
       'Products',
       'Jobs',
       'Coupons',
@@ -119,6 +120,7 @@ describe('control panel', () => {
       'Shipping',
       'Flows',
       'Content pages',
+      'OSS report',
       'Bank payments',
       'Carrier A',
       'Carrier B',

@@ -52,8 +52,9 @@ async function dropSchemaTemplate() {
   if (process.env[SQLITE_TEMPLATE]) rmSync(join(process.env[SQLITE_TEMPLATE], '..'), { recursive: true, force: true });
 }
 
-/** The template's tables as `CREATE TABLE` statements, read once per worker. */
+/** The template's tables as `CREATE TABLE` statements, and those holding rows a migration seeded; read once per worker. */
 let mysqlTables;
+let mysqlSeeded;
 
 /** Fills the new, empty database `name` (SQLite: the file) as a copy of the template; false without a template. */
 async function copySchemaTemplate(target) {
@@ -66,11 +67,13 @@ async function copySchemaTemplate(target) {
   if (!template) return false;
   const admin = await adminConnection(target.mysqlUrl);
   try {
-    mysqlTables ??= await readMysqlTables(admin, template);
+    if (!mysqlTables) ({ creates: mysqlTables, seeded: mysqlSeeded } = await readMysqlTables(admin, template));
     await admin.query(`USE \`${target.mysqlDatabase}\``);
     await admin.query('SET FOREIGN_KEY_CHECKS = 0');
     for (const create of mysqlTables) await admin.query(create);
-    await admin.query(`INSERT INTO migrations SELECT * FROM \`${template}\`.migrations`);
+    // The migrations table, and the rows migrations seed (the VAT rates).
+    for (const name of mysqlSeeded)
+      await admin.query(`INSERT INTO \`${name}\` SELECT * FROM \`${template}\`.\`${name}\``);
   } finally {
     await admin.end();
   }
@@ -83,12 +86,15 @@ async function readMysqlTables(admin, template) {
     [template],
   );
   const creates = [];
+  const seeded = [];
   for (const { name } of tables) {
     const [[row]] = await admin.query(`SHOW CREATE TABLE \`${template}\`.\`${name}\``);
     // A table's counter starts again at 1, as in a database the migrations made.
     creates.push(row['Create Table'].replace(/ AUTO_INCREMENT=\d+/, ''));
+    const [[{ filled }]] = await admin.query(`SELECT EXISTS(SELECT 1 FROM \`${template}\`.\`${name}\`) AS filled`);
+    if (Number(filled)) seeded.push(name);
   }
-  return creates;
+  return { creates, seeded };
 }
 
 function adminConnection(url) {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
-import { roundHalfUp } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
@@ -13,8 +12,13 @@ import { netQuantityOf, pricePerUnit, UnitPrice } from '../products/net-quantity
 import { unitPrice } from '../products/sale-price';
 import { Currency } from '../stores/currency.entity';
 import { CurrencyService } from '../stores/currency.service';
+import { StoreService } from '../stores/store.service';
+import type { OrderVatRow } from '../orders/order.entity';
+import type { TaxClass } from '../tax/tax-class';
+import { VatContext, VatRates } from '../tax/vat-rates.service';
+import { shareOut, splitVat } from '../tax/vat-split';
 import { CartLine } from './cart-line.entity';
-import { Cart } from './cart.entity';
+import { Cart, destination } from './cart.entity';
 import { loadLineItems } from './cart.service';
 
 /** A cart line priced in the cart currency (minor units). */
@@ -31,6 +35,9 @@ export interface PricedLine {
   weightGrams: number;
   /** The price per kg, l, m or m² in the cart currency, of a product sold by weight, volume, length or area. */
   unitPrice: UnitPrice | null;
+  taxClass: TaxClass;
+  /** The VAT rate charged on the line, in hundredths of a percent. */
+  vatRate: number;
 }
 
 /** The lines of a cart priced in its currency, with the coupon discount: what shipping rates depend on. */
@@ -53,6 +60,8 @@ export interface PricedLines {
   giftCardError: string | null;
   giftCardErrorCode: string | null;
   weightGrams: number;
+  /** Whose VAT the cart is charged and the rates (docs/shop.md, _VAT by destination_). */
+  vat: VatContext;
 }
 
 /** Totals in minor units of `currency`; the one place they are computed (cart, checkout, orders). */
@@ -64,6 +73,10 @@ export interface PricedCart extends PricedLines {
   total: number;
   /** A valid VAT id of another EU country: the net price, no VAT. */
   reverseCharge: boolean;
+  /** The country whose VAT is charged, the rate on shipping and the payment fee, and per rate the net and VAT. */
+  vatCountry: string;
+  shippingVatRate: number;
+  vatRows: OrderVatRow[];
   /** What each applied gift card pays of `total`, their sum, and what is left for the payment method. */
   giftCards: GiftCardCover[];
   giftCardTotal: number;
@@ -112,8 +125,11 @@ export interface PricingExtras {
   reverseCharge?: boolean;
 }
 
-/** A placed order's coupon judged again (CouponContext): its own use not counted, dates as when it was placed. */
-export type CouponRecheck = Pick<CouponContext, 'now' | 'countedForOrderId'>;
+/**
+ * A placed order priced again: its coupon judged with its own use not counted and dates as when it was placed
+ * (CouponContext), VAT at the rates of its day and of the country it was charged (null: the shop's own).
+ */
+export type OrderRecheck = Pick<CouponContext, 'now' | 'countedForOrderId'> & { vatCountry?: string | null };
 
 @Injectable()
 export class CartPricingService {
@@ -123,6 +139,8 @@ export class CartPricingService {
     private readonly coupons: CouponService,
     private readonly giftCards: GiftCardRedemption,
     private readonly settings: SettingsService,
+    private readonly stores: StoreService,
+    private readonly vatRates: VatRates,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -133,9 +151,12 @@ export class CartPricingService {
 
   /**
    * Unit prices are converted and rounded once per unit, so unit × qty = line total exactly; the
-   * discount comes off the subtotal. `coupon` tells how to judge the coupon of a placed order being changed.
+   * discount comes off the subtotal. `recheck` tells how to price a placed order being changed.
    */
-  async priceLines(cart: Cart, lines: CartLine[], coupon: CouponRecheck = {}): Promise<PricedLines> {
+  async priceLines(cart: Cart, lines: CartLine[], recheck: OrderRecheck = {}): Promise<PricedLines> {
+    const { vatCountry, ...coupon } = recheck;
+    const store = await this.stores.byId(cart.storeId);
+    const vat = await this.vatRates.context(store.country, destination(cart), coupon.now ?? Date.now(), vatCountry);
     const currency = await this.currencies.chosenOrBase(cart.currency);
     const base = await this.currencies.base();
     const { products, variants } = await loadLineItems(this.dataSource, lines);
@@ -163,6 +184,8 @@ export class CartPricingService {
           (variant && netQuantityOf(variant)) ?? netQuantityOf(product),
           currency.decimals,
         ),
+        taxClass: product.taxClass,
+        vatRate: vat.rates[product.taxClass],
       });
     }
     const subtotal = priced.reduce((sum, line) => sum + line.total, 0);
@@ -190,33 +213,52 @@ export class CartPricingService {
       giftCardError: giftCards.problem?.message ?? null,
       giftCardErrorCode: giftCards.problem?.code ?? null,
       weightGrams: priced.reduce((sum, line) => sum + line.weightGrams, 0),
+      vat,
     };
   }
 
   /**
-   * VAT is included in (or added to) what remains after the discount, plus shipping and the payment fee.
-   * Under reverse charge the buyer pays the net amount: included VAT comes off, none is added. Gift cards
-   * are a way of paying, not a discount: they pay part of the total and leave the tax as it is.
+   * VAT is included in (or added to) what remains after the discount, plus shipping and the payment fee: each line
+   * at its tax class's rate (the discount shared out over the lines), shipping and the fee at the standard rate.
+   * Under reverse charge the buyer pays the net amount at the shop's own rates: included VAT comes off, none is
+   * added. Gift cards are a way of paying, not a discount: they pay part of the total and leave the tax as it is.
    */
   total(lines: PricedLines, extras: PricingExtras = {}): PricedCart {
     const shipping = extras.shipping ?? 0;
     const paymentFee = extras.paymentFee ?? 0;
-    const taxable = lines.subtotal - lines.discount + shipping + paymentFee;
-    const rate = this.settings.get('salesTaxRate');
-    const includeTax = this.settings.get('salesPricesIncludeTax');
-    const tax = includeTax ? roundHalfUp((taxable * rate) / (100 + rate)) : roundHalfUp((taxable * rate) / 100);
     const reverseCharge = extras.reverseCharge ?? false;
-    const net = includeTax ? taxable - tax : taxable;
+    // A B2B sale under reverse charge is no distance sale: the shop's own rates make its net price.
+    const vat: VatContext = reverseCharge
+      ? { ...lines.vat, country: lines.vat.ownCountry, rates: lines.vat.own }
+      : lines.vat;
+    const discounts = shareOut(
+      lines.discount,
+      lines.lines.map((line) => line.total),
+    );
+    const split = splitVat(
+      [
+        ...lines.lines.map((line, index) => ({ amount: line.total - discounts[index], taxClass: line.taxClass })),
+        { amount: shipping + paymentFee, taxClass: 'standard' as const },
+      ],
+      vat,
+      this.settings.get('salesPricesIncludeTax'),
+      this.settings.get('salesPricesStable'),
+    );
+    const { net, tax } = split;
     const total = reverseCharge ? net : net + tax;
     const giftCards = coverWithGiftCards(lines.giftCardBalances, total);
     const giftCardTotal = giftCards.reduce((sum, card) => sum + card.amount, 0);
     return {
       ...lines,
+      lines: lines.lines.map((line) => ({ ...line, vatRate: reverseCharge ? 0 : vat.rates[line.taxClass] })),
       shipping,
       paymentFee,
       tax: reverseCharge ? 0 : tax,
       total,
       reverseCharge,
+      vatCountry: vat.country,
+      shippingVatRate: reverseCharge ? 0 : vat.rates.standard,
+      vatRows: reverseCharge ? [{ rate: 0, net: total, vat: 0 }] : split.rows,
       giftCards,
       giftCardTotal,
       amountDue: total - giftCardTotal,
@@ -264,7 +306,7 @@ export class CartPricingService {
     subtotalBase: number,
     currency: Currency,
     base: Currency,
-    recheck: CouponRecheck,
+    recheck: Pick<OrderRecheck, 'now' | 'countedForOrderId'>,
   ): Promise<{ discount: number; couponError: string | null; couponErrorCode: string | null }> {
     if (!cart.couponCode || subtotal === 0) return { discount: 0, couponError: null, couponErrorCode: null };
     try {

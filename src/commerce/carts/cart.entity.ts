@@ -90,3 +90,8 @@ export class Cart extends BaseRow {
   @EpochMsColumn({ nullable: true })
   orderedAt: number | null;
 }
+
+/** Where a cart or order ships: the shipping address's country, else the billing address's. */
+export function destination(cart: Pick<Cart, 'shippingAddress' | 'billingAddress'>): string | null {
+  return (cart.shippingAddress ?? cart.billingAddress)?.country ?? null;
+}

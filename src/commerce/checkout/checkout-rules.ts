@@ -4,7 +4,8 @@ import { AppError, FieldErrors } from '../../common/errors/app-error';
 import { Cart } from '../carts/cart.entity';
 import { PaymentMethodRegistry, RegisteredPaymentMethod } from '../payments/payment-method.registry';
 import { ShippingQuote } from '../shipping/shipping-quote';
-import { destination, Quote, QuoteService } from './quote.service';
+import { destination } from '../carts/cart.entity';
+import { Quote, QuoteService } from './quote.service';
 import { checkoutErrors, pickupPointMessage } from './checkout-errors';
 
 /** Pickup-point data from a carrier widget is kept on the order: small, by design. */

@@ -211,6 +211,9 @@ export class PlaceOrderService {
         vatId: cart.vatId,
         companyName: cart.companyName,
         reverseCharge: priced.reverseCharge,
+        vatCountry: priced.vatCountry,
+        shippingVatRate: priced.shippingVatRate,
+        vatRows: priced.vatRows,
         vatConsultationNumber: quote.reverseChargeProof?.consultationNumber ?? null,
         vatCheckedAt: quote.reverseChargeProof?.checkedAt ?? null,
         deliverySlotId: slot?.id ?? null,
@@ -222,7 +225,7 @@ export class PlaceOrderService {
     await insertRows(
       tx.manager,
       OrderLine,
-      priced.lines.map((line) => orderLineOf(order.id, line)),
+      priced.lines.map((line) => orderLineOf(order.id, line, priced.vatCountry)),
     );
     await insertRows(tx.manager, OrderHistory, {
       orderId: order.id,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SettingsService } from '../../config/settings.service';
 import { CartLine } from '../carts/cart-line.entity';
 import { CartPricingService, PricedCart, PricingExtras } from '../carts/cart-pricing.service';
-import { Cart } from '../carts/cart.entity';
+import { Cart, destination } from '../carts/cart.entity';
 import { CartService } from '../carts/cart.service';
 import { PaymentMethodRegistry, RegisteredPaymentMethod } from '../payments/payment-method.registry';
 import { ShippingMethodRegistry } from '../shipping/shipping-method.registry';
@@ -95,10 +95,6 @@ export class QuoteService {
     const allowed = this.settings.get('salesAllowedCountries');
     return allowed.length === 0 || allowed.includes(country);
   }
-}
-
-export function destination(cart: Pick<Cart, 'shippingAddress' | 'billingAddress'>): string | null {
-  return (cart.shippingAddress ?? cart.billingAddress)?.country ?? null;
 }
 
 function emptyCart(): Cart {

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { Injectable } from '@nestjs/common';
-import { roundHalfUp } from '../../common/money';
 import { startPdf } from '../../common/pdf';
 import { addressLines, MoneyFormat } from '../orders/order-summary';
 import { OrderLine } from '../orders/order-line.entity';
@@ -8,7 +7,7 @@ import { Order } from '../orders/order.entity';
 import { OrdersService } from '../orders/orders.service';
 import { CurrencyService } from '../stores/currency.service';
 import { StoreService } from '../stores/store.service';
-import { VatBreakdown, vatBreakdown } from './invoice-vat';
+import { creditedRows, VatBreakdown, vatBreakdown } from './invoice-vat';
 import { SalesDocument } from './sales-document.entity';
 
 interface Column {
@@ -161,14 +160,7 @@ function creditLines(doc: PDFKit.PDFDocument, note: SalesDocument, order: Order,
 
 /** The VAT inside a credited amount: the invoice's VAT, in the share of the invoice total that is credited. */
 function creditedVat(invoiceVat: VatBreakdown, order: Order, amount: number): VatBreakdown {
-  const share = order.total > 0 ? amount / order.total : 0;
-  return {
-    rows: invoiceVat.rows.map(({ rate, net, vat }) => {
-      const creditedVat = roundHalfUp(vat * share);
-      return { rate, vat: creditedVat, net: roundHalfUp((net + vat) * share) - creditedVat };
-    }),
-    notCharged: 0,
-  };
+  return { rows: creditedRows(invoiceVat.rows, order.total, amount), notCharged: 0 };
 }
 
 function totals(doc: PDFKit.PDFDocument, order: Order, vat: VatBreakdown, money: MoneyFormat): void {

@@ -9,8 +9,7 @@ import { insertRows } from '../../database/upsert';
 import { CartLine } from '../carts/cart-line.entity';
 import { ADDRESS_FIELDS, asAddress } from '../customers/address-book.service';
 import { CartPricingService, PricedCart, PricedLines } from '../carts/cart-pricing.service';
-import { Address, Cart } from '../carts/cart.entity';
-import { destination } from '../checkout/quote.service';
+import { Address, Cart, destination } from '../carts/cart.entity';
 import { OrderMails } from '../order-mails/order-mails.service';
 import { PaymentService } from '../payments/payment.service';
 import { PaymentTransaction } from '../payments/payment-transaction.entity';
@@ -180,6 +179,9 @@ export class OrderEdits {
           tax: priced.tax,
           total: priced.total,
           weightGrams: priced.weightGrams,
+          vatCountry: priced.vatCountry,
+          shippingVatRate: priced.shippingVatRate,
+          vatRows: priced.vatRows,
         },
       );
       const due = amountDue({ total: priced.total, giftCardTotal: order.giftCardTotal });
@@ -289,11 +291,21 @@ export class OrderEdits {
 
   /** The wanted lines priced by the cart's pricing, in the order's currency, with shipping and the payment fee. */
   private async price(order: Order, wanted: WantedLine[]): Promise<PricedCart> {
-    const cart = { currency: order.currency, couponCode: order.couponCode, email: order.email, giftCardCodes: null };
+    const cart = {
+      currency: order.currency,
+      couponCode: order.couponCode,
+      email: order.email,
+      giftCardCodes: null,
+      storeId: order.storeId,
+      shippingAddress: order.shippingAddress,
+      billingAddress: order.billingAddress,
+    };
     const lines = wanted.map((line, index) => ({ ...line, id: -1 - index }) as unknown as CartLine);
     const pricedLines = await this.pricing.priceLines(cart as Cart, lines, {
       now: order.dateCreated.getTime(),
       countedForOrderId: order.id,
+      // An order keeps the country whose VAT it was charged; one from before that was kept, the shop's own.
+      vatCountry: order.vatCountry,
     });
     if (pricedLines.currency.code !== order.currency) throw orderErrors.order_currency_unavailable();
     const missing = wanted.find((_, index) => !pricedLines.lines.some(({ line }) => line.id === lines[index].id));
@@ -366,11 +378,16 @@ export class OrderEdits {
     const removed = current.filter((line) => !kept.has(line.id)).map((line) => line.id);
     if (removed.length > 0) await tx.manager.delete(OrderLine, { id: In(removed) });
     for (const [index, line] of wanted.entries()) {
-      const { sku, name, price, total } = priced.lines[index];
+      const { sku, name, price, total, vatRate } = priced.lines[index];
+      const vatCountry = priced.vatCountry;
       if (line.existing) {
-        await tx.manager.update(OrderLine, { id: line.existing.id }, { qty: line.qty, sku, name, price, total });
+        await tx.manager.update(
+          OrderLine,
+          { id: line.existing.id },
+          { qty: line.qty, sku, name, price, total, vatRate, vatCountry },
+        );
       } else {
-        await insertRows(tx.manager, OrderLine, orderLineOf(order.id, priced.lines[index]));
+        await insertRows(tx.manager, OrderLine, orderLineOf(order.id, priced.lines[index], vatCountry));
       }
     }
   }

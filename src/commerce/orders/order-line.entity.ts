@@ -34,6 +34,16 @@ export class OrderLine extends BaseRow {
   @Column({ type: 'integer' })
   total: number;
 
+  /**
+   * The VAT rate charged on the line (hundredths of a percent) and the country whose rate it is, as at checkout;
+   * null on lines from before rates were kept per line.
+   */
+  @Column({ type: 'integer', nullable: true })
+  vatRate: number | null;
+
+  @Column({ type: 'varchar', length: 2, nullable: true })
+  vatCountry: string | null;
+
   @Column({ type: 'simple-json', nullable: true })
   configuration: Record<string, string> | null;
 

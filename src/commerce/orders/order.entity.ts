@@ -3,6 +3,13 @@ import { BaseRow, EpochMsColumn } from '../../database/base.entity';
 import { Address } from '../carts/cart.entity';
 import { OrderStatus } from './order-status.machine';
 
+/** One rate of an order's VAT: the rate (hundredths of a percent), the net amount and the VAT (minor units). */
+export interface OrderVatRow {
+  rate: number;
+  net: number;
+  vat: number;
+}
+
 @Entity('orders')
 @Index(['status', 'dateCreated'])
 @Index(['customerId', 'dateCreated'])
@@ -112,6 +119,20 @@ export class Order extends BaseRow {
 
   @EpochMsColumn({ nullable: true })
   vatCheckedAt: number | null;
+
+  /**
+   * Whose VAT the order was charged (the shop's country, or the buyer's under the One-Stop-Shop), the rate on
+   * shipping and the payment fee, and per rate the net amount and the VAT: what invoices and the OSS report state,
+   * never recomputed from today's rates. Null on orders from before they were kept.
+   */
+  @Column({ type: 'varchar', length: 2, nullable: true })
+  vatCountry: string | null;
+
+  @Column({ type: 'integer', nullable: true })
+  shippingVatRate: number | null;
+
+  @Column({ type: 'simple-json', nullable: true })
+  vatRows: OrderVatRow[] | null;
 
   @Column({ type: 'integer', nullable: true })
   deliverySlotId: number | null;

@@ -17,6 +17,7 @@ import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 import { escapeLike } from './products.service';
 import { SaleInput, saleProblems, settleSale } from './sale-price';
+import { isTaxClass, TAX_CLASSES, TaxClass } from '../tax/tax-class';
 import { StockService } from './stock.service';
 
 export interface ProductFilter {
@@ -42,6 +43,8 @@ export interface ProductEdit {
   variantNetQuantities: ReadonlyMap<number, NetQuantity | null>;
   /** The safety data (GPSR) as readSafetyInfo read it; null removes it, undefined keeps it. */
   safety?: SafetyInfo | null;
+  /** The VAT class; unchanged when not given. */
+  taxClass?: TaxClass;
 }
 
 const PAGE_SIZE = 50;
@@ -136,6 +139,7 @@ export class ProductAdmin {
         ...sale,
         visible: edit.visible,
         enabled: edit.enabled,
+        ...(edit.taxClass ? { taxClass: edit.taxClass } : {}),
         ...(edit.netQuantity === undefined ? {} : netQuantityColumns(edit.netQuantity)),
       };
       await manager.update(Product, { id }, changes);
@@ -162,6 +166,8 @@ function checkEdit(product: Product, variants: ProductVariant[], edit: ProductEd
   const problems = new FormProblems();
   if (!isColumnInt(edit.price)) problems.add('price', 'price', 'must be a whole number of minor units ≥ 0');
   for (const { field, rule } of saleProblems(edit.price, sale)) problems.add(field, SALE_FIELD_NAMES[field], rule);
+  if (edit.taxClass !== undefined && !isTaxClass(edit.taxClass))
+    problems.add('taxClass', 'tax class', `must be one of ${TAX_CLASSES.join(', ')}`);
   for (const variant of variants) {
     if (!isColumnInt(edit.variantStocks.get(variant.id))) {
       problems.add(`variantStock.v${variant.id}`, `stock of ${variant.sku}`, 'must be a whole number ≥ 0');

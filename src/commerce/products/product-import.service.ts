@@ -5,6 +5,7 @@ import { toMinor } from '../../common/money';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { NetUnit, parseNetQuantity } from './net-quantity';
 import { PriceHistory } from './price-history.service';
+import type { TaxClass } from '../tax/tax-class';
 import { ProductRelation } from './product-relation.entity';
 import { SafetyInfo } from './product-safety';
 import { ProductSafety } from './product-safety.entity';
@@ -30,6 +31,8 @@ export interface ProductImportRow extends NetQuantityFields {
   stock: number;
   visible?: boolean;
   weight?: number;
+  /** The VAT class (docs/shop.md, _VAT by destination_); standard when not given. */
+  taxClass?: TaxClass;
   description?: string;
   images?: string[];
   options?: ProductOption[];
@@ -343,6 +346,7 @@ function productFields(
     ...settledSale,
     stock: variants.length > 0 ? variants.reduce((sum, variant) => sum + variant.stock, 0) : row.stock,
     weightGrams: row.weight ?? 0,
+    taxClass: row.taxClass ?? 'standard',
     visible: row.visible ?? true,
     images: row.images ?? [],
     options: row.options ?? [],

@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import type { TaxClass } from '../tax/tax-class';
 import { BaseRow, EpochMsColumn } from '../../database/base.entity';
 
 export interface ProductOption {
@@ -59,6 +60,10 @@ export class Product extends BaseRow {
 
   @Column({ type: 'integer', default: 0 })
   weightGrams: number;
+
+  /** Which of each country's VAT rates the product is charged (docs/shop.md, _VAT by destination_). */
+  @Column({ type: 'varchar', length: 16, default: 'standard' })
+  taxClass: TaxClass;
 
   /** Listed in the catalog, search and suggestions. A hidden product can still be ordered by link. */
   @Column({ type: 'boolean', default: true })

@@ -89,23 +89,59 @@ export class ReturnService {
       const reason = input.reason.trim().slice(0, 500);
       if (!reason) throw AppError.invalid({ reason: ['is required'] });
 
-      const { identifiers } = await manager.insert(OrderReturn, {
-        orderId: order.id,
+      const returnId = await this.insert(tx, order, lines, {
         status: returnLifecycle.states[0],
         reason,
-        language: input.language.slice(0, 8),
+        language: input.language,
         staffMessage: null,
-        refundId: null,
       });
-      const returnId = Number(identifiers[0].id);
-      await insertRows(
-        manager,
-        OrderReturnLine,
-        lines.map(({ orderLineId, qty }) => ({ returnId, orderLineId, qty })),
-      );
       await this.record(tx, returnId, null, 'requested', input.actor, reason);
       return manager.findOneByOrFail(OrderReturn, { id: returnId });
     });
+  }
+
+  /**
+   * A return staff open approved themselves, for a customer's withdrawal (docs/shop.md, _Withdrawal_): no window and
+   * no request, but never more of a line than is left to return; the customer hears of the approval as of any other.
+   * Joins the caller's transaction. The new return's id.
+   */
+  openApproved(input: ReturnRequestInput & { message: string | null }): Promise<number> {
+    return this.runner.run(async (tx) => {
+      const order = await tx.manager.findOne(Order, { where: { id: input.orderId }, ...writeLock(tx.manager) });
+      if (!order) throw AppError.notFound('Order not found');
+      const window = await this.readWindow(tx.manager, order);
+      const lines = checkedLines(window.lines, input.lines);
+      const returnId = await this.insert(tx, order, lines, {
+        status: 'approved',
+        reason: input.reason,
+        language: input.language,
+        staffMessage: input.message,
+      });
+      await this.record(tx, returnId, null, 'approved', input.actor, input.reason);
+      await this.mails.queue(tx, { id: returnId, orderId: order.id }, 'approved');
+      return returnId;
+    });
+  }
+
+  private async insert(
+    tx: Tx,
+    order: Order,
+    lines: LineQuantity[],
+    fields: Pick<OrderReturn, 'status' | 'reason' | 'language' | 'staffMessage'>,
+  ): Promise<number> {
+    const { identifiers } = await tx.manager.insert(OrderReturn, {
+      ...fields,
+      orderId: order.id,
+      language: fields.language.slice(0, 8),
+      refundId: null,
+    });
+    const returnId = Number(identifiers[0].id);
+    await insertRows(
+      tx.manager,
+      OrderReturnLine,
+      lines.map(({ orderLineId, qty }) => ({ returnId, orderLineId, qty })),
+    );
+    return returnId;
   }
 
   /** Staff agree; `message` (how to send the goods back) goes to the customer. */

@@ -2,6 +2,7 @@ import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { NetQuantity, readNetQuantity } from '../../commerce/products/net-quantity';
 import { ProductEdit } from '../../commerce/products/product-admin.service';
 import { readSafetyInfo, SafetyInput, SafetyProblem } from '../../commerce/products/product-safety';
+import type { TaxClass } from '../../commerce/tax/tax-class';
 import { FormProblems } from '../../common/errors/form-problems';
 import { MOMENT_RULE, parseCount, parseMoment, parsePrice, priceRule } from '../form-fields';
 
@@ -81,6 +82,12 @@ export class CpProductFormDto {
   @IsOptional()
   @IsObject()
   safety?: SafetyInput;
+
+  /** The VAT class (a select); the product keeps its class when the field is not sent. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(16)
+  taxClass?: string;
 }
 
 /** `variantStock` keys: `v` and the variant's id. */
@@ -155,6 +162,7 @@ export function parseProductForm(
     netQuantity: form.netQuantity === undefined && form.netUnit === undefined ? undefined : net.net,
     variantNetQuantities,
     safety: safety?.info,
+    taxClass: form.taxClass as TaxClass | undefined,
   };
 }
 

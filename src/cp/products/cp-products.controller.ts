@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { NET_UNITS } from '../../commerce/products/net-quantity';
 import { ProductAdmin } from '../../commerce/products/product-admin.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
+import { TAX_CLASS_LABELS, TAX_CLASSES } from '../../commerce/tax/tax-class';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
@@ -36,12 +37,18 @@ export class CpProductsController {
       language,
       text: detail.safety?.warnings[language] ?? '',
     }));
+    const taxClasses = TAX_CLASSES.map((value) => ({
+      value,
+      label: TAX_CLASS_LABELS[value],
+      selected: value === detail.product.taxClass,
+    }));
     return new PageView('cp/products-edit', {
       layout: 'cp',
       title: detail.product.name,
       ...detail,
       unitCodes: Object.keys(NET_UNITS),
       warnings,
+      taxClasses,
     });
   }
 

@@ -21,11 +21,13 @@ import { Returns1795778895019 } from './1795778895019-returns';
 import { SalesDocuments1795779408615 } from './1795779408615-sales-documents';
 import { LegalPages1795786580244 } from './1795786580244-legal-pages';
 import { MarketingConsents1795786594344 } from './1795786594344-marketing-consents';
+import { VatByDestination1795786694998 } from './1795786694998-vat-by-destination';
 import { RefundChecks1795786705886 } from './1795786705886-refund-checks';
 import { PriceHistory1795787259002 } from './1795787259002-price-history';
 import { UnitPricesProductSafety1795790774793 } from './1795790774793-unit-prices-product-safety';
 import { OrderVatConsultation1795754295107 } from './1795754295107-order-vat-consultation';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
+import { Withdrawals1795786795231 } from './1795786795231-withdrawals';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
 export const MIGRATIONS = [
@@ -54,7 +56,9 @@ export const MIGRATIONS = [
   SalesDocuments1795779408615,
   LegalPages1795786580244,
   MarketingConsents1795786594344,
+  VatByDestination1795786694998,
   RefundChecks1795786705886,
+  Withdrawals1795786795231,
   PriceHistory1795787259002,
   UnitPricesProductSafety1795790774793,
 ];

@@ -2,6 +2,7 @@ import { NET_QUANTITY_SCALE, readNetQuantity as readNetQuantityOf } from '../../
 import { ImportSale, NetQuantityFields, ProductImportRow } from '../../commerce/products/product-import.service';
 import { readSafetyInfo, SafetyInfo } from '../../commerce/products/product-safety';
 import { ProductOption } from '../../commerce/products/product.entity';
+import { isTaxClass, TAX_CLASSES, TaxClass } from '../../commerce/tax/tax-class';
 
 /** A row of the import file that is skipped; `line` is its 1-based position in the array. */
 export interface RowError {
@@ -80,6 +81,8 @@ function readRow(
   const stock = readCount(raw.stock, 'stock', problems);
   if (raw.visible !== undefined && typeof raw.visible !== 'boolean') problems.push('visible must be true or false');
   if (raw.weight !== undefined) readCount(raw.weight, 'weight', problems);
+  if (raw.taxClass !== undefined && !isTaxClass(raw.taxClass))
+    problems.push(`taxClass must be one of ${TAX_CLASSES.join(', ')}`);
   if (
     raw.description !== undefined &&
     !(typeof raw.description === 'string' && Buffer.byteLength(raw.description) <= MAX_DESCRIPTION_BYTES)
@@ -103,6 +106,7 @@ function readRow(
     stock: stock!,
     visible: raw.visible as boolean | undefined,
     weight: raw.weight as number | undefined,
+    taxClass: raw.taxClass as TaxClass | undefined,
     description: raw.description as string | undefined,
     images,
     options,
