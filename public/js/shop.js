@@ -212,6 +212,9 @@
     var price = document.querySelector('[data-product-price]');
     var stock = document.querySelector('[data-product-stock]');
     if (price) price.innerHTML = row.querySelector('[data-variant-price]').innerHTML;
+    var unitPrice = document.querySelector('[data-product-unit-price]');
+    var variantUnitPrice = row.querySelector('[data-variant-unit-price]');
+    if (unitPrice && variantUnitPrice) unitPrice.textContent = variantUnitPrice.textContent;
     if (stock) stock.innerHTML = row.querySelector('[data-variant-stock]').innerHTML;
     var button = optionSelects[0].form.querySelector('button[type="submit"]');
     if (button) button.disabled = Boolean(row.querySelector('.stock-out'));

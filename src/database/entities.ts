@@ -34,6 +34,7 @@ import { ContentPage } from '../commerce/content/content-page.entity';
 import { OrderReturn, OrderReturnHistory, OrderReturnLine } from '../commerce/returns/return.entity';
 import { ProductRelation } from '../commerce/products/product-relation.entity';
 import { PriceChange } from '../commerce/products/price-history.entity';
+import { ProductSafety } from '../commerce/products/product-safety.entity';
 import { ProductVariant } from '../commerce/products/product-variant.entity';
 import { ShippingMethod } from '../commerce/shipping/shipping-method.entity';
 import { Currency } from '../commerce/stores/currency.entity';
@@ -60,6 +61,7 @@ export const ENTITIES = [
   ProductVariant,
   PriceChange,
   ProductRelation,
+  ProductSafety,
   Cart,
   CartLine,
   CartAdd,

@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import Handlebars from 'handlebars';
+import type { UnitPrice } from '../commerce/products/net-quantity';
 import { formatAmount } from '../common/money-format';
 import { FALLBACK_LANGUAGE, translations } from './i18n/translations';
+import { unitPriceText } from './i18n/unit-price-text';
 
 type RenderCallback = (error: Error | null, html?: string) => void;
 
@@ -68,7 +70,8 @@ function pageLanguage(options: Handlebars.HelperOptions): string {
 /**
  * `{{t "area.key" name=value}}`: a UI string in the page's language (escaped like any value);
  * `{{formatPrice amount currency}}`: a major-unit amount in a currency (`{ code, decimals }`) as the page's
- * language writes it ("€12.50" in English, "12,50 €" in Slovak).
+ * language writes it ("€12.50" in English, "12,50 €" in Slovak);
+ * `{{formatUnitPrice unitPrice currency}}`: a catalog product's net quantity and unit price ("250 g (€51.60 per kg)").
  */
 function registerI18nHelpers(hbs: typeof Handlebars): void {
   const strings = translations();
@@ -79,5 +82,10 @@ function registerI18nHelpers(hbs: typeof Handlebars): void {
     'formatPrice',
     (amount: number, currency: { code: string; decimals: number }, options: Handlebars.HelperOptions) =>
       formatAmount(Number(amount), currency, pageLanguage(options)),
+  );
+  hbs.registerHelper(
+    'formatUnitPrice',
+    (value: UnitPrice, currency: { code: string; decimals: number }, options: Handlebars.HelperOptions) =>
+      unitPriceText(value, currency, pageLanguage(options)),
   );
 }

@@ -42,6 +42,7 @@ describe('catalog', () => {
         image: expect.stringMatching(/\/public\/images\/products\/ridgeline-2-person-tent\.svg$/),
         configurable: false,
         options: [],
+        unitPrice: null,
       });
       const all = (await json('/shop/catalog/products?perPage=100').expect(200)).body.products;
       expect(all.map((product: { sku: string }) => product.sku)).not.toContain('DEMO-TENT-4P');
@@ -187,6 +188,7 @@ describe('catalog', () => {
         reduction: null,
         stock: expect.any(Number),
         inStock: expect.any(Boolean),
+        unitPrice: null,
       });
       expect(product.stock).toBe(product.variants.reduce((sum: number, v: { stock: number }) => sum + v.stock, 0));
     });

@@ -137,6 +137,7 @@ describe('staff edit rules', () => {
       variantStocks: new Map<number, number>(),
       visible: true,
       enabled: true,
+      variantNetQuantities: new Map(),
     };
 
     const simple = await refusal(

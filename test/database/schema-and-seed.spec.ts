@@ -79,6 +79,7 @@ describe('schema and demo seed', () => {
           'RefundChecks1795786705886',
           'Withdrawals1795786795231',
           'PriceHistory1795787259002',
+          'UnitPricesProductSafety1795790774793',
         ],
       });
     } finally {

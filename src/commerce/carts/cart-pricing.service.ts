@@ -8,6 +8,7 @@ import { CouponContext, CouponService } from '../coupons/coupon.service';
 import { coverWithGiftCards, GiftCardBalance, GiftCardCover } from '../gift-cards/gift-card-cover';
 import { GiftCardRedemption } from '../gift-cards/gift-card-redemption.service';
 import { absoluteUrl, productUrl } from '../products/catalog-product';
+import { netQuantityOf, pricePerUnit, UnitPrice } from '../products/net-quantity';
 import { unitPrice } from '../products/sale-price';
 import { Currency } from '../stores/currency.entity';
 import { CurrencyService } from '../stores/currency.service';
@@ -32,6 +33,8 @@ export interface PricedLine {
   basePrice: number;
   total: number;
   weightGrams: number;
+  /** The price per kg, l, m or m² in the cart currency, of a product sold by weight, volume, length or area. */
+  unitPrice: UnitPrice | null;
   taxClass: TaxClass;
   /** The VAT rate charged on the line, in hundredths of a percent. */
   vatRate: number;
@@ -90,6 +93,7 @@ export interface CartSummary {
     qty: number;
     price: number;
     total: number;
+    unitPrice: UnitPrice | null;
     custom: Record<string, unknown> | null;
     configuration: Record<string, string> | null;
     image: string | null;
@@ -175,6 +179,11 @@ export class CartPricingService {
         basePrice,
         total: price * line.qty,
         weightGrams: product.weightGrams * line.qty,
+        unitPrice: pricePerUnit(
+          price,
+          (variant && netQuantityOf(variant)) ?? netQuantityOf(product),
+          currency.decimals,
+        ),
         taxClass: product.taxClass,
         vatRate: vat.rates[product.taxClass],
       });
@@ -267,6 +276,7 @@ export class CartPricingService {
         qty: item.line.qty,
         price: major(item.price),
         total: major(item.total),
+        unitPrice: item.unitPrice,
         custom: item.line.custom,
         configuration: item.line.configuration,
         image: item.image,

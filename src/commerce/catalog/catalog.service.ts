@@ -4,7 +4,10 @@ import { convertMinor, toMinor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { absoluteUrl, CatalogProduct, CatalogReduction, catalogReduction } from '../products/catalog-product';
+import { netQuantityOf, pricePerUnit, UnitPrice } from '../products/net-quantity';
 import { PriceHistory } from '../products/price-history.service';
+import { SafetyInfo, safetyInfo } from '../products/product-safety';
+import { ProductSafety } from '../products/product-safety.entity';
 import { ProductVariant } from '../products/product-variant.entity';
 import { Product } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
@@ -32,6 +35,7 @@ export interface CatalogVariant {
   reduction: CatalogReduction | null;
   stock: number;
   inStock: boolean;
+  unitPrice: UnitPrice | null;
 }
 
 /** The product page's JSON `product`. */
@@ -39,6 +43,8 @@ export interface ProductDetail extends CatalogProduct {
   description: string;
   images: string[];
   variants: CatalogVariant[];
+  /** The product's safety data (GPSR), warnings in every language it has them in; null when it has none. */
+  safety: SafetyInfo | null;
 }
 
 export interface ProductPage {
@@ -65,6 +71,8 @@ const CARD_COLUMNS = [
   'stock',
   'images',
   'options',
+  'netQuantity',
+  'netUnit',
 ] as const;
 const CARD_SELECT = Object.fromEntries(CARD_COLUMNS.map((column) => [column, true])) as FindOptionsSelect<Product>;
 
@@ -182,9 +190,10 @@ export class CatalogService {
     if (!product) return null;
     const currency = await this.currency(currencyCode);
     const now = Date.now();
-    const [[summary], variants, related, crossSell] = await Promise.all([
+    const [[summary], variants, safety, related, crossSell] = await Promise.all([
       this.products.present([product], currency, now),
       this.dataSource.getRepository(ProductVariant).find({ where: { productId: product.id }, order: { id: 'ASC' } }),
+      this.dataSource.getRepository(ProductSafety).findOneBy({ productId: product.id }),
       this.products.related([product.id], 'related', { limit: RELATED_ON_PAGE }),
       this.products.related([product.id], 'cross_sell', { limit: RELATED_ON_PAGE }),
     ]);
@@ -201,19 +210,20 @@ export class CatalogService {
         variants: await Promise.all(
           variants.map(async (variant, index) => {
             const reduction = await this.products.inCurrency(reductions[index], currency);
+            // What the shopper pays now (the sale price while a sale runs): the unit price follows it.
+            const price = await this.currencies.fromBase(effectivePrice(priced[index], now), currency);
             return {
               sku: variant.sku,
               options: variant.options,
-              price: CurrencyService.major(
-                await this.currencies.fromBase(effectivePrice(priced[index], now), currency),
-                currency,
-              ),
+              price: CurrencyService.major(price, currency),
               reduction: reduction && catalogReduction(reduction, currency),
               stock: variant.stock,
               inStock: variant.stock > 0,
+              unitPrice: pricePerUnit(price, netQuantityOf(variant) ?? netQuantityOf(product), currency.decimals),
             };
           }),
         ),
+        safety: safety && safetyInfo(safety),
       },
       related: await this.products.present(related, currency),
       crossSell: await this.products.present(crossSell, currency),

@@ -1,5 +1,6 @@
 import { CurrencyService } from '../stores/currency.service';
 import { Currency } from '../stores/currency.entity';
+import { netQuantityOf, pricePerUnit, UnitPrice } from './net-quantity';
 import { Reduction } from './price-history.service';
 import { Product } from './product.entity';
 
@@ -34,6 +35,8 @@ export interface CatalogProduct {
   image: string | null;
   configurable: boolean;
   options: Array<{ code: string; label: string; values: string[] }>;
+  /** The price per kg, l, m or m² of a product sold by weight, volume, length or area; else null. */
+  unitPrice: UnitPrice | null;
 }
 
 /** `price` and the reduction's `referencePrice` must already be converted to `currency` (minor units). */
@@ -57,6 +60,7 @@ export function toCatalogProduct(
     image: product.images[0] ? absoluteUrl(product.images[0], baseUrl) : null,
     configurable: product.type === 'configurable',
     options: product.options.map(({ code, label, values }) => ({ code, label, values })),
+    unitPrice: pricePerUnit(price, netQuantityOf(product), currency.decimals),
   };
 }
 

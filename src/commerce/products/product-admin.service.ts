@@ -9,7 +9,10 @@ import { writeLock } from '../../database/locking';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { shopDateTime } from '../delivery/shop-calendar';
 import { CurrencyService } from '../stores/currency.service';
+import { NET_QUANTITY_SCALE, NetQuantity, netQuantityOf } from './net-quantity';
 import { PriceHistory } from './price-history.service';
+import { SafetyInfo, safetyInfo } from './product-safety';
+import { ProductSafety } from './product-safety.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 import { escapeLike } from './products.service';
@@ -34,6 +37,12 @@ export interface ProductEdit {
   variantStocks: ReadonlyMap<number, number>;
   visible: boolean;
   enabled: boolean;
+  /** What the unit price is computed from; null for a product sold by the piece, undefined to keep it. */
+  netQuantity?: NetQuantity | null;
+  /** Net quantity per variant id, for variants whose quantity differs from the product's (null: the product's). */
+  variantNetQuantities: ReadonlyMap<number, NetQuantity | null>;
+  /** The safety data (GPSR) as readSafetyInfo read it; null removes it, undefined keeps it. */
+  safety?: SafetyInfo | null;
   /** The VAT class; unchanged when not given. */
   taxClass?: TaxClass;
 }
@@ -84,6 +93,7 @@ export class ProductAdmin {
       .getRepository(ProductVariant)
       .find({ where: { productId: id }, order: { id: 'ASC' } });
     const base = await this.currencies.base();
+    const safety = await this.dataSource.getRepository(ProductSafety).findOneBy({ productId: id });
     const timeZone = this.timeZone();
     const moment = (at: number | null) => (at === null ? '' : shopDateTime(timeZone, at));
     return {
@@ -94,7 +104,13 @@ export class ProductAdmin {
       saleEndsAt: moment(product.saleEndsAt),
       timeZone,
       currency: base.code,
-      variants: variants.map((variant) => ({ ...variant, optionsLabel: Object.values(variant.options).join(' / ') })),
+      netQuantity: netQuantityText(product),
+      variants: variants.map((variant) => ({
+        ...variant,
+        optionsLabel: Object.values(variant.options).join(' / '),
+        netQuantity: netQuantityText(variant),
+      })),
+      safety: safety && safetyInfo(safety),
     };
   }
 
@@ -104,10 +120,10 @@ export class ProductAdmin {
   }
 
   /**
-   * Saves price, sale, stock (per variant for a configurable product) and the visible/enabled switches in one
-   * transaction, checked against the product and its variants as they are in it: a bad field is a 400 naming
-   * every problem, and the product stays as it was. Stock is set through StockService, and a changed price or
-   * sale goes into the price history in the same transaction.
+   * Saves price, sale, stock (per variant for a configurable product), the visible/enabled switches, the net
+   * quantities and the safety data in one transaction, checked against the product and its variants as they are
+   * in it: a bad field is a 400 naming every problem, and the product stays as it was. Stock is set through
+   * StockService, and a changed price or sale goes into the price history in the same transaction.
    */
   async save(id: number, edit: ProductEdit): Promise<Product> {
     return this.runner.run(async (tx) => {
@@ -124,8 +140,16 @@ export class ProductAdmin {
         visible: edit.visible,
         enabled: edit.enabled,
         ...(edit.taxClass ? { taxClass: edit.taxClass } : {}),
+        ...(edit.netQuantity === undefined ? {} : netQuantityColumns(edit.netQuantity)),
       };
       await manager.update(Product, { id }, changes);
+      for (const [variantId, net] of edit.variantNetQuantities) {
+        await manager.update(ProductVariant, { id: variantId }, netQuantityColumns(net));
+      }
+      if (edit.safety !== undefined) {
+        await manager.delete(ProductSafety, { productId: id });
+        if (edit.safety) await manager.insert(ProductSafety, { ...edit.safety, productId: id });
+      }
       await this.stock.set(tx, [{ productId: id, stock, variants: edit.variantStocks }]);
       await this.history.record(tx, [id], now);
       return Object.assign(product, changes, { stock });
@@ -149,9 +173,14 @@ function checkEdit(product: Product, variants: ProductVariant[], edit: ProductEd
       problems.add(`variantStock.v${variant.id}`, `stock of ${variant.sku}`, 'must be a whole number ≥ 0');
     }
   }
-  for (const variantId of edit.variantStocks.keys()) {
-    if (!variants.some((variant) => variant.id === variantId)) {
-      problems.add(`variantStock.v${variantId}`, `variant ${variantId}`, `is not a variant of ${product.sku}`);
+  for (const [field, ids] of [
+    ['variantStock', edit.variantStocks.keys()],
+    ['variantNetQuantity', edit.variantNetQuantities.keys()],
+  ] as const) {
+    for (const variantId of ids) {
+      if (!variants.some((variant) => variant.id === variantId)) {
+        problems.add(`${field}.v${variantId}`, `variant ${variantId}`, `is not a variant of ${product.sku}`);
+      }
     }
   }
   const stock =
@@ -159,4 +188,14 @@ function checkEdit(product: Product, variants: ProductVariant[], edit: ProductEd
   if (!isColumnInt(stock)) problems.add('stock', 'stock', 'must be a whole number ≥ 0');
   problems.check('The product');
   return stock as number;
+}
+
+function netQuantityColumns(net: NetQuantity | null): Pick<Product, 'netQuantity' | 'netUnit'> {
+  return { netQuantity: net?.quantity ?? null, netUnit: net?.unit ?? null };
+}
+
+/** A stored net quantity as the form shows it: "250", "0.75"; empty for none. */
+function netQuantityText(row: Pick<Product, 'netQuantity' | 'netUnit'>): string {
+  const net = netQuantityOf(row);
+  return net ? String(net.quantity / NET_QUANTITY_SCALE) : '';
 }

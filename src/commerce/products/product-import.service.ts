@@ -3,9 +3,12 @@ import { Injectable } from '@nestjs/common';
 import { In, ObjectLiteral } from 'typeorm';
 import { toMinor } from '../../common/money';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
+import { NetUnit, parseNetQuantity } from './net-quantity';
 import { PriceHistory } from './price-history.service';
 import type { TaxClass } from '../tax/tax-class';
 import { ProductRelation } from './product-relation.entity';
+import { SafetyInfo } from './product-safety';
+import { ProductSafety } from './product-safety.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product, ProductOption } from './product.entity';
 import { Priced, PRICED_COLUMNS, SaleInput, saleProblems, settleSale } from './sale-price';
@@ -18,8 +21,8 @@ export interface ImportSale {
   endsAt: number | null;
 }
 
-/** One product of an import file (docs/http-contract.md); prices in major units of the store's base currency. */
-export interface ProductImportRow {
+/** One product of an import file (docs/demo-catalog.md); prices in major units of the store's base currency. */
+export interface ProductImportRow extends NetQuantityFields {
   sku: string;
   name: string;
   slug?: string;
@@ -33,9 +36,25 @@ export interface ProductImportRow {
   description?: string;
   images?: string[];
   options?: ProductOption[];
-  variants?: Array<{ sku: string; options: Record<string, string>; price?: number; sale?: ImportSale; stock: number }>;
+  variants?: Array<
+    {
+      sku: string;
+      options: Record<string, string>;
+      price?: number;
+      sale?: ImportSale;
+      stock: number;
+    } & NetQuantityFields
+  >;
   related?: string[];
   crossSell?: string[];
+  /** The product's safety data; a row without it leaves the product without any. */
+  safety?: SafetyInfo;
+}
+
+/** A net quantity in `netUnit` (250 g, 0.75 l), both or neither: what the unit price is computed from. */
+export interface NetQuantityFields {
+  netQuantity?: number;
+  netUnit?: NetUnit;
 }
 
 /** A row left out because it clashes with what the database holds; `index` is its position in the batch. */
@@ -138,6 +157,7 @@ export class ProductImportService {
         accepted.map((row) => row.sku),
       );
       await this.upsertVariants(tx, accepted, ids, known, decimals, levels, now);
+      await this.replaceSafety(tx, accepted, ids);
       await this.stock.set(tx, [...levels.values()]);
       await this.history.record(tx, [...ids.values()], now);
       if (options.relations ?? true) await this.replaceRelations(tx, accepted, ids);
@@ -233,6 +253,7 @@ export class ProductImportService {
           sku: variant.sku,
           options: variant.options,
           price: variant.price === undefined ? null : toMinor(variant.price, decimals),
+          ...netQuantityColumns(variant),
           ...settleSale(existing ?? null, sale(variant, decimals), now),
         };
         if (existing) {
@@ -243,6 +264,16 @@ export class ProductImportService {
       }
     }
     await insertChunked(tx, ProductVariant, inserts);
+  }
+
+  private async replaceSafety(tx: Tx, rows: ProductImportRow[], ids: Map<string, number>): Promise<void> {
+    if (rows.length === 0) return;
+    await tx.manager.delete(ProductSafety, { productId: In(rows.map((row) => ids.get(row.sku)!)) });
+    await insertChunked(
+      tx,
+      ProductSafety,
+      rows.flatMap((row) => (row.safety ? [{ ...row.safety, productId: ids.get(row.sku)! }] : [])),
+    );
   }
 
   private async replaceRelations(tx: Tx, rows: ProductImportRow[], ids: Map<string, number>): Promise<void> {
@@ -319,7 +350,14 @@ function productFields(
     visible: row.visible ?? true,
     images: row.images ?? [],
     options: row.options ?? [],
+    ...netQuantityColumns(row),
   };
+}
+
+/** The stored form of a row's net quantity (thousandths of the unit), or none. */
+function netQuantityColumns(row: NetQuantityFields): Pick<Product, 'netQuantity' | 'netUnit'> {
+  const quantity = row.netUnit === undefined ? null : parseNetQuantity(row.netQuantity);
+  return quantity === null ? { netQuantity: null, netUnit: null } : { netQuantity: quantity, netUnit: row.netUnit! };
 }
 
 /** Multi-row inserts without reading generated columns back (TypeORM would re-select every row). */

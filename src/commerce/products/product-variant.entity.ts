@@ -34,4 +34,11 @@ export class ProductVariant extends BaseRow {
 
   @Column({ type: 'integer', default: 0 })
   stock: number;
+
+  /** Overrides the product's net quantity when set, e.g. the 1 kg pack of a 250 g product (as on Product). */
+  @Column({ type: 'integer', nullable: true })
+  netQuantity: number | null;
+
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  netUnit: string | null;
 }

@@ -78,4 +78,14 @@ export class Product extends BaseRow {
 
   @Column({ type: 'simple-json' })
   options: ProductOption[];
+
+  /**
+   * Net quantity of a product sold by weight, volume, length or area, in thousandths of `netUnit`
+   * (net-quantity.ts), for its unit price; null with `netUnit` when it is sold by the piece.
+   */
+  @Column({ type: 'integer', nullable: true })
+  netQuantity: number | null;
+
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  netUnit: string | null;
 }

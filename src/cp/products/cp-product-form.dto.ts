@@ -1,5 +1,7 @@
 import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { NetQuantity, readNetQuantity } from '../../commerce/products/net-quantity';
 import { ProductEdit } from '../../commerce/products/product-admin.service';
+import { readSafetyInfo, SafetyInput, SafetyProblem } from '../../commerce/products/product-safety';
 import type { TaxClass } from '../../commerce/tax/tax-class';
 import { FormProblems } from '../../common/errors/form-problems';
 import { MOMENT_RULE, parseCount, parseMoment, parsePrice, priceRule } from '../form-fields';
@@ -56,6 +58,31 @@ export class CpProductFormDto {
   @IsString()
   enabled?: string;
 
+  /** Net quantity in `netUnit` ("250", "0,75"), both empty for a product sold by the piece. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(16)
+  netQuantity?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(4)
+  netUnit?: string;
+
+  /** `variantNetQuantity[v<id>]` and `variantNetUnit[v<id>]`: a variant's own net quantity, empty for the product's. */
+  @IsOptional()
+  @IsObject()
+  variantNetQuantity?: Record<string, string>;
+
+  @IsOptional()
+  @IsObject()
+  variantNetUnit?: Record<string, string>;
+
+  /** `safety[manufacturerName]` … `safety[warnings][<language>]`: read by readSafetyInfo; all empty removes them. */
+  @IsOptional()
+  @IsObject()
+  safety?: SafetyInput;
+
   /** The VAT class (a select); the product keeps its class when the field is not sent. */
   @IsOptional()
   @IsString()
@@ -67,11 +94,17 @@ export class CpProductFormDto {
 const VARIANT_KEY = /^v(\d{1,10})$/;
 
 /**
- * The form as a product edit (amounts in `decimals` of the base currency, times in `timeZone`), or a 400 naming
- * every field that is not what it says (an amount, a date and time, a whole number). Keys of `variantStock` that do
- * not name a variant are not fields of the form and are left out, as the body's unknown fields are.
+ * The form as a product edit (amounts in `decimals` of the base currency, times in `timeZone`, warnings in the
+ * shop's `languages`), or a 400 naming every field that is not what it says (an amount, a date and time, a whole
+ * number). Keys of `variantStock` that do not name a variant are not fields of the form and are left out, as the
+ * body's unknown fields are.
  */
-export function parseProductForm(form: CpProductFormDto, decimals: number, timeZone: string): ProductEdit {
+export function parseProductForm(
+  form: CpProductFormDto,
+  decimals: number,
+  timeZone: string,
+  languages: readonly string[],
+): ProductEdit {
   const problems = new FormProblems();
   const price = parsePrice(form.price, decimals);
   if (price === null) problems.add('price', 'price', priceRule(decimals));
@@ -94,6 +127,30 @@ export function parseProductForm(form: CpProductFormDto, decimals: number, timeZ
       problems.add(`variantStock.${key}`, `stock of variant ${variantId}`, 'must be a whole number ≥ 0');
     else variantStocks.set(Number(variantId), variantStock);
   }
+  // A JSON client that leaves out the net quantity or the safety data keeps them; the form always sends both.
+  const net = readNetQuantity(form.netQuantity, form.netUnit);
+  for (const problem of net.problems) problems.add(problem.field, NET_FIELD_NAMES[problem.field], problem.message);
+  const variantNetQuantities = new Map<number, NetQuantity | null>();
+  for (const key of new Set([
+    ...Object.keys(form.variantNetQuantity ?? {}),
+    ...Object.keys(form.variantNetUnit ?? {}),
+  ])) {
+    const variantId = VARIANT_KEY.exec(key)?.[1];
+    if (variantId === undefined) continue;
+    const variantNet = readNetQuantity(form.variantNetQuantity?.[key], form.variantNetUnit?.[key]);
+    for (const problem of variantNet.problems) {
+      problems.add(
+        `variant${problem.field === 'netQuantity' ? 'NetQuantity' : 'NetUnit'}.${key}`,
+        `${NET_FIELD_NAMES[problem.field]} of variant ${variantId}`,
+        problem.message,
+      );
+    }
+    variantNetQuantities.set(Number(variantId), variantNet.net);
+  }
+  const safety = form.safety === undefined ? undefined : readSafetyInfo(form.safety, languages);
+  for (const problem of safety?.problems ?? []) {
+    problems.add(`safety.${problem.field}`, safetyFieldName(problem.field), problem.message);
+  }
   problems.check('The product');
   return {
     price: price!,
@@ -102,6 +159,26 @@ export function parseProductForm(form: CpProductFormDto, decimals: number, timeZ
     variantStocks,
     visible: form.visible !== undefined,
     enabled: form.enabled !== undefined,
+    netQuantity: form.netQuantity === undefined && form.netUnit === undefined ? undefined : net.net,
+    variantNetQuantities,
+    safety: safety?.info,
     taxClass: form.taxClass as TaxClass | undefined,
   };
+}
+
+const NET_FIELD_NAMES = { netQuantity: 'net quantity', netUnit: 'unit' } as const;
+
+/** How the form's labels name a safety field in the message, e.g. "manufacturer's e-mail or web address". */
+function safetyFieldName(field: SafetyProblem['field']): string {
+  const names: Record<string, string> = {
+    manufacturerName: "manufacturer's name",
+    manufacturerAddress: "manufacturer's postal address",
+    manufacturerContact: "manufacturer's e-mail or web address",
+    responsibleName: "EU responsible person's name",
+    responsibleAddress: "EU responsible person's postal address",
+    responsibleContact: "EU responsible person's e-mail or web address",
+    identifier: 'product identifier',
+    warnings: 'warnings',
+  };
+  return names[field] ?? `warnings (${field.slice('warnings.'.length)})`;
 }

@@ -24,6 +24,7 @@ import { MarketingConsents1795786594344 } from './1795786594344-marketing-consen
 import { VatByDestination1795786694998 } from './1795786694998-vat-by-destination';
 import { RefundChecks1795786705886 } from './1795786705886-refund-checks';
 import { PriceHistory1795787259002 } from './1795787259002-price-history';
+import { UnitPricesProductSafety1795790774793 } from './1795790774793-unit-prices-product-safety';
 import { OrderVatConsultation1795754295107 } from './1795754295107-order-vat-consultation';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
 import { Withdrawals1795786795231 } from './1795786795231-withdrawals';
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   RefundChecks1795786705886,
   Withdrawals1795786795231,
   PriceHistory1795787259002,
+  UnitPricesProductSafety1795790774793,
 ];

@@ -1,6 +1,7 @@
 import { PricedCart } from '../../commerce/carts/cart-pricing.service';
 import { maskGiftCardCode } from '../../commerce/gift-cards/gift-card-code';
 import { formatMoney } from '../../common/money-format';
+import { unitPriceText } from '../../web/i18n/unit-price-text';
 
 /** What the cart templates show: every amount already formatted for the page's locale. */
 export type CartView = ReturnType<typeof cartView>;
@@ -21,6 +22,7 @@ export function cartView(priced: PricedCart, locale: string) {
       image: item.image,
       options: Object.entries(item.line.configuration ?? {}).map(([code, value]) => ({ code, value })),
       price: money(item.price),
+      unitPrice: item.unitPrice && unitPriceText(item.unitPrice, priced.currency, locale),
       total: money(item.total),
     })),
     subtotal: money(priced.subtotal),

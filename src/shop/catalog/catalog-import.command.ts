@@ -4,6 +4,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ProductImportRow, ProductImportService } from '../../commerce/products/product-import.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { StoreService } from '../../commerce/stores/store.service';
+import { translations } from '../../web/i18n/translations';
 import { checkImportRows, RowError } from './import-rows';
 
 /** Rows per transaction: large enough to amortise the lookups, small enough to keep SQLite's lock short. */
@@ -12,7 +13,7 @@ const BATCH = 500;
 const MAX_REPORTED_ERRORS = 100;
 
 /**
- * `npm run cli -- catalog:import FILE.json` (docs/http-contract.md): creates or updates the default store's products
+ * `npm run cli -- catalog:import FILE.json` (format in docs/demo-catalog.md): creates or updates the default store's products
  * by SKU. Bad rows are reported by line and skipped; relation lists are written once every product is in,
  * so they may name products further down the file.
  */
@@ -34,7 +35,7 @@ export class CatalogImportCommand extends CommandRunner {
     const rows = await readImportFile(file);
     const store = await this.stores.default();
     const decimals = (await this.currencies.base()).decimals;
-    const { valid, errors } = checkImportRows(rows, decimals);
+    const { valid, errors } = checkImportRows(rows, decimals, translations().languages);
     const progress = new Progress(valid.length * 2);
     const imported: ProductImportRow[] = [];
     let created = 0;

@@ -4,7 +4,9 @@ import { CatalogProduct } from '../../commerce/products/catalog-product';
 import { PageView } from '../../web/answers/answers';
 import { PageTextFn } from '../../web/i18n/page-text.decorator';
 import { guestPage } from '../../web/page-cache';
+import { isWebAddress, SafetyInfo } from '../../commerce/products/product-safety';
 import { productErrors } from '../../commerce/products/products-errors';
+import { FALLBACK_LANGUAGE } from '../../web/i18n/translations';
 
 /** Stock at or below this is worth saying ("Only 3 left"); the exact count of a full shelf is not. */
 const LOW_STOCK = 5;
@@ -62,7 +64,7 @@ export function catalogPageView(
   };
 }
 
-export function productPageView(page: ProductPage, baseUrl: string) {
+export function productPageView(page: ProductPage, baseUrl: string, language: string) {
   const { product } = page;
   return {
     product: {
@@ -75,9 +77,25 @@ export function productPageView(page: ProductPage, baseUrl: string) {
         key: product.options.map((option) => variant.options[option.code] ?? '').join('|'),
       })),
     },
+    safety: product.safety && safetyView(product.safety, language),
     related: productCards(page.related, baseUrl),
     crossSell: productCards(page.crossSell, baseUrl),
     currency: page.currency,
+  };
+}
+
+/**
+ * The product page's "Product safety" section: electronic addresses as links (an e-mail address as `mailto:`;
+ * readSafetyInfo let nothing else in), the warnings in the page's language, else in the shop's fallback language.
+ */
+function safetyView(safety: SafetyInfo, language: string) {
+  const contact = (address: string | null) =>
+    address && { text: address, href: isWebAddress(address) ? address : `mailto:${address}` };
+  return {
+    ...safety,
+    manufacturerLink: contact(safety.manufacturerContact),
+    responsibleLink: contact(safety.responsibleContact),
+    warning: safety.warnings[language] ?? safety.warnings[FALLBACK_LANGUAGE] ?? null,
   };
 }
 

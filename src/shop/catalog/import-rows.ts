@@ -1,4 +1,6 @@
-import { ImportSale, ProductImportRow } from '../../commerce/products/product-import.service';
+import { NET_QUANTITY_SCALE, readNetQuantity as readNetQuantityOf } from '../../commerce/products/net-quantity';
+import { ImportSale, NetQuantityFields, ProductImportRow } from '../../commerce/products/product-import.service';
+import { readSafetyInfo, SafetyInfo } from '../../commerce/products/product-safety';
 import { ProductOption } from '../../commerce/products/product.entity';
 import { isTaxClass, TAX_CLASSES, TaxClass } from '../../commerce/tax/tax-class';
 
@@ -23,10 +25,10 @@ const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 type Raw = Record<string, unknown>;
 
 /**
- * Checks every row of an import file (docs/http-contract.md format) on its own and against the rows before it,
+ * Checks every row of an import file (docs/demo-catalog.md format) on its own and against the rows before it,
  * so a bad row is reported with all its problems and skipped whole, never imported in part.
  */
-export function checkImportRows(rows: unknown[], decimals: number): CheckedRows {
+export function checkImportRows(rows: unknown[], decimals: number, languages: readonly string[]): CheckedRows {
   const result: CheckedRows = { valid: [], errors: [] };
   const lineOfSku = new Map<string, number>();
   const lineOfVariantSku = new Map<string, number>();
@@ -34,7 +36,7 @@ export function checkImportRows(rows: unknown[], decimals: number): CheckedRows 
   rows.forEach((raw, index) => {
     const line = index + 1;
     const problems: string[] = [];
-    const row = isObject(raw) ? readRow(raw, decimals, problems) : null;
+    const row = isObject(raw) ? readRow(raw, decimals, languages, problems) : null;
     if (!isObject(raw)) problems.push('must be an object');
     if (row) {
       const seen = lineOfSku.get(row.sku);
@@ -61,7 +63,12 @@ export function checkImportRows(rows: unknown[], decimals: number): CheckedRows 
 }
 
 /** The row as the importer takes it, or null with `problems` filled in. Unknown keys are ignored. */
-function readRow(raw: Raw, decimals: number, problems: string[]): ProductImportRow | null {
+function readRow(
+  raw: Raw,
+  decimals: number,
+  languages: readonly string[],
+  problems: string[],
+): ProductImportRow | null {
   const before = problems.length;
   const sku = readSku(raw.sku, 'sku', problems);
   const name = typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim() : null;
@@ -87,6 +94,8 @@ function readRow(raw: Raw, decimals: number, problems: string[]): ProductImportR
   const crossSell = readStrings(raw.crossSell, 'crossSell', 64, problems);
   const options = readOptions(raw.options, problems);
   const variants = readVariants(raw.variants, options, sku, decimals, problems);
+  const netQuantity = readNetQuantity(raw, '', problems);
+  const safety = readSafety(raw.safety, languages, problems);
   if (problems.length > before) return null;
   return {
     sku: sku!,
@@ -104,7 +113,28 @@ function readRow(raw: Raw, decimals: number, problems: string[]): ProductImportR
     variants,
     related,
     crossSell,
+    ...netQuantity,
+    ...(safety ? { safety } : {}),
   };
+}
+
+/** `netQuantity` and `netUnit` of a product or variant (`where` prefixes the names): both or neither. */
+function readNetQuantity(raw: Raw, where: string, problems: string[]): NetQuantityFields {
+  const { net, problems: found } = readNetQuantityOf(raw.netQuantity, raw.netUnit);
+  for (const problem of found) problems.push(`${where}${problem.field} ${problem.message}`);
+  return net ? { netQuantity: net.quantity / NET_QUANTITY_SCALE, netUnit: net.unit } : {};
+}
+
+/** The `safety` object (docs/demo-catalog.md), checked as the CP form's fields are. */
+function readSafety(value: unknown, languages: readonly string[], problems: string[]): SafetyInfo | null {
+  if (value === undefined || value === null) return null;
+  if (!isObject(value)) {
+    problems.push('safety must be an object');
+    return null;
+  }
+  const { info, problems: found } = readSafetyInfo(value, languages);
+  for (const problem of found) problems.push(`safety.${problem.field} ${problem.message}`);
+  return found.length > 0 ? null : info;
 }
 
 function readSku(value: unknown, field: string, problems: string[]): string | null {
@@ -257,6 +287,7 @@ function readVariants(
       if (combinations.has(key)) problems.push(`${where}.options repeat another variant's combination`);
       combinations.add(key);
     }
+    const netQuantity = readNetQuantity(variant, `${where}.`, problems);
     if (problems.length > before) continue;
     skus.add(sku!);
     variants.push({
@@ -265,6 +296,7 @@ function readVariants(
       ...(price === undefined ? {} : { price: price! }),
       ...(sale === undefined ? {} : { sale }),
       stock: stock!,
+      ...netQuantity,
     });
   }
   return variants;

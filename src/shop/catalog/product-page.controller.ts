@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { CatalogService } from '../../commerce/catalog/catalog.service';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
-import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
+import { PageLanguage, PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { guestPage } from '../../web/page-cache';
 import { productNotFoundPage, productPageView, sessionCurrency, wantsJson } from './catalog-view';
 
@@ -21,10 +21,18 @@ export class ProductPageController {
   @Header('Vary', 'Accept')
   @Header('Cache-Control', 'private, no-cache')
   @ApiOkResponse({ description: 'HTML product page; with Accept: application/json { success, product }' })
-  async show(@Param('slug') slug: string, @Req() req: Request, @PageText() text: PageTextFn) {
+  async show(
+    @Param('slug') slug: string,
+    @Req() req: Request,
+    @PageText() text: PageTextFn,
+    @PageLanguage() language: string,
+  ) {
     const page = await this.catalog.productPage(slug, sessionCurrency(req));
     if (!page) return productNotFoundPage(req, text);
     if (wantsJson(req)) return { success: true, product: page.product };
-    return guestPage(req, 'shop/product', { title: page.product.name, ...productPageView(page, this.config.baseUrl) });
+    return guestPage(req, 'shop/product', {
+      title: page.product.name,
+      ...productPageView(page, this.config.baseUrl, language),
+    });
   }
 }
