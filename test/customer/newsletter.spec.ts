@@ -311,7 +311,7 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     await client.get(mail.confirm).expect(200);
   });
 
-  it('refuses a subscription without the consent box, and records the consent with time, source and wording', async () => {
+  it('refuses a subscription without the consent box, and records the consent on confirmation with its wording', async () => {
     const client = new ShopClient(shop.server);
     const email = newAddress();
     for (const consent of [undefined, false, 'off']) {
@@ -323,8 +323,12 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(await consentsOf(email)).toEqual([]);
     expect(await mailJobsTo(email)).toHaveLength(0);
 
-    const before = Date.now();
     expect((await subscribe(client, { email }, '198.51.100.7')).status).toBe(200);
+    // Anyone may type any address: the consent counts once the e-mail's link shows the mailbox agrees.
+    expect(await consentsOf(email)).toEqual([]);
+    const before = Date.now();
+    const mail = await confirmationMail(email);
+    expect((await confirmLink(client, mail.confirm)).status).toBe(200);
     const [row] = await consentsOf(email);
     expect(row).toMatchObject({
       granted: true,
@@ -340,7 +344,6 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(home.text).toContain('<input id="newsletter-consent" name="consent" type="checkbox" value="true" required>');
 
     // The unsubscribe link records the withdrawal with its own wording; following it again adds nothing.
-    const mail = await confirmationMail(email);
     await client.get(mail.unsubscribe).expect(200);
     await client.get(mail.unsubscribe).expect(200);
     expect(
@@ -349,5 +352,33 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       { granted: true, source: 'newsletter_form', wordingKey: 'consent.marketing.v1' },
       { granted: false, source: 'email_link', wordingKey: 'consent.optOutLink.v1' },
     ]);
+  });
+
+  it('lets no unconfirmed subscription or unverified account override an opt-out; a confirmed one does', async () => {
+    const client = new ShopClient(shop.server);
+    const email = await registerCustomer(client, { firstName: 'Grace' });
+    // The account (its address not verified) says no, then yes: the yes cannot override the no.
+    await client.post('/shop/account/subscriptions/save', { marketing: true });
+    expect((await client.post('/shop/account/subscriptions/save', {})).body).toMatchObject({ marketing: false });
+    const unverified = await client.post('/shop/account/subscriptions/save', { marketing: true });
+    expect(unverified.body).toMatchObject({ marketing: false, newsletter: 'none' });
+    const rows = async () => (await consentsOf(email)).map(({ granted, source }) => ({ granted, source }));
+    const optedOut = [
+      { granted: true, source: 'account_page' },
+      { granted: false, source: 'account_page' },
+    ];
+    expect(await rows()).toEqual(optedOut);
+
+    // A stranger subscribes the address on the footer form: pending, and the opt-out stands.
+    expect((await subscribe(new ShopClient(shop.server), { email }, '198.51.100.8')).status).toBe(200);
+    expect(await subscriber(email)).toMatchObject({ status: 'pending' });
+    expect(await rows()).toEqual(optedOut);
+    const page = await client.get('/shop/account/subscriptions').set(HTML).expect(200);
+    expect(page.text).toMatch(/You get no marketing e-mails: you said no on [\d-]+ [\d:]+ UTC \(in your account\)\./);
+
+    // The owner of the mailbox confirms: now it is their consent.
+    const mail = await confirmationMail(email);
+    expect((await confirmLink(client, mail.confirm)).status).toBe(200);
+    expect(await rows()).toEqual([...optedOut, { granted: true, source: 'newsletter_form' }]);
   });
 });

@@ -29,6 +29,12 @@ export interface ConsentChange {
   granted: boolean;
   source: ConsentSource;
   wording: ConsentWording;
+  /**
+   * Whether whoever gave a consent showed they own the address (a confirmed double opt-in, a logged-in account
+   * with a verified e-mail). Anyone can type someone else's address at checkout or registration, so such a
+   * consent counts only where the address never said no. Unused for withdrawals, which anyone may record.
+   */
+  verified?: boolean;
 }
 
 /** Whether a basis lets the shop send marketing e-mail (newsletters, abandoned-cart reminders). */
@@ -52,12 +58,14 @@ export class MarketingConsents {
   }
 
   /**
-   * Records a consent unless the newest row already is this consent with the same wording (a form saved twice);
-   * true when a row was added.
+   * Records a consent unless the newest row already is this consent with the same wording (a form saved twice),
+   * or it is unverified and the address withdrew (an unverified consent never overrides a withdrawal); true when
+   * a row was added.
    */
   async grant(manager: EntityManager, change: Omit<ConsentChange, 'granted'>): Promise<boolean> {
     const { record } = await this.standing(change.email, manager);
     if (record?.granted && record.wordingKey === change.wording.key) return false;
+    if (record && !record.granted && !change.verified) return false;
     await this.insert(manager, { ...change, granted: true });
     return true;
   }

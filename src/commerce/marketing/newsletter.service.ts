@@ -12,13 +12,15 @@ import { NewsletterAction, NewsletterLinks } from './newsletter-links';
 import { marketingErrors } from './marketing-errors';
 import { AppError } from '../../common/errors/app-error';
 import { ConsentSource } from './marketing-consent.entity';
-import { ConsentWording, MarketingConsents } from './marketing-consents.service';
+import { ConsentWording, MarketingConsents, mayMarket } from './marketing-consents.service';
 
 /** Where and with which words a consent is given or withdrawn, recorded with the action. */
 export interface ConsentContext {
   source: ConsentSource;
   wording: ConsentWording;
   customerId?: number | null;
+  /** See ConsentChange.verified. */
+  verified?: boolean;
 }
 
 /** Where an address stands; `none` when it never subscribed. */
@@ -28,8 +30,9 @@ const DAY = 24 * 60 * 60 * 1000;
 
 /**
  * Newsletter subscriptions with double opt-in: an address is `pending` until the signed link in the
- * confirmation e-mail is followed. Subscribing needs the consent to marketing e-mail, recorded in the same
- * transaction; unsubscribing withdraws it (MarketingConsents). Subscribing again is harmless: a confirmed
+ * confirmation e-mail is followed. Subscribing needs the consent to marketing e-mail: from the public form it is
+ * recorded only on confirmation, as anyone may type any address there; unsubscribing withdraws it
+ * (MarketingConsents). Subscribing again is harmless: a confirmed
  * address gets nothing, a pending one at most one confirmation e-mail per UTC day.
  */
 @Injectable()
@@ -51,19 +54,19 @@ export class NewsletterService {
   }
 
   /**
-   * Records the consent, subscribes (pending) and queues the confirmation e-mail; returns the address's status
-   * afterwards.
+   * Records the consent (`null` from the public form: confirm records it), subscribes (pending) and queues the
+   * confirmation e-mail; returns the address's status afterwards.
    */
   async subscribe(
     email: string,
     firstName: string | null | undefined,
-    consent: ConsentContext,
+    consent: ConsentContext | null,
   ): Promise<NewsletterStatus> {
     const address = normaliseEmail(email);
     const name = firstName?.trim() || null;
     const store = await this.stores.default();
     return this.runner.run(async (tx) => {
-      await this.consents.grant(tx.manager, { email: address, ...consent });
+      if (consent) await this.consents.grant(tx.manager, { email: address, ...consent });
       // Insert-or-keep, then lock: two concurrent subscribes of one address end with one row and one e-mail.
       await tx.manager
         .createQueryBuilder()
@@ -103,8 +106,12 @@ export class NewsletterService {
     return this.statusOf(this.signedAddress('confirm', email, sig));
   }
 
-  /** Confirms with a confirm link: a pending address becomes confirmed; any other status stays as it is. */
-  async confirm(email: string, sig: string): Promise<NewsletterStatus> {
+  /**
+   * Confirms with a confirm link: a pending address becomes confirmed, and the consent to marketing e-mail
+   * (`wording`, as the newsletter form shows it) is recorded as verified, the link proving the mailbox is the
+   * subscriber's; any other status stays as it is.
+   */
+  async confirm(email: string, sig: string, wording: ConsentWording): Promise<NewsletterStatus> {
     const address = this.signedAddress('confirm', email, sig);
     return this.runner.run(async ({ manager }) => {
       const subscriber = await manager.findOne(NewsletterSubscriber, {
@@ -113,6 +120,7 @@ export class NewsletterService {
       });
       // An unsubscribed address stays so: an old link (or a mail scanner following it) must not undo that.
       if (subscriber?.status !== 'pending') return subscriber?.status ?? 'none';
+      await this.consents.grant(manager, { email: address, source: 'newsletter_form', wording, verified: true });
       await manager.update(
         NewsletterSubscriber,
         { id: subscriber.id },
@@ -135,14 +143,19 @@ export class NewsletterService {
    * withdrawn when unticked while e-mail was allowed) and the newsletter, which needs the consent.
    */
   async saveAccountChoices(
-    customer: { id: number; email: string; firstName: string | null },
+    customer: { id: number; email: string; firstName: string | null; emailVerifiedAt: number | null },
     choices: { marketing: boolean; newsletter: boolean },
     wording: ConsentWording,
   ): Promise<{ marketing: boolean; newsletter: NewsletterStatus }> {
     if (choices.newsletter && !choices.marketing) {
       throw AppError.invalid({ newsletter: ['needs the consent to offers by e-mail ticked as well'] });
     }
-    const consent: ConsentContext = { source: 'account_page', wording, customerId: customer.id };
+    const consent: ConsentContext = {
+      source: 'account_page',
+      wording,
+      customerId: customer.id,
+      verified: customer.emailVerifiedAt !== null,
+    };
     if (!choices.marketing) {
       return { marketing: false, newsletter: await this.unsubscribe(customer.email, consent) };
     }
@@ -150,11 +163,13 @@ export class NewsletterService {
       return { marketing: true, newsletter: await this.subscribe(customer.email, customer.firstName, consent) };
     }
     const address = normaliseEmail(customer.email);
-    await this.runner.run(async ({ manager }) => {
+    const marketing = await this.runner.run(async ({ manager }) => {
       await this.consents.grant(manager, { email: address, ...consent });
       await manager.update(NewsletterSubscriber, { email: address }, { status: 'unsubscribed', firstName: null });
+      // False when an unverified consent could not override an earlier withdrawal.
+      return mayMarket((await this.consents.standing(address, manager)).basis);
     });
-    return { marketing: true, newsletter: await this.statusOf(address) };
+    return { marketing, newsletter: await this.statusOf(address) };
   }
 
   /**

@@ -43,10 +43,8 @@ export class NewsletterController {
   @UseGuards(ShopThrottlerGuard)
   @Throttle({ default: { limit: SUBSCRIBE_LIMIT, ttl: 10 * 60_000 } })
   async subscribe(@Body() body: SubscribeDto, @PageText() text: PageTextFn): Promise<FormAnswer> {
-    await this.newsletter.subscribe(body.email, body.firstName, {
-      source: 'newsletter_form',
-      wording: consentWording(text, 'marketing'),
-    });
+    // The consent ticked here is recorded when the e-mail's link confirms the address is the subscriber's.
+    await this.newsletter.subscribe(body.email, body.firstName, null);
     const message = { key: 'account.newsletterLink.thankYou', params: { email: body.email } };
     return new FormAnswer(message, { back: '/' }, () => ({ success: true, message: apiText(message) }));
   }
@@ -74,7 +72,8 @@ export class NewsletterController {
   @Post('newsletter/confirm')
   @HttpCode(200)
   async confirm(@Body() body: Record<string, unknown>, @Req() req: Request, @PageText() text: PageTextFn) {
-    const confirm = () => this.newsletter.confirm(asText(body.email), asText(body.sig));
+    const confirm = () =>
+      this.newsletter.confirm(asText(body.email), asText(body.sig), consentWording(text, 'marketing'));
     if (!wantsHtml(req)) return { success: true, status: await confirm() };
     return orInvalidLinkPage(text, async () => resultPage(text, CONFIRM_RESULTS[await confirm()]));
   }
