@@ -1,9 +1,11 @@
 import { MarketingConsent } from '../../src/commerce/marketing/marketing-consent.entity';
+import { NewsletterLinks } from '../../src/commerce/marketing/newsletter-links';
 import { AbandonedCartScanner } from '../../src/commerce/marketing/abandoned-cart-scanner.service';
 import { SettingsService } from '../../src/config/settings.service';
 import { JobWorker } from '../../src/jobs/job-worker.service';
 import { productBySku } from '../support/catalog';
 import { ADDRESS, addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
+import { CUSTOMER_PASSWORD, registerCustomer } from '../support/customers';
 import { ShopClient } from '../support/shop-client';
 import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { jobsSettled, startTestApp, TestApp, usingMysql } from '../support/test-app';
@@ -145,6 +147,39 @@ describe(`abandoned-cart reminders and consent (${usingMysql ? 'MariaDB' : 'SQLi
       await worker.start();
     }
     await jobsSettled(shop);
+    expect(remindersTo(email)).toHaveLength(0);
+  });
+
+  it("ignores a checkout consent typed for an address that opted out: anyone can type anyone's address", async () => {
+    const email = 'opted-out@example.com';
+    await orderAs(email);
+    const optOut = new URL(shop.app.get(NewsletterLinks).url('unsubscribe', email));
+    await new ShopClient(shop.server).get(`${optOut.pathname}${optOut.search}`).set(HTML).expect(200);
+
+    // A stranger's cart ticks the consent for that address: nothing is recorded, and no reminder goes out.
+    const { cart } = await cartWithEmail(shop, email, { 'DEMO-HEADLAMP': 1 });
+    expect((await consentsOf(email)).map(({ granted, source }) => ({ granted, source }))).toEqual([
+      { granted: false, source: 'email_link' },
+    ]);
+    await idleFor(shop, cart.id, 61);
+    expect(await scanAndSettle()).toBe(0);
+    expect(remindersTo(email)).toHaveLength(0);
+  });
+
+  it("keeps a deleted account's opt-out, so a guest order under its address does not bring reminders back", async () => {
+    const client = new ShopClient(shop.server);
+    const email = await registerCustomer(client);
+    await orderAs(email); // a guest order: not the account's, so deleting the account leaves it as it is
+    const saved = await client.post('/shop/account/subscriptions/save', {});
+    expect(saved.body).toMatchObject({ marketing: false });
+    expect((await client.post('/shop/account/delete', { password: CUSTOMER_PASSWORD })).status).toBe(200);
+    expect(await consentsOf(email)).toEqual([
+      expect.objectContaining({ granted: false, source: 'account_page', wordingKey: 'consent.marketing.v1' }),
+    ]);
+
+    const { cart } = await cartWithEmail(shop, email, { 'DEMO-HEADLAMP': 1 }, {});
+    await idleFor(shop, cart.id, 61);
+    expect(await scanAndSettle()).toBe(0);
     expect(remindersTo(email)).toHaveLength(0);
   });
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In, IsNull } from 'typeorm';
+import { EntityManager, In, IsNull, Not } from 'typeorm';
 import { Address, Cart } from '../carts/cart.entity';
 import { CustomerAddress } from './customer-address.entity';
 import { Customer } from './customer.entity';
@@ -60,7 +60,7 @@ export class AccountDeletionService {
       await manager.delete(PasswordReset, { customerId: customer.id });
       await manager.delete(EmailVerification, { customerId: customer.id });
       await manager.delete(NewsletterSubscriber, { email: customer.email });
-      await manager.delete(MarketingConsent, { email: customer.email });
+      await forgetConsents(manager, customer.email);
       await anonymiseOrders(manager, customer.id, email);
       await manager.update(
         Cart,
@@ -69,6 +69,16 @@ export class AccountDeletionService {
       );
     });
   }
+}
+
+/**
+ * Deletes the address's consent rows but its newest one when that is a withdrawal: the shop must go on honouring
+ * the "no" (GDPR Art. 21(3)), or a guest order under the same address would bring reminders back as soft opt-in.
+ */
+async function forgetConsents(manager: EntityManager, email: string): Promise<void> {
+  const newest = await manager.findOne(MarketingConsent, { where: { email }, order: { id: 'DESC' } });
+  const keep = newest && !newest.granted ? { id: Not(newest.id) } : {};
+  await manager.delete(MarketingConsent, { email, ...keep });
 }
 
 /**
