@@ -10,8 +10,10 @@ declare module 'express-session' {
 
 /**
  * What the shop layout shows about the optional script (`privacyOptionalScriptUrl`): the notice while the visitor
- * has not answered, the script tag only once they allowed it. Without a configured script the shop sets only the
- * cookies it needs to work, which need no consent (ePrivacy Directive Art. 5(3)), so there is no notice at all.
+ * has not answered, the script tag only once they allowed it, and a "Cookie settings" footer link that brings the
+ * notice back, as a consent must be as easy to withdraw as to give (GDPR Art. 7(3)). Without a configured script
+ * the shop sets only the cookies it needs to work, which need no consent (ePrivacy Directive Art. 5(3)), so there
+ * is no notice and no link at all.
  */
 export function cookieNoticeLocals(settings: SettingsService, req: Request): Record<string, unknown> {
   const script = settings.get('privacyOptionalScriptUrl');
@@ -19,6 +21,7 @@ export function cookieNoticeLocals(settings: SettingsService, req: Request): Rec
   const answer = req.session?.cookieConsent;
   return {
     cookieNotice: answer ? undefined : { script: new URL(script).host },
+    cookieSettings: true,
     optionalScript: answer === 'accepted' ? script : undefined,
   };
 }

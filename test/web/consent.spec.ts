@@ -117,6 +117,48 @@ describe(`consent: registration and the cookie notice (${usingMysql ? 'MariaDB' 
     }
   });
 
+  it('brings the notice back from a "Cookie settings" footer link, to withdraw or change the answer', async () => {
+    const link = '<a href="/shop/cookie-consent">Cookie settings</a>';
+    expect((await request(shop.server).get('/').set(HTML).expect(200)).text).not.toContain(link);
+    await request(shop.server).get('/shop/cookie-consent').set(HTML).expect(404);
+
+    await settings.save({ privacyOptionalScriptUrl: SCRIPT });
+    try {
+      const visitor = new ShopClient(shop.server);
+      expect((await visitor.get('/').set(HTML).expect(200)).text).toContain(link);
+      const unanswered = await visitor.get('/shop/cookie-consent').set(HTML).expect(200);
+      expect(unanswered.text).toContain('You have not chosen yet: please choose below.');
+      expect(unanswered.text.match(/<section class="cookie-notice"/g)).toHaveLength(1);
+
+      expect((await visitor.post('/shop/cookie-consent', { choice: 'accept' })).status).toBe(200);
+      const accepted = await visitor.get('/shop/catalog/products').set(HTML).expect(200);
+      expect(accepted.text).toContain(SCRIPT_TAG);
+      expect(accepted.text).not.toContain('<section class="cookie-notice"');
+      expect(accepted.text).toContain(link);
+
+      // The settings page shows the answer and the notice's forms again; declining there withdraws the consent.
+      const page = await visitor.get('/shop/cookie-consent').set(HTML).expect(200);
+      expect(page.text).toContain('<h1>Cookie settings</h1>');
+      expect(page.text).toContain('You allowed analytics.example.com. You can change this below at any time.');
+      expect(page.text).toContain('<section class="cookie-notice"');
+      expect(page.text).toContain('<input type="hidden" name="choice" value="decline">');
+      const token = await visitor.csrfToken();
+      const declined = await visitor.agent
+        .post('/shop/cookie-consent')
+        .type('form')
+        .set(HTML)
+        .set('Referer', `${shop.config.baseUrl}/shop/cookie-consent`)
+        .send({ choice: 'decline', _csrf: token });
+      expect(declined.status).toBe(303);
+      expect(declined.headers.location).toBe('/shop/cookie-consent');
+      const after = await visitor.get('/shop/cookie-consent').set(HTML).expect(200);
+      expect(after.text).toContain('Only the necessary cookies are used. You can change this below at any time.');
+      expect(after.text).not.toContain(SCRIPT);
+    } finally {
+      await settings.save({ privacyOptionalScriptUrl: '' });
+    }
+  });
+
   it('accepts only a blank or https script URL', async () => {
     for (const url of ['http://analytics.example.com/a.js', 'javascript:alert(1)', 'https://u:p@example.com/a.js']) {
       await expect(settings.save({ privacyOptionalScriptUrl: url })).rejects.toThrow(/must be blank or an https URL/);
