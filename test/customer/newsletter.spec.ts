@@ -97,6 +97,10 @@ describe(`newsletter (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(scanned.headers['cache-control']).toBe('no-store');
     expect(scanned.text).toContain('<h1>Confirm your subscription</h1>');
     expect(scanned.text).toContain('<button type="submit">Confirm my subscription</button>');
+    // The button records the consent to marketing e-mail: the page shows its words.
+    expect(scanned.text).toContain(
+      '<p class="link-confirm-consent">Send me offers, news and a reminder when I leave items in my cart, by e-mail.',
+    );
 
     const confirmed = await confirmLink(client, mail.confirm);
     expect(confirmed.status).toBe(200);

@@ -42,7 +42,7 @@ export class NewsletterController {
   @HttpCode(200)
   @UseGuards(ShopThrottlerGuard)
   @Throttle({ default: { limit: SUBSCRIBE_LIMIT, ttl: 10 * 60_000 } })
-  async subscribe(@Body() body: SubscribeDto, @PageText() text: PageTextFn): Promise<FormAnswer> {
+  async subscribe(@Body() body: SubscribeDto): Promise<FormAnswer> {
     // The consent ticked here is recorded when the e-mail's link confirms the address is the subscriber's.
     await this.newsletter.subscribe(body.email, body.firstName, null);
     const message = { key: 'account.newsletterLink.thankYou', params: { email: body.email } };
@@ -64,6 +64,8 @@ export class NewsletterController {
         keys: 'account.newsletterLink',
         action: '/shop/newsletter/confirm',
         fields: link,
+        // The consent the button records (confirm), in the words recorded.
+        consent: consentWording(text, 'marketing').text,
       });
     });
   }
