@@ -341,7 +341,9 @@ describe(`order edits (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const [lampLine, tentLine] = await linesOf(placed.id);
     // Withdrawn before payment, as the order's link allows.
     const guest = new ShopClient(shop.server);
-    const withdrawn = await guest.post(`/shop/order/withdraw/${placed.number}`, { qty: { [`line${lampLine.id}`]: '1' } });
+    const withdrawn = await guest.post(`/shop/order/withdraw/${placed.number}`, {
+      qty: { [`line${lampLine.id}`]: '1' },
+    });
     expect(withdrawn.status).toBe(200);
 
     for (const qty of [0, 1, 3]) {
