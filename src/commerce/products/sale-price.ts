@@ -84,11 +84,7 @@ export function plannedPrices(priced: Priced, now: number): Array<{ at: number; 
  * price is taken from: a start before `now` (or none) becomes `now`, except for a sale running now (not one that
  * ended) at the same price, which keeps its start (so saving the form again, or importing the same file again, changes nothing).
  */
-export function settleSale(
-  current: SaleInput | null,
-  wanted: SaleInput,
-  now: number,
-): SaleInput {
+export function settleSale(current: SaleInput | null, wanted: SaleInput, now: number): SaleInput {
   if (wanted.salePrice === null) return { salePrice: null, saleStartsAt: null, saleEndsAt: null };
   const requested = wanted.saleStartsAt ?? now;
   if (requested > now) return wanted;

@@ -28,7 +28,7 @@ import { UnitPricesProductSafety1795790774793 } from './1795790774793-unit-price
 import { OrderVatConsultation1795754295107 } from './1795754295107-order-vat-consultation';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
 import { Withdrawals1795786795231 } from './1795786795231-withdrawals';
-import { WithdrawalDeadlineNullable1795793371174 } from './1795793371174-withdrawal-deadline-nullable';
+import { WithdrawalDeadlineAndTermsLanguage1795793705640 } from './1795793705640-withdrawal-deadline-and-terms-language';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
 export const MIGRATIONS = [
@@ -62,5 +62,5 @@ export const MIGRATIONS = [
   Withdrawals1795786795231,
   PriceHistory1795787259002,
   UnitPricesProductSafety1795790774793,
-  WithdrawalDeadlineNullable1795793371174,
+  WithdrawalDeadlineAndTermsLanguage1795793705640,
 ];
