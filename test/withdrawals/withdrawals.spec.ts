@@ -319,7 +319,7 @@ describe(`withdrawals (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     );
     const page = await html(guest, base).expect(200);
     expect(page.text).toContain('The withdrawal period ended on');
-    expect(page.text).toContain(`max="1" value="1"`);
+    expect(page.text).toContain(`max="2" value="2"`);
     const late = await withdrawOne();
     expect(late).toMatchObject({ repeated: false, late: true });
     // Mailed in the language the order was placed in.
