@@ -511,6 +511,8 @@
       return;
     }
     placeButton.disabled = true;
+    var acceptTerms = document.getElementById('checkout-acceptTerms');
+    var termsVersion = document.getElementById('checkout-termsVersion');
     saveDetails()
       .then(function (destinationChanged) {
         if (destinationChanged) throw { message: text.addressChanged };
@@ -518,11 +520,11 @@
           throw { message: fill(text.choosePickupPoint, { method: entryFor(state.shippingMethod).name }) };
         }
         var saveToBook = document.getElementById('checkout-saveToAddressBook');
-        var acceptTerms = document.getElementById('checkout-acceptTerms');
         return postJson('/shop/checkout/place-order', {
           expectedTotal: state.total,
           saveToAddressBook: Boolean(saveToBook && saveToBook.checked),
           acceptTerms: Boolean(acceptTerms && acceptTerms.checked),
+          termsVersion: termsVersion ? Number(termsVersion.value) : undefined,
         });
       })
       .then(function (body) {
@@ -530,6 +532,11 @@
       })
       .catch(function (error) {
         placeButton.disabled = false;
+        if (error && error.code === 'terms_changed' && termsVersion && acceptTerms) {
+          // New terms: the box is ticked again only after reading them (the link shows the current version).
+          termsVersion.value = String(error.termsVersion);
+          acceptTerms.checked = false;
+        }
         showError(error);
       });
   });

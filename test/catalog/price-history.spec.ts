@@ -262,6 +262,31 @@ describe(`price history and sales (${usingMysql ? 'mysql' : 'sqlite'})`, () => {
     expect(await product('DEMO-TENT-4P')).toMatchObject({ price: 10000, salePrice: 7000 });
   });
 
+  it('an ended sale saved again with its old start starts anew: no reduction from before it ended', async () => {
+    // 100, then a sale at 80 from 25 to 15 days ago; the regular price since.
+    await pastPrices('DEMO-TENT-4P', [
+      [10000, 100],
+      [8000, 25],
+      [10000, 15],
+    ]);
+    const { id } = await product('DEMO-TENT-4P');
+    const oldStart = Date.now() - 25 * DAY;
+    await shop.dataSource
+      .getRepository(Product)
+      .update({ id }, { salePrice: 8000, saleStartsAt: oldStart, saleEndsAt: Date.now() - 15 * DAY });
+    // Staff restart it as the form pre-fills it: the old start, no end.
+    const saved = await saveForm('DEMO-TENT-4P', {
+      price: '100',
+      salePrice: '80.00',
+      saleStartsAt: shopDateTime('Europe/Bratislava', Math.ceil(oldStart / 60_000) * 60_000),
+    });
+    expect(saved.status).toBe(303);
+    const restarted = await product('DEMO-TENT-4P');
+    expect(restarted.saleStartsAt).toBeGreaterThan(Date.now() - 60_000);
+    // The 30 days before the new start held 80: no reduction may be announced (the old start would show -20 %).
+    expect(await listed('DEMO-TENT-4P')).toMatchObject({ price: 80, reduction: null });
+  });
+
   it('a coupon is no price reduction: the cart shows no reference price', async () => {
     const tent = await product('DEMO-TENT-2P');
     const shopper = new ShopClient(shop.server);

@@ -85,9 +85,21 @@ describe(`order button, terms acceptance and the legal texts in the confirmation
     expect(order).toMatchObject({ termsVersion: null, termsAcceptedAt: null });
   });
 
-  it('with the setting on, refuses an order without the box and keeps the accepted terms version and time', async () => {
+  it('with the setting on, refuses an order without the box or with terms changed since the page, and keeps the version shown and the time', async () => {
     await settings.save({ salesTermsCheckbox: true });
-    // Staff published a second version of the Slovak terms: that is the one accepted.
+    const { client, email } = await shopperReady('sk');
+    const shownVersion = async () => {
+      const page = (await client.get('/shop/checkout').expect(200)).text;
+      expect(page).toContain(
+        '<input id="checkout-acceptTerms" name="acceptTerms" type="checkbox" value="true" required>\n      <label for="checkout-acceptTerms">Súhlasím s obchodnými podmienkami</label>',
+      );
+      return Number(
+        /<input id="checkout-termsVersion" type="hidden" name="termsVersion" value="(\d+)">/.exec(page)![1],
+      );
+    };
+    expect(await shownVersion()).toBe(1);
+
+    // While the page is open, staff publish a second version of the Slovak terms.
     const staff = new ShopClient(shop.server);
     await staff.loginCp();
     const edited = await staff.post('/admin/content-pages/terms/sk', {
@@ -96,12 +108,6 @@ describe(`order button, terms acceptance and the legal texts in the confirmation
       version: 1,
     });
     expect(edited.body).toMatchObject({ success: true, version: 2 });
-
-    const { client, email } = await shopperReady('sk');
-    const page = (await client.get('/shop/checkout').expect(200)).text;
-    expect(page).toContain(
-      '<input id="checkout-acceptTerms" name="acceptTerms" type="checkbox" value="true" required>\n      <label for="checkout-acceptTerms">Súhlasím s obchodnými podmienkami</label>',
-    );
 
     for (const body of [{}, { acceptTerms: false }]) {
       const refused = await placeOrder(client, body);
@@ -115,13 +121,25 @@ describe(`order button, terms acceptance and the legal texts in the confirmation
         },
       });
     }
+    // Accepting the version the page showed, or none, is no acceptance of the current one: the page shows it anew.
+    for (const body of [{ acceptTerms: true, termsVersion: 1 }, { acceptTerms: true }]) {
+      const stale = await placeOrder(client, body);
+      expect(stale.status).toBe(409);
+      expect(stale.body.error).toMatchObject({
+        code: 'terms_changed',
+        message:
+          'The terms and conditions changed while you were checking out. Read the new version and place the order again.',
+        termsVersion: 2,
+      });
+    }
     expect(await shop.dataSource.getRepository(Order).countBy({ email })).toBe(0);
 
     const before = Date.now();
-    const placed = await placeOrder(client, { acceptTerms: true });
+    const placed = await placeOrder(client, { acceptTerms: true, termsVersion: await shownVersion() });
     expect(placed.status).toBe(200);
     const order = await shop.dataSource.getRepository(Order).findOneByOrFail({ number: placed.body.orderNumber });
     expect(order.termsVersion).toBe(2);
+    expect(order.termsLanguage).toBe('sk');
     expect(order.language).toBe('sk');
     expect(order.termsAcceptedAt).toBeGreaterThanOrEqual(before);
     expect(order.termsAcceptedAt).toBeLessThanOrEqual(Date.now());

@@ -80,6 +80,7 @@ describe('schema and demo seed', () => {
           'Withdrawals1795786795231',
           'PriceHistory1795787259002',
           'UnitPricesProductSafety1795790774793',
+          'WithdrawalDeadlineAndTermsLanguage1795793705640',
         ],
       });
     } finally {

@@ -331,6 +331,42 @@ describe(`order edits (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(await stockOf(LAMP)).toBe(0);
   });
 
+  it('refuses to change or remove a line the customer withdrew from, and changes the others', async () => {
+    await setStock(LAMP, 20);
+    await setStock(TENT, 10);
+    const { order: placed } = await order([
+      [LAMP, 2],
+      [TENT, 1],
+    ]);
+    const [lampLine, tentLine] = await linesOf(placed.id);
+    // Withdrawn before payment, as the order's link allows.
+    const guest = new ShopClient(shop.server);
+    const withdrawn = await guest.post(`/shop/order/withdraw/${placed.number}`, {
+      qty: { [`line${lampLine.id}`]: '1' },
+    });
+    expect(withdrawn.status).toBe(200);
+
+    for (const qty of [0, 1, 3]) {
+      const refused = await editLines(admin, placed.id, { lines: [{ id: lampLine.id, qty }] });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toEqual({
+        code: 'order_line_withdrawn',
+        message: `The customer withdrew from ${LAMP}: its line cannot be changed or removed. Make the return of the withdrawal instead.`,
+      });
+    }
+    expect((await linesOf(placed.id)).map(({ id, qty }) => [id, qty])).toEqual([
+      [lampLine.id, 2],
+      [tentLine.id, 1],
+    ]);
+    expect(await stockOf(LAMP)).toBe(18);
+    // The withdrawal's receipt still names its line.
+    expect((await guest.get(`/shop/order/withdraw/${placed.number}`).set('Accept', 'text/html')).status).toBe(200);
+
+    const other = await editLines(admin, placed.id, { lines: [{ id: tentLine.id, qty: 2 }] });
+    expect(other.status).toBe(200);
+    expect((await linesOf(placed.id)).map(({ qty }) => qty)).toEqual([2, 2]);
+  });
+
   it('checks the coupon again: an edit under its minimum subtotal is refused, above it the discount follows', async () => {
     await setStock(LAMP, 50);
     const lamp = await productBySku(shop.dataSource, LAMP);

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { daysBetween, shopDateTime, shopNow } from '../../src/commerce/delivery/shop-calendar';
 import { OrderHistory } from '../../src/commerce/orders/order-history.entity';
 import { OrderLine } from '../../src/commerce/orders/order-line.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
@@ -16,6 +17,22 @@ import { CapturedMail, mailHtml, mailText, startSmtpCapture, subjectOf } from '.
 import { eventually, jobsSettled, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 const DAY_MS = 86_400_000;
+const ZONE = 'Europe/Bratislava';
+
+/**
+ * The period's last moment for a delivery at `deliveredAt`: the last minute of the shop's day 14 days after the
+ * day of delivery (checked to be that, and not delivery plus 14 × 24 hours).
+ */
+function periodEnd(deliveredAt: number): { deadline: number; lastDay: string } {
+  const deliveryDay = shopNow(ZONE, deliveredAt).date;
+  // Minute by minute from 13 days after delivery: the first last minute of a shop day 14 days on.
+  let deadline = Math.floor(deliveredAt / 60_000) * 60_000 + 13 * DAY_MS;
+  while (!(
+    shopDateTime(ZONE, deadline).endsWith('T23:59') && daysBetween(deliveryDay, shopNow(ZONE, deadline).date) === 14
+  ))
+    deadline += 60_000;
+  return { deadline: deadline + 59_999, lastDay: shopNow(ZONE, deadline).date };
+}
 
 /**
  * The withdrawal function (docs/shop.md, _Withdrawal_), driven over HTTP as a guest and staff use it: the two steps
@@ -77,7 +94,7 @@ describe(`withdrawals (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const delivered = await shop.dataSource
       .getRepository(OrderHistory)
       .findOneByOrFail({ orderId: order.id, toStatus: 'completed' });
-    const deadline = delivered.dateCreated.getTime() + 14 * DAY_MS;
+    const { deadline, lastDay } = periodEnd(delivered.dateCreated.getTime());
     const guest = new ShopClient(shop.server);
     const base = `/shop/order/withdraw/${order.number}`;
 
@@ -89,7 +106,7 @@ describe(`withdrawals (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(step1.headers['cache-control']).toBe('private, no-store');
     expect(step1.text).toContain('Step 1 of 2');
     expect(step1.text).toContain(`name="qty[line${line.id}]" min="0" max="2" value="2"`);
-    expect(step1.text).toContain(`The withdrawal period ends on ${isoMinute(deadline)}.`);
+    expect(step1.text).toContain(`The withdrawal period ends on ${lastDay}.`);
     expect(step1.text).toContain(`action="${base}/confirm"`);
 
     // Step 2: the GET form's choice, to confirm; nothing chosen goes back to step 1.
@@ -126,7 +143,7 @@ describe(`withdrawals (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     for (const body of [mailText(mail), mailHtml(mail)]) {
       expect(body).toContain(`on ${receivedAt} UTC.`);
       expect(body).toContain(`2 × ${line.name}`);
-      expect(body).toContain(`The withdrawal period ends on ${isoMinute(deadline).slice(0, 10)}.`);
+      expect(body).toContain(`The withdrawal period ends on ${lastDay}.`);
     }
 
     // Confirmed again (a second click, a script): the same withdrawal, nothing recorded or mailed twice.
@@ -150,7 +167,9 @@ describe(`withdrawals (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       `<a href="/admin/withdrawals/${withdrawal.id}">Withdrawal ${withdrawal.id}</a>`,
     );
     const page = await staff.get(`/admin/withdrawals/${withdrawal.id}`).expect(200);
-    expect(page.text).toContain(`Period ends</dt><dd>${isoMinute(deadline)} UTC · on time`);
+    expect(page.text).toContain(
+      `Period ends</dt><dd>end of ${lastDay} in shop time (${isoMinute(deadline)} UTC) · on time`,
+    );
     expect(page.text).toContain('class="withdrawal-return"');
 
     // One step: an approved return of the withdrawn lines; asked again, the same return.
@@ -238,51 +257,81 @@ describe(`withdrawals (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(forged.status).toBe(403);
   });
 
-  it('counts the period from the order until delivery, records a late withdrawal as late (mailed in Slovak), and refuses what is not left', async () => {
+  it('has no deadline before delivery, ends the period at the end of the shop day, records a late withdrawal as late (mailed in Slovak), and refuses what is not left', async () => {
     const email = `cy${Date.now()}@example.com`;
-    const order = await guestOrder(2, email, false, 'sk');
+    const order = await guestOrder(4, email, false, 'sk');
     const line = await lineOf(order.id);
     const guest = new ShopClient(shop.server);
     const base = `/shop/order/withdraw/${order.number}`;
+    const withdrawOne = async () => {
+      const answer = await guest.post(base, { qty: { [`line${line.id}`]: '1' } });
+      expect(answer.status).toBe(200);
+      return answer.body;
+    };
 
     const empty = await guest.post(base, { qty: {} });
     expect(empty.status).toBe(400);
     expect(empty.body.error.code).toBe('withdrawal_empty');
-    const tooMany = await guest.post(base, { qty: { [`line${line.id}`]: '3' } });
+    const tooMany = await guest.post(base, { qty: { [`line${line.id}`]: '5' } });
     expect(tooMany.status).toBe(409);
     expect(tooMany.body.error).toEqual({
       code: 'withdrawal_line_exceeds_quantity',
-      message: `"${line.name}": 3 asked, but only 2 can still be withdrawn from.`,
+      message: `"${line.name}": 5 asked, but only 4 can still be withdrawn from.`,
     });
     const strange = await guest.post(base, { qty: { [`line${line.id + 100_000}`]: '1' } });
     expect(strange.status).toBe(400);
 
-    // Not delivered: the period runs from the order.
-    const first = await guest.post(base, { qty: { [`line${line.id}`]: '1' } });
-    expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ repeated: false, late: false });
-    expect(new Date(first.body.deadline).getTime()).toBe(order.dateCreated.getTime() + 14 * DAY_MS);
-
-    // Twenty days later, the other unit: recorded, marked late; the mail says so.
+    // Not delivered, even twenty days after the order: the period has not begun, nothing is late.
     await shop.dataSource
       .getRepository(Order)
       .update({ id: order.id }, { dateCreated: new Date(Date.now() - 20 * DAY_MS) });
+    const before = await html(guest, base).expect(200);
+    expect(before.text).toContain('The withdrawal period of 14 days begins when the order is delivered');
+    expect(before.text).not.toContain('The withdrawal period ended on');
+    expect(await withdrawOne()).toMatchObject({ repeated: false, late: false, deadline: null });
+    const notBegun = await eventually(() =>
+      withdrawalMails(email).find((candidate: CapturedMail) => mailText(candidate).includes('ešte nezačala')),
+    );
+    expect(mailHtml(notBegun)).toContain('Lehota na odstúpenie ešte nezačala plynúť: začína doručením objednávky.');
+    const early = (await shop.dataSource.getRepository(Withdrawal).findBy({ orderId: order.id }))[0];
+    expect(early).toMatchObject({ deadline: null, late: false });
+    expect((await staff.get(`/admin/withdrawals/${early.id}`).expect(200)).text).toContain(
+      'Period ends</dt><dd>not begun: received before delivery · on time',
+    );
+
+    // Delivered 14 days and a minute ago: 14 × 24 hours have passed, but the last day runs to its end, shop time.
+    for (const status of ['shipped', 'completed'])
+      expect((await staff.submitForm(`/admin/orders/${order.id}/status`, { status })).status).toBe(303);
+    const deliveredAt = Date.now() - 14 * DAY_MS - 60_000;
+    const history = shop.dataSource.getRepository(OrderHistory);
+    await history.update({ orderId: order.id, toStatus: 'completed' }, { dateCreated: new Date(deliveredAt) });
+    const { deadline, lastDay } = periodEnd(deliveredAt);
+    expect(lastDay).toBe(shopNow(ZONE).date);
+    expect((await html(guest, base).expect(200)).text).toContain(`The withdrawal period ends on ${lastDay}.`);
+    const onTime = await withdrawOne();
+    expect(onTime).toMatchObject({ repeated: false, late: false });
+    expect(new Date(onTime.deadline).getTime()).toBe(deadline);
+
+    // Delivered twenty days ago: recorded, marked late; the mail says so.
+    await history.update(
+      { orderId: order.id, toStatus: 'completed' },
+      { dateCreated: new Date(Date.now() - 20 * DAY_MS) },
+    );
     const page = await html(guest, base).expect(200);
     expect(page.text).toContain('The withdrawal period ended on');
-    expect(page.text).toContain(`max="1" value="1"`);
-    const late = await guest.post(base, { qty: { [`line${line.id}`]: '1' } });
-    expect(late.status).toBe(200);
-    expect(late.body).toMatchObject({ repeated: false, late: true });
+    expect(page.text).toContain(`max="2" value="2"`);
+    const late = await withdrawOne();
+    expect(late).toMatchObject({ repeated: false, late: true });
     // Mailed in the language the order was placed in.
     const mail = await eventually(() =>
       withdrawalMails(email).find((candidate: CapturedMail) => mailText(candidate).includes('po uplynutí')),
     );
     expect(subjectOf(mail)).toMatch(new RegExp(`^Prijali sme vaše odstúpenie od objednávky ${order.reference} v `));
     expect(mailText(mail)).toContain('Dostali sme ho po uplynutí lehoty na odstúpenie');
-    const staffPage = await staff.get(`/admin/withdrawals/${late.body.withdrawalId}`).expect(200);
+    const staffPage = await staff.get(`/admin/withdrawals/${late.withdrawalId}`).expect(200);
     expect(staffPage.text).toContain('received late');
     expect((await staff.get('/admin/withdrawals').expect(200)).text).toContain('status-late');
-    expect(await shop.dataSource.getRepository(Withdrawal).countBy({ orderId: order.id })).toBe(2);
+    expect(await shop.dataSource.getRepository(Withdrawal).countBy({ orderId: order.id })).toBe(3);
   });
 
   it('records one withdrawal when four confirmations of the same lines arrive at once', async () => {

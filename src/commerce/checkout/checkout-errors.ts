@@ -36,6 +36,11 @@ export const checkoutErrors = errorCatalogue({
     status: 409,
     message: 'None of the items of this order can be bought now.',
   },
+  terms_changed: {
+    status: 409,
+    message:
+      'The terms and conditions changed while you were checking out. Read the new version and place the order again.',
+  },
   cart_changed: {
     status: 409,
     message: 'Your cart changed while you were checking out. Review it and place the order again.',

@@ -10,6 +10,7 @@ import { insertRows } from '../../database/upsert';
 import { SettingsService } from '../../config/settings.service';
 import { FALLBACK_LANGUAGE } from '../../web/i18n/translations';
 import { Cart } from '../carts/cart.entity';
+import { ContentPage } from '../content/content-page.entity';
 import { ContentPages } from '../content/content-pages.service';
 import { Coupon } from '../coupons/coupon.entity';
 import { CouponService } from '../coupons/coupon.service';
@@ -48,11 +49,14 @@ export interface PlaceOrderInput {
   language?: string;
   /** The shopper ticked "I accept the terms and conditions" (required while `salesTermsCheckbox` is on). */
   acceptedTerms?: boolean;
+  /** The version of the terms the checkout page showed (`termsToAccept`); another one current now is a 409. */
+  termsVersion?: number;
 }
 
 /** The terms an order was placed under: the version of the terms page the shopper accepted, and when. */
 interface TermsAcceptance {
   termsVersion: number | null;
+  termsLanguage: string | null;
   termsAcceptedAt: number | null;
 }
 
@@ -137,19 +141,37 @@ export class PlaceOrderService {
   }
 
   /**
-   * While `salesTermsCheckbox` is on the shopper must tick the box (a 400 naming `acceptTerms` otherwise); the order
-   * keeps the version of the terms page in the shopper's language current now, and the time.
+   * The terms page a checkout in `language` asks the shopper to accept (the default language's when `language` has
+   * none); null while `salesTermsCheckbox` is off or there is no terms page.
+   */
+  async termsToAccept(language: string): Promise<ContentPage | null> {
+    return this.settings.isOn('salesTermsCheckbox') ? this.content.current('terms', language) : null;
+  }
+
+  /**
+   * While `salesTermsCheckbox` is on the shopper must tick the box (a 400 naming `acceptTerms` otherwise), and the
+   * terms they were shown must still be current: staff may publish a new version while the page is open, and the
+   * order must keep the version the shopper saw (a 409 `terms_changed` otherwise, and the page shows the new one).
+   * The order keeps that version, its language and the time.
    */
   private async termsAcceptance(input: PlaceOrderInput): Promise<TermsAcceptance> {
-    if (!this.settings.isOn('salesTermsCheckbox')) return { termsVersion: null, termsAcceptedAt: null };
+    if (!this.settings.isOn('salesTermsCheckbox'))
+      return { termsVersion: null, termsLanguage: null, termsAcceptedAt: null };
     if (input.acceptedTerms !== true) {
       throw AppError.invalid(
         { acceptTerms: ['must be ticked: accept the terms and conditions to order'] },
         'Please accept the terms and conditions to place your order.',
       );
     }
-    const terms = await this.content.current('terms', input.language ?? FALLBACK_LANGUAGE);
-    return { termsVersion: terms?.version ?? null, termsAcceptedAt: Date.now() };
+    const terms = await this.termsToAccept(input.language ?? FALLBACK_LANGUAGE);
+    if (terms && input.termsVersion !== terms.version) {
+      throw checkoutErrors.terms_changed({ details: { termsVersion: terms.version } });
+    }
+    return {
+      termsVersion: terms?.version ?? null,
+      termsLanguage: terms?.language ?? null,
+      termsAcceptedAt: Date.now(),
+    };
   }
 
   private async write(

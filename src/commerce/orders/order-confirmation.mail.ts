@@ -53,7 +53,7 @@ export class OrderConfirmationMail implements OnModuleInit {
       LEGAL_PAGES.map(async (slug) => {
         const accepted = slug === 'terms' && order.termsVersion !== null;
         return (
-          (accepted ? await this.content.version(slug, language, order.termsVersion!) : null) ??
+          (accepted ? await this.content.version(slug, order.termsLanguage ?? language, order.termsVersion!) : null) ??
           (await this.content.current(slug, language))
         );
       }),

@@ -18,6 +18,7 @@ import { productErrors } from '../products/products-errors';
 import { StockMove, StockService } from '../products/stock.service';
 import { ShippingMethodRegistry } from '../shipping/shipping-method.registry';
 import { CurrencyService } from '../stores/currency.service';
+import { WithdrawalLine } from '../withdrawals/withdrawal.entity';
 import { OrderHistory } from './order-history.entity';
 import { OrderLine } from './order-line.entity';
 import { orderLineOf } from './priced-order-line';
@@ -166,6 +167,7 @@ export class OrderEdits {
         wanted.length === current.length && wanted.every((line) => line.existing && line.qty === line.existing.qty);
       if (unchanged) return false;
       if (wanted.length === 0) throw orderErrors.order_lines_required();
+      await refuseWithdrawnChanges(tx, current, wanted);
       const priced = await this.price(order, wanted);
       await this.moveStock(tx, current, wanted, priced);
       await this.writeLines(tx, order, current, wanted, priced);
@@ -421,6 +423,18 @@ function fieldChanges(before: Address, after: Address): string {
   return ADDRESS_FIELDS.filter((field) => (before[field] ?? '') !== (after[field] ?? ''))
     .map((field) => `${field} "${before[field] ?? ''}" → "${after[field] ?? ''}"`)
     .join('; ');
+}
+
+/**
+ * A line a withdrawal names keeps its quantity: the withdrawal, its confirmation and the return staff make of it
+ * refer to it. Read under the order's row lock, which a withdrawal takes too.
+ */
+async function refuseWithdrawnChanges(tx: Tx, current: OrderLine[], wanted: WantedLine[]): Promise<void> {
+  const changed = current.filter((line) => wanted.find((entry) => entry.existing === line)?.qty !== line.qty);
+  if (changed.length === 0) return;
+  const named = await tx.manager.findBy(WithdrawalLine, { orderLineId: In(changed.map((line) => line.id)) });
+  const line = changed.find((entry) => named.some((row) => row.orderLineId === entry.id));
+  if (line) throw orderErrors.order_line_withdrawn({ sku: line.sku });
 }
 
 /** `SKU-1 2 → 3, SKU-2 removed (1), SKU-3 added (2)`, for the history. */

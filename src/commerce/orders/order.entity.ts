@@ -148,11 +148,15 @@ export class Order extends BaseRow {
   language: string | null;
 
   /**
-   * The version of the terms and conditions page (in `language`) the shopper ticked "I accept" for, and when; null
-   * while the checkbox is off (`salesTermsCheckbox`).
+   * The version of the terms and conditions page (in `termsLanguage`) the shopper was shown and ticked "I accept"
+   * for, and when; null while the checkbox is off (`salesTermsCheckbox`).
    */
   @Column({ type: 'integer', nullable: true })
   termsVersion: number | null;
+
+  /** The language of the accepted terms page: the shopper's, or the default one's when theirs had none. */
+  @Column({ type: 'varchar', length: 8, nullable: true })
+  termsLanguage: string | null;
 
   @EpochMsColumn({ nullable: true })
   termsAcceptedAt: number | null;

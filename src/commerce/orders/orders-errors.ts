@@ -16,6 +16,11 @@ export const orderErrors = errorCatalogue({
     status: 409,
     message: ({ sku }: { sku: string }) => `${sku} is no longer sold: remove its line or keep its quantity.`,
   },
+  order_line_withdrawn: {
+    status: 409,
+    message: ({ sku }: { sku: string }) =>
+      `The customer withdrew from ${sku}: its line cannot be changed or removed. Make the return of the withdrawal instead.`,
+  },
   order_currency_unavailable: {
     status: 409,
     message: "The shop no longer sells in this order's currency, so its lines cannot be priced again.",

@@ -26,7 +26,7 @@ export interface SaleInput {
 const REFERENCE_DAYS = 30;
 export const REFERENCE_WINDOW_MS = REFERENCE_DAYS * 24 * 60 * 60 * 1000;
 
-export function saleRuns(priced: Priced, at: number): boolean {
+export function saleRuns(priced: SaleInput, at: number): boolean {
   return (
     priced.salePrice !== null &&
     priced.saleStartsAt !== null &&
@@ -81,22 +81,16 @@ export function plannedPrices(priced: Priced, now: number): Array<{ at: number; 
 
 /**
  * The sale to store. A sale cannot start in the past, or a backdated start would move the 30 days its reference
- * price is taken from: a start before `now` (or none) becomes `now`, except for a sale already running at the
- * same price, which keeps its start (so saving the form again, or importing the same file again, changes nothing).
+ * price is taken from: a start before `now` (or none) becomes `now`, except for a sale running now (not one that
+ * ended) at the same price, which keeps its start (so saving the form again, or importing the same file again, changes nothing).
  */
-export function settleSale(
-  current: Pick<Priced, 'salePrice' | 'saleStartsAt'> | null,
-  wanted: SaleInput,
-  now: number,
-): SaleInput {
+export function settleSale(current: SaleInput | null, wanted: SaleInput, now: number): SaleInput {
   if (wanted.salePrice === null) return { salePrice: null, saleStartsAt: null, saleEndsAt: null };
   const requested = wanted.saleStartsAt ?? now;
   if (requested > now) return wanted;
-  const running =
-    current !== null &&
-    current.salePrice === wanted.salePrice &&
-    current.saleStartsAt !== null &&
-    current.saleStartsAt <= now;
+  // A sale that ended is not running: restarted, it starts now, or its old start would count the weeks it was over
+  // as sale days and the reference price would be taken from before them.
+  const running = current !== null && current.salePrice === wanted.salePrice && saleRuns(current, now);
   return { ...wanted, saleStartsAt: running ? current.saleStartsAt : now };
 }
 

@@ -15,11 +15,14 @@ export class Withdrawal extends BaseRow {
   @Column({ type: 'varchar', length: 8 })
   language: string;
 
-  /** The end of the withdrawal period when it was received (epoch ms): delivery, or the order if not delivered, plus the period. */
-  @EpochMsColumn()
-  deadline: number;
+  /**
+   * The last moment of the withdrawal period when it was received (epoch ms): the end of the day, in the shop's time
+   * zone, the period's days after the day of delivery. Null when received before delivery: the period had not begun.
+   */
+  @EpochMsColumn({ nullable: true })
+  deadline: number | null;
 
-  /** Received after `deadline`. */
+  /** Received after `deadline` (never when it is null). */
   @Column({ type: 'boolean', default: false })
   late: boolean;
 

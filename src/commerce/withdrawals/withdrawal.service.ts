@@ -5,6 +5,7 @@ import { SettingsService } from '../../config/settings.service';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { insertRows } from '../../database/upsert';
+import { shopMoment, shopNow } from '../delivery/shop-calendar';
 import { OrderMails } from '../order-mails/order-mails.service';
 import { OrderHistory } from '../orders/order-history.entity';
 import { OrderLine } from '../orders/order-line.entity';
@@ -20,7 +21,6 @@ declare module '../order-mails/order-mails.service' {
   }
 }
 
-const DAY_MS = 86_400_000;
 const PAGE_SIZE = 50;
 
 /** Orders with nothing left to withdraw from: called off, or all the money given back. */
@@ -35,14 +35,20 @@ export interface WithdrawableLine {
 /** What the shopper may withdraw from, and until when the period runs. */
 export interface WithdrawalForm {
   open: boolean;
-  /** The end of the withdrawal period (epoch ms). */
-  deadline: number;
+  /** The period's last moment (epoch ms); null while the order is not delivered, when the period has not begun. */
+  deadline: number | null;
+  /** The period's last day in the shop's time zone (`YYYY-MM-DD`), or null with `deadline`. */
+  lastDay: string | null;
+  /** Past the deadline now. */
+  late: boolean;
   lines: WithdrawableLine[];
 }
 
 /** A withdrawal with its lines named as ordered. */
 export interface WithdrawalDetail {
   withdrawal: Withdrawal;
+  /** The period's last day in the shop's time zone, or null when it was received before delivery. */
+  lastDay: string | null;
   order: Order;
   lines: Array<{ line: OrderLine; qty: number }>;
 }
@@ -57,8 +63,9 @@ export interface WithdrawalInput {
 /**
  * The withdrawal function (docs/shop.md, _Withdrawal_; Directive (EU) 2023/2673): a shopper withdraws from lines of
  * an order, without logging in and without a reason, and is sent a confirmation with the time of receipt. The period
- * is `salesWithdrawalDays` from delivery (the last move to `completed`), or from the order while not delivered; a
- * later withdrawal is recorded too, marked late, for staff to decide. Taken under the order's row lock against what
+ * runs to the end of the day (in `salesTimezone`) `salesWithdrawalDays` days after the day of delivery (the last move
+ * to `completed`); before delivery it has not begun, so there is no deadline and nothing is late. A withdrawal after
+ * the deadline is recorded too, marked late, for staff to decide. Taken under the order's row lock against what
  * is left of each line (ordered, less what withdrawals named), so the same units are never withdrawn twice: asking
  * again for lines all withdrawn already answers with the withdrawal that took them. Staff make one return of it.
  */
@@ -80,11 +87,11 @@ export class WithdrawalService implements OnModuleInit {
       facts: async (_context, { withdrawalId }) => {
         const detail = await this.detail(withdrawalId).catch(() => null);
         if (!detail) return null;
-        const { withdrawal, lines } = detail;
+        const { withdrawal, lines, lastDay } = detail;
         return {
           withdrawal: {
             receivedAt: utcTime(withdrawal.dateCreated.getTime()),
-            deadline: utcTime(withdrawal.deadline).slice(0, 10),
+            deadline: lastDay,
             late: withdrawal.late,
             lines: lines.map(({ line, qty }) => ({ qty, name: line.name })),
           },
@@ -134,7 +141,7 @@ export class WithdrawalService implements OnModuleInit {
         orderId: order.id,
         language: input.language.slice(0, 8),
         deadline: form.deadline,
-        late: Date.now() > form.deadline,
+        late: form.late,
         returnId: null,
       });
       const withdrawalId = Number(identifiers[0].id);
@@ -160,7 +167,12 @@ export class WithdrawalService implements OnModuleInit {
       line: ordered.find((line) => line.id === orderLineId)!,
       qty,
     }));
-    return { withdrawal, order, lines };
+    return { withdrawal, order, lines, lastDay: this.lastDay(withdrawal.deadline) };
+  }
+
+  /** The day a period ending at `deadline` ends on, in the shop's time zone. */
+  lastDay(deadline: number | null): string | null {
+    return deadline === null ? null : shopNow(this.settings.get('salesTimezone'), deadline).date;
   }
 
   /** An order's withdrawals, oldest first (the CP order page). */
@@ -230,12 +242,22 @@ export class WithdrawalService implements OnModuleInit {
         line.qty - named.filter((row) => row.orderLineId === line.id).reduce((sum, row) => sum + row.qty, 0),
       ),
     }));
-    const from = (order.status === 'completed' && delivered ? delivered : order).dateCreated.getTime();
+    const deadline = delivered ? this.periodEnd(delivered.dateCreated.getTime()) : null;
     return {
       open: !CLOSED.has(order.status) && lines.some(({ left }) => left > 0),
-      deadline: from + this.settings.get('salesWithdrawalDays') * DAY_MS,
+      deadline,
+      lastDay: this.lastDay(deadline),
+      late: deadline !== null && Date.now() > deadline,
       lines,
     };
+  }
+
+  /** The last moment of the day `salesWithdrawalDays` days after the day of delivery, on the shop's calendar. */
+  private periodEnd(deliveredAt: number): number {
+    const timeZone = this.settings.get('salesTimezone');
+    const day = new Date(`${shopNow(timeZone, deliveredAt).date}T00:00:00Z`);
+    day.setUTCDate(day.getUTCDate() + this.settings.get('salesWithdrawalDays') + 1);
+    return shopMoment(timeZone, `${day.toISOString().slice(0, 10)}T00:00`)! - 1;
   }
 }
 

@@ -44,8 +44,15 @@ export class CpWithdrawalsController {
 
   @Get(':id')
   async detail(@Param('id', ParseIntPipe) id: number): Promise<PageView> {
-    const { withdrawal, order, lines } = await this.withdrawals.detail(id);
-    return new PageView('cp/withdrawal', { layout: 'cp', title: `Withdrawal ${id}`, withdrawal, order, lines });
+    const { withdrawal, order, lines, lastDay } = await this.withdrawals.detail(id);
+    return new PageView('cp/withdrawal', {
+      layout: 'cp',
+      title: `Withdrawal ${id}`,
+      withdrawal,
+      order,
+      lines,
+      lastDay,
+    });
   }
 
   /** The approved return of the withdrawn lines, made once; staff go on to it to receive and refund. */

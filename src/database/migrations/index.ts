@@ -28,6 +28,7 @@ import { UnitPricesProductSafety1795790774793 } from './1795790774793-unit-price
 import { OrderVatConsultation1795754295107 } from './1795754295107-order-vat-consultation';
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
 import { Withdrawals1795786795231 } from './1795786795231-withdrawals';
+import { WithdrawalDeadlineAndTermsLanguage1795793705640 } from './1795793705640-withdrawal-deadline-and-terms-language';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   Withdrawals1795786795231,
   PriceHistory1795787259002,
   UnitPricesProductSafety1795790774793,
+  WithdrawalDeadlineAndTermsLanguage1795793705640,
 ];

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { Address } from '../../commerce/carts/cart.entity';
 import { PickedAddresses } from '../../commerce/checkout/checkout-choices.service';
+import { PlaceOrderService } from '../../commerce/checkout/place-order.service';
 import { QuoteService } from '../../commerce/checkout/quote.service';
 import { asAddress, sameAddress } from '../../commerce/customers/address-book.service';
 import { CustomerAddress } from '../../commerce/customers/customer-address.entity';
@@ -25,6 +26,7 @@ export class CheckoutPageService {
     private readonly quotes: QuoteService,
     private readonly stores: StoreService,
     private readonly settings: SettingsService,
+    private readonly placeOrder: PlaceOrderService,
   ) {}
 
   /**
@@ -36,9 +38,10 @@ export class CheckoutPageService {
     if (!cart) return null;
     const { priced } = await this.quotes.quote(cart);
     if (priced.lines.length === 0) return null;
-    const [store, details] = await Promise.all([
+    const [store, details, terms] = await Promise.all([
       this.stores.byId(cart.storeId),
       this.checkout.details(req, cart, picked),
+      this.placeOrder.termsToAccept(locale),
     ]);
     const { customer, savedAddresses, billingAddress, shippingAddress } = details;
     const money = (minor: number) => formatMoney(minor, priced.currency, locale);
@@ -84,6 +87,8 @@ export class CheckoutPageService {
         total: money(item.total),
       })),
       termsCheckbox: this.settings.isOn('salesTermsCheckbox'),
+      /** The version of the terms shown, posted back so the order keeps the one the shopper saw. */
+      termsVersion: terms?.version ?? null,
       totals: {
         subtotal: money(priced.subtotal),
         discount: money(priced.discount),

@@ -85,8 +85,9 @@ export class GuestOrderWithdrawalController {
         title: text('withdrawal.title'),
         order: { reference: order.reference, placedAt: order.dateCreated, viewUrl: `/shop/order/view/${order.number}` },
         action: `${linesUrl(order)}/confirm`,
-        deadline: form.deadline,
-        late: Date.now() > form.deadline,
+        lastDay: form.lastDay,
+        late: form.late,
+        days: this.settings.get('salesWithdrawalDays'),
         open: form.open,
         lines: form.lines
           .filter(({ left }) => left > 0)
@@ -152,7 +153,7 @@ export class GuestOrderWithdrawalController {
       message: translations().t(FALLBACK_LANGUAGE, key),
       withdrawalId: withdrawal.id,
       receivedAt: withdrawal.dateCreated.toISOString(),
-      deadline: new Date(withdrawal.deadline).toISOString(),
+      deadline: withdrawal.deadline === null ? null : new Date(withdrawal.deadline).toISOString(),
       late: withdrawal.late,
       repeated,
     }));
@@ -175,7 +176,7 @@ export class GuestOrderWithdrawalController {
         title: text('withdrawal.receiptTitle'),
         order: { reference: order.reference, email: order.email, viewUrl: `/shop/order/view/${order.number}` },
         receivedAt: withdrawal.dateCreated.toISOString().replace('T', ' ').slice(0, 19),
-        deadline: withdrawal.deadline,
+        lastDay: detail.lastDay,
         late: withdrawal.late,
         lines: lines.map(({ line, qty }) => ({ name: line.name, qty })),
       },

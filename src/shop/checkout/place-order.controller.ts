@@ -53,6 +53,7 @@ export class PlaceOrderController {
       expectedTotal: body.expectedTotal,
       saveAddresses: body.saveToAddressBook === true,
       acceptedTerms: body.acceptTerms === true,
+      termsVersion: body.termsVersion,
       language,
     });
     const step = created ? await this.payments.start(order, req.ip ?? '') : await this.payments.nextStep(order.id);

@@ -143,6 +143,13 @@ export class PlaceOrderDto {
   @flag()
   @IsBoolean()
   acceptTerms?: boolean;
+
+  /** The version of the terms the page showed (a hidden field); required with `acceptTerms` while they are asked. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  termsVersion?: number;
 }
 
 /** An address-book entry's id, as the checkout page's picker sends it (an empty choice: none). */
