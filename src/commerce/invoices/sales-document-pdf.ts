@@ -6,8 +6,9 @@ import { OrderLine } from '../orders/order-line.entity';
 import { Order } from '../orders/order.entity';
 import { OrdersService } from '../orders/orders.service';
 import { CurrencyService } from '../stores/currency.service';
+import { ratePercent } from '../tax/tax-class';
 import { StoreService } from '../stores/store.service';
-import { creditedRows, VatBreakdown, vatBreakdown } from './invoice-vat';
+import { creditedParts, creditedRows, VatBreakdown, vatBreakdown } from './invoice-vat';
 import { SalesDocument } from './sales-document.entity';
 
 interface Column {
@@ -116,7 +117,7 @@ export class SalesDocumentPdf {
     if (credit) {
       creditLines(doc, document, order, money);
       doc.moveDown();
-      vatTable(doc, order, creditedVat(vat, order, document.amount), money, -1);
+      vatTable(doc, order, creditedVat(vat, document), money, -1);
     } else {
       lineTable(doc, lines, money);
       doc.moveDown();
@@ -158,9 +159,13 @@ function creditLines(doc: PDFKit.PDFDocument, note: SalesDocument, order: Order,
   row(doc, TOTAL_COLUMNS, ['Total credited', `-${money(note.amount)}`], true);
 }
 
-/** The VAT inside a credited amount: the invoice's VAT, in the share of the invoice total that is credited. */
-function creditedVat(invoiceVat: VatBreakdown, order: Order, amount: number): VatBreakdown {
-  return { rows: creditedRows(invoiceVat.rows, order.total, amount), notCharged: 0 };
+/** The VAT inside a credit note: its lines at their rates (the invoice's rows are in percent), the rest spread. */
+function creditedVat(invoiceVat: VatBreakdown, note: SalesDocument): VatBreakdown {
+  const parts = creditedParts(note).map(({ amount, rate }) => ({
+    amount,
+    rate: rate === null ? null : ratePercent(rate),
+  }));
+  return { rows: creditedRows(invoiceVat.rows, parts), notCharged: 0 };
 }
 
 function totals(doc: PDFKit.PDFDocument, order: Order, vat: VatBreakdown, money: MoneyFormat): void {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Between, DataSource, In } from 'typeorm';
 import { SettingsService } from '../../config/settings.service';
 import { shopMoment } from '../delivery/shop-calendar';
-import { creditedRows } from '../invoices/invoice-vat';
+import { creditedParts, creditedRows } from '../invoices/invoice-vat';
 import { SalesDocument } from '../invoices/sales-document.entity';
 import { Order } from '../orders/order.entity';
 import { Store } from '../stores/store.entity';
@@ -68,7 +68,7 @@ export class OssReport {
       const rows =
         document.kind === 'invoice'
           ? order.vatRows!
-          : creditedRows(order.vatRows!, order.total, document.amount).map((row) => ({
+          : creditedRows(order.vatRows!, creditedParts(document)).map((row) => ({
               ...row,
               net: -row.net,
               vat: -row.vat,
