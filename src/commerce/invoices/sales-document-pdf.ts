@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Injectable } from '@nestjs/common';
+import { DataSource, LessThan } from 'typeorm';
 import { startPdf } from '../../common/pdf';
 import { addressLines, MoneyFormat } from '../orders/order-summary';
 import { OrderLine } from '../orders/order-line.entity';
@@ -69,6 +70,7 @@ export function documentFilename(document: Pick<SalesDocument, 'kind' | 'number'
 @Injectable()
 export class SalesDocumentPdf {
   constructor(
+    private readonly dataSource: DataSource,
     private readonly orders: OrdersService,
     private readonly currencies: CurrencyService,
     private readonly stores: StoreService,
@@ -117,7 +119,11 @@ export class SalesDocumentPdf {
     if (credit) {
       creditLines(doc, document, order, money);
       doc.moveDown();
-      vatTable(doc, order, creditedVat(vat, document), money, -1);
+      const earlier = await this.dataSource.getRepository(SalesDocument).find({
+        where: { orderId: order.id, kind: 'credit_note', id: LessThan(document.id) },
+        order: { id: 'ASC' },
+      });
+      vatTable(doc, order, creditedVat(vat, document, earlier), money, -1);
     } else {
       lineTable(doc, lines, money);
       doc.moveDown();
@@ -159,13 +165,14 @@ function creditLines(doc: PDFKit.PDFDocument, note: SalesDocument, order: Order,
   row(doc, TOTAL_COLUMNS, ['Total credited', `-${money(note.amount)}`], true);
 }
 
-/** The VAT inside a credit note: its lines at their rates (the invoice's rows are in percent), the rest spread. */
-function creditedVat(invoiceVat: VatBreakdown, note: SalesDocument): VatBreakdown {
-  const parts = creditedParts(note).map(({ amount, rate }) => ({
-    amount,
-    rate: rate === null ? null : ratePercent(rate),
-  }));
-  return { rows: creditedRows(invoiceVat.rows, parts), notCharged: 0 };
+/**
+ * The VAT inside a credit note: its lines at their rates, the rest spread over what the earlier credit notes left
+ * (the invoice's rows are in percent).
+ */
+function creditedVat(invoiceVat: VatBreakdown, note: SalesDocument, earlier: SalesDocument[]): VatBreakdown {
+  const inPercent = (document: SalesDocument) =>
+    creditedParts(document).map(({ amount, rate }) => ({ amount, rate: rate === null ? null : ratePercent(rate) }));
+  return { rows: creditedRows(invoiceVat.rows, inPercent(note), earlier.map(inPercent)), notCharged: 0 };
 }
 
 function totals(doc: PDFKit.PDFDocument, order: Order, vat: VatBreakdown, money: MoneyFormat): void {
