@@ -262,13 +262,11 @@ describe('VAT by destination', () => {
       .set('Idempotency-Key', `vat-${Math.random()}`)
       .send({ reason: 'Returned', reference: 'DE-TRANSFER-1', ...body });
     expect(res.status).toBe(200);
-    const note = await shop.dataSource
-      .getRepository(SalesDocument)
-      .findOneByOrFail({
-        orderId: order.id,
-        kind: 'credit_note' as const,
-        amount: Math.round(res.body.refund.amount * 100),
-      });
+    const note = await shop.dataSource.getRepository(SalesDocument).findOneByOrFail({
+      orderId: order.id,
+      kind: 'credit_note' as const,
+      amount: Math.round(res.body.refund.amount * 100),
+    });
     const pdf = await admin.get(`/admin/orders/${order.id}/credit-notes/${note.id}`).buffer(true).parse(binaryBody);
     expect(pdf.status).toBe(200);
     return pdfText(pdf.body as Buffer);
