@@ -307,7 +307,7 @@ describe('VAT by destination', () => {
     const before = await ossReport();
 
     // The headlamp (39.00 at 19 %) comes back: 6.23 VAT, all at 19 %; nothing at the papers' 7 %.
-    const text = await refundWithNote(order, { lines: [{ orderLineId: headlamp.id, qty: 1 }] });
+    const text = await refundWithNote(order, { lines: `${headlamp.id}:1` });
     expect(text).toMatch(/19 %\s+-€32\.77\s+-€6\.23\s+-€39\.00/);
     expect(text).not.toMatch(/7 %\s+-?€/);
     const after = await ossReport();
@@ -315,7 +315,7 @@ describe('VAT by destination', () => {
     expect(moved(before, after, 'DE:7')).toEqual([0, 0]);
 
     // The rest (the papers and the shipping and fee) as a free amount: spread over both rates, leaving each row at 0.
-    const rest = await refundWithNote(order, { amount: 10.3 });
+    const rest = await refundWithNote(order, { amount: '10.30' });
     expect(rest).toMatch(/19 %\s+-€4\.89\s+-€0\.93\s+-€5\.82/);
     expect(rest).toMatch(/7 %\s+-€4\.19\s+-€0\.29\s+-€4\.48/);
     expect(moved(before, await ossReport(), 'DE:19')).toEqual([-3766, -716]);
@@ -339,7 +339,7 @@ describe('VAT by destination', () => {
     const before = await ossReport();
 
     // 10.01 over two rows of 39.75: 5.01 and 5.00, not 5.01 twice (10.02).
-    const text = await refundWithNote(order, { amount: 10.01 });
+    const text = await refundWithNote(order, { amount: '10.01' });
     expect(text).toMatch(/19 %\s+-€4\.21\s+-€0\.80\s+-€5\.01/);
     expect(text).toMatch(/7 %\s+-€4\.67\s+-€0\.33\s+-€5\.00/);
     const after = await ossReport();

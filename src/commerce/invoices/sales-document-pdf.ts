@@ -7,8 +7,8 @@ import { OrderLine } from '../orders/order-line.entity';
 import { Order } from '../orders/order.entity';
 import { OrdersService } from '../orders/orders.service';
 import { CurrencyService } from '../stores/currency.service';
-import { ratePercent } from '../tax/tax-class';
 import { StoreService } from '../stores/store.service';
+import { ratePercent } from '../tax/tax-class';
 import { creditedParts, creditedRows, VatBreakdown, vatBreakdown } from './invoice-vat';
 import { SalesDocument } from './sales-document.entity';
 
