@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SalesDocument } from '../../src/commerce/invoices/sales-document.entity';
 import { SalesDocuments } from '../../src/commerce/invoices/sales-documents.service';
 import { OrderLine } from '../../src/commerce/orders/order-line.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
@@ -21,7 +22,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * VAT by destination (docs/shop.md, _VAT by destination_). The demo shop is in SK: its standard rate is
  * `salesTaxRate` (20 %), its reduced one the table's 19 %; Germany's are 19 % and 7 %. The basket: a headlamp
- * (39.00, standard) and filter papers (3.90, reduced) by courier (4.90), cash on delivery (1.50).
+ * (39.00, standard) and filter papers (3.90, reduced) by courier (4.90), cash on delivery (1.50). Shipping and the
+ * fee (6.40) follow the goods: 5.82 of it at the headlamp's rate, 0.58 at the papers'.
  */
 describe('VAT by destination', () => {
   let shop: TestApp;
@@ -100,17 +102,17 @@ describe('VAT by destination', () => {
 
   it("charges a German consumer the shop's own rates while the threshold setting is off", async () => {
     const { client, cart } = await checkout();
-    // 45.40 at 20 % (7.57) and 3.90 at 19 % (0.62).
+    // 44.82 at 20 % (7.47) and 4.48 at 19 % (0.72).
     expect(cart).toMatchObject({ subtotal: 42.9, tax: 8.19, total: 49.3 });
     const order = await placed(client);
     expect(order).toMatchObject({
       vatCountry: 'SK',
-      shippingVatRate: 2000,
+      shippingVatRate: null,
       tax: 819,
       total: 4930,
       vatRows: [
-        { rate: 2000, net: 3783, vat: 757 },
-        { rate: 1900, net: 328, vat: 62 },
+        { rate: 2000, net: 3735, vat: 747 },
+        { rate: 1900, net: 376, vat: 72 },
       ],
     });
   });
@@ -118,17 +120,17 @@ describe('VAT by destination', () => {
   it('charges German VAT by tax class above the threshold, the shelf price staying what the buyer pays', async () => {
     await settings.save({ salesOssDestinationVat: true });
     const { client, cart } = await checkout();
-    // 45.40 at 19 % (7.25) and 3.90 at 7 % (0.26): the same total, less VAT.
-    expect(cart).toMatchObject({ subtotal: 42.9, tax: 7.51, total: 49.3 });
+    // 44.82 at 19 % (7.16) and 4.48 at 7 % (0.29): the same total, less VAT.
+    expect(cart).toMatchObject({ subtotal: 42.9, tax: 7.45, total: 49.3 });
     const order = await placed(client);
     expect(order).toMatchObject({
       vatCountry: 'DE',
-      shippingVatRate: 1900,
-      tax: 751,
+      shippingVatRate: null,
+      tax: 745,
       total: 4930,
       vatRows: [
-        { rate: 1900, net: 3815, vat: 725 },
-        { rate: 700, net: 364, vat: 26 },
+        { rate: 1900, net: 3766, vat: 716 },
+        { rate: 700, net: 419, vat: 29 },
       ],
     });
     const lines = await shop.dataSource
@@ -145,12 +147,13 @@ describe('VAT by destination', () => {
   it('keeps the net price and lets the gross follow the German rate when prices are net-stable', async () => {
     await settings.save({ salesOssDestinationVat: true, salesPricesStable: 'net' });
     const { client, cart } = await checkout();
-    // 39.00 + 6.40 at 20 % restated at 19 %: 38.68 + 6.35 = 45.03 (7.19 VAT); 3.90 at 19 % restated at 7 %: 3.51.
-    expect(cart).toMatchObject({ subtotal: 42.9, tax: 7.42, total: 48.54 });
+    // 39.00 + 5.82 at 20 % restated at 19 %: 38.68 + 5.77 = 44.45 (7.10 VAT); 3.90 + 0.58 at 19 % restated at
+    // 7 %: 3.51 + 0.52 = 4.03 (0.26 VAT).
+    expect(cart).toMatchObject({ subtotal: 42.9, tax: 7.36, total: 48.48 });
     const order = await placed(client);
     expect(order.vatRows).toEqual([
-      { rate: 1900, net: 3784, vat: 719 },
-      { rate: 700, net: 328, vat: 23 },
+      { rate: 1900, net: 3735, vat: 710 },
+      { rate: 700, net: 377, vat: 26 },
     ]);
     // Net-stable changes nothing where the rate is the shop's own.
     expect((await checkout(ADDRESS)).cart).toMatchObject({ tax: 8.19, total: 49.3 });
@@ -165,7 +168,7 @@ describe('VAT by destination', () => {
       json: { ok: true, saved: 'vat_rate', country: 'DE', taxClass: 'standard', percent: 25, validFrom: tomorrow },
     });
     // Today's German orders still pay 19 %.
-    expect((await checkout()).cart).toMatchObject({ tax: 7.51, total: 49.3 });
+    expect((await checkout()).cart).toMatchObject({ tax: 7.45, total: 49.3 });
     const rates = shop.app.get(VatRates);
     expect((await rates.context('SK', 'DE', Date.now())).rates).toMatchObject({ standard: 1900, reduced: 700 });
     expect((await rates.context('SK', 'DE', Date.now() + 2 * DAY_MS)).rates).toMatchObject({
@@ -189,8 +192,8 @@ describe('VAT by destination', () => {
     const invoice = await admin.get(`/admin/orders/${german[0].id}/invoice`).buffer(true).parse(binaryBody);
     expect(invoice.status).toBe(200);
     const text = pdfText(invoice.body as Buffer);
-    expect(text).toMatch(/19 %\s+€38\.15\s+€7\.25\s+€45\.40/);
-    expect(text).toMatch(/7 %\s+€3\.64\s+€0\.26\s+€3\.90/);
+    expect(text).toMatch(/19 %\s+€37\.66\s+€7\.16\s+€44\.82/);
+    expect(text).toMatch(/7 %\s+€4\.19\s+€0\.29\s+€4\.48/);
 
     // Every order of this file charged German VAT and invoiced (cash on delivery is invoiced once accepted), summed
     // per rate; the orders charged the shop's own VAT are no OSS sales.
@@ -223,5 +226,124 @@ describe('VAT by destination', () => {
     expect(page.text).toContain(`<td>DE</td><td>19 %</td><td>EUR</td><td>${money(sum(1900, 'net'))}</td>`);
     expect((await admin.get('/admin/reports/oss.csv?quarter=2026-Q5')).status).toBe(400);
     expect((await admin.get('/admin/reports/oss.csv?quarter=2020-Q1')).text).toBe('country,rate,currency,net,vat\r\n');
+  });
+
+  it("charges shipping on books alone at the books' rate, not the standard one (VAT Directive Art. 78(b))", async () => {
+    await settings.save({ salesOssDestinationVat: true });
+    const client = new ShopClient(shop.server);
+    await addToCart(client, (await productBySku(shop.dataSource, 'DEMO-FILTER-PAPER')).id, 1);
+    const saved = await fillCheckout(client, {
+      address: BERLIN,
+      shippingMethod: flatRate,
+      paymentMethod: 'bank-transfer-manual',
+    });
+    // 3.90 + 4.90 shipping, all at 7 %: 0.58 VAT (0.32 of it on shipping), not 0.26 + 0.78 at 19 %.
+    expect(saved.body.cart).toMatchObject({ subtotal: 3.9, shipping: 4.9, tax: 0.58, total: 8.8 });
+    expect(await placed(client)).toMatchObject({
+      shippingVatRate: 700,
+      tax: 58,
+      total: 880,
+      vatRows: [{ rate: 700, net: 822, vat: 58 }],
+    });
+  });
+
+  /** A cash-on-delivery order delivered and paid, with its invoice. */
+  async function delivered(order: Order) {
+    for (const status of ['shipped', 'completed'])
+      expect((await admin.submitForm(`/admin/orders/${order.id}/status`, { status })).status).toBe(303);
+    await shop.app.get(TransactionRunner).run((tx) => shop.app.get(SalesDocuments).issueInvoice(tx, order.id));
+  }
+
+  /** A refund by bank transfer, and the text of its credit note. */
+  async function refundWithNote(order: Order, body: Record<string, unknown>) {
+    const res = await admin.agent
+      .post(`/admin/orders/${order.id}/refunds`)
+      .set('X-CSRF-Token', await admin.csrfToken())
+      .set('Idempotency-Key', `vat-${Math.random()}`)
+      .send({ reason: 'Returned', reference: 'DE-TRANSFER-1', ...body });
+    expect(res.status).toBe(200);
+    const note = await shop.dataSource.getRepository(SalesDocument).findOneByOrFail({
+      orderId: order.id,
+      kind: 'credit_note' as const,
+      amount: Math.round(res.body.refund.amount * 100),
+    });
+    const pdf = await admin.get(`/admin/orders/${order.id}/credit-notes/${note.id}`).buffer(true).parse(binaryBody);
+    expect(pdf.status).toBe(200);
+    return pdfText(pdf.body as Buffer);
+  }
+
+  /** This quarter's OSS report as `country:rate` → [net, vat] in minor units. */
+  async function ossReport(): Promise<Map<string, [number, number]>> {
+    const now = new Date();
+    const quarter = `${now.getUTCFullYear()}-Q${Math.floor(now.getUTCMonth() / 3) + 1}`;
+    const csv = await admin.get(`/admin/reports/oss.csv?quarter=${quarter}`);
+    expect(csv.status).toBe(200);
+    const minor = (text: string) => Math.round(Number(text) * 100);
+    return new Map(
+      csv.text
+        .split('\r\n')
+        .slice(1, -1)
+        .map((line) => line.split(','))
+        .map(([country, rate, , net, vat]): [string, [number, number]] => [
+          `${country}:${rate}`,
+          [minor(net), minor(vat)],
+        ]),
+    );
+  }
+
+  /** How the OSS report moved from `before` to `after` at `key`: [net, vat]. */
+  const moved = (before: Map<string, [number, number]>, after: Map<string, [number, number]>, key: string) => [
+    after.get(key)![0] - before.get(key)![0],
+    after.get(key)![1] - before.get(key)![1],
+  ];
+
+  it('credits a refunded line at its own rate, on the credit note and in the OSS report', async () => {
+    await settings.save({ salesOssDestinationVat: true });
+    const order = await placed((await checkout()).client);
+    await delivered(order);
+    const headlamp = await shop.dataSource
+      .getRepository(OrderLine)
+      .findOneByOrFail({ orderId: order.id, sku: 'DEMO-HEADLAMP' });
+    const before = await ossReport();
+
+    // The headlamp (39.00 at 19 %) comes back: 6.23 VAT, all at 19 %; nothing at the papers' 7 %.
+    const text = await refundWithNote(order, { lines: `${headlamp.id}:1` });
+    expect(text).toMatch(/19 %\s+-€32\.77\s+-€6\.23\s+-€39\.00/);
+    expect(text).not.toMatch(/7 %\s+-?€/);
+    const after = await ossReport();
+    expect(moved(before, after, 'DE:19')).toEqual([-3277, -623]);
+    expect(moved(before, after, 'DE:7')).toEqual([0, 0]);
+
+    // The rest (the papers and the shipping and fee) as a free amount: spread over both rates, leaving each row at 0.
+    const rest = await refundWithNote(order, { amount: '10.30' });
+    expect(rest).toMatch(/19 %\s+-€4\.89\s+-€0\.93\s+-€5\.82/);
+    expect(rest).toMatch(/7 %\s+-€4\.19\s+-€0\.29\s+-€4\.48/);
+    expect(moved(before, await ossReport(), 'DE:19')).toEqual([-3766, -716]);
+    expect(moved(before, await ossReport(), 'DE:7')).toEqual([-419, -29]);
+  });
+
+  it('spreads a free refund over the rates so the credited rows add up to the amount credited', async () => {
+    await settings.save({ salesOssDestinationVat: true });
+    // A headlamp and ten papers (39.00 each) picked up in store, cash on delivery: the 1.50 fee halves, 39.75 per rate.
+    const client = new ShopClient(shop.server);
+    await addToCart(client, (await productBySku(shop.dataSource, 'DEMO-HEADLAMP')).id, 1);
+    await addToCart(client, (await productBySku(shop.dataSource, 'DEMO-FILTER-PAPER')).id, 10);
+    const pickup = await shippingValue(shop.dataSource, 'store-pickup');
+    await fillCheckout(client, { address: BERLIN, shippingMethod: pickup, paymentMethod: 'cod' });
+    const order = await placed(client);
+    expect(order.vatRows).toEqual([
+      { rate: 1900, net: 3340, vat: 635 },
+      { rate: 700, net: 3715, vat: 260 },
+    ]);
+    await delivered(order);
+    const before = await ossReport();
+
+    // 10.01 over two rows of 39.75: 5.01 and 5.00, not 5.01 twice (10.02).
+    const text = await refundWithNote(order, { amount: '10.01' });
+    expect(text).toMatch(/19 %\s+-€4\.21\s+-€0\.80\s+-€5\.01/);
+    expect(text).toMatch(/7 %\s+-€4\.67\s+-€0\.33\s+-€5\.00/);
+    const after = await ossReport();
+    expect(moved(before, after, 'DE:19')).toEqual([-421, -80]);
+    expect(moved(before, after, 'DE:7')).toEqual([-467, -33]);
   });
 });

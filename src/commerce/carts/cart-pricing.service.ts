@@ -16,7 +16,7 @@ import { StoreService } from '../stores/store.service';
 import type { OrderVatRow } from '../orders/order.entity';
 import type { TaxClass } from '../tax/tax-class';
 import { VatContext, VatRates } from '../tax/vat-rates.service';
-import { shareOut, splitVat } from '../tax/vat-split';
+import { shareOut, splitVat, TaxedAmount } from '../tax/vat-split';
 import { CartLine } from './cart-line.entity';
 import { Cart, destination } from './cart.entity';
 import { loadLineItems } from './cart.service';
@@ -73,9 +73,12 @@ export interface PricedCart extends PricedLines {
   total: number;
   /** A valid VAT id of another EU country: the net price, no VAT. */
   reverseCharge: boolean;
-  /** The country whose VAT is charged, the rate on shipping and the payment fee, and per rate the net and VAT. */
+  /**
+   * The country whose VAT is charged, the rate on shipping and the payment fee (null when they follow goods at more
+   * than one rate), and per rate the net and VAT.
+   */
   vatCountry: string;
-  shippingVatRate: number;
+  shippingVatRate: number | null;
   vatRows: OrderVatRow[];
   /** What each applied gift card pays of `total`, their sum, and what is left for the payment method. */
   giftCards: GiftCardCover[];
@@ -219,7 +222,8 @@ export class CartPricingService {
 
   /**
    * VAT is included in (or added to) what remains after the discount, plus shipping and the payment fee: each line
-   * at its tax class's rate (the discount shared out over the lines), shipping and the fee at the standard rate.
+   * at its tax class's rate (the discount shared out over the lines). Shipping and the fee follow the goods (VAT
+   * Directive Art. 78(b)): shared out over the lines by their totals, each part at its line's rate.
    * Under reverse charge the buyer pays the net amount at the shop's own rates: included VAT comes off, none is
    * added. Gift cards are a way of paying, not a discount: they pay part of the total and leave the tax as it is.
    */
@@ -235,10 +239,11 @@ export class CartPricingService {
       lines.discount,
       lines.lines.map((line) => line.total),
     );
+    const ancillary = ancillaryByClass(shipping + paymentFee, lines.lines);
     const split = splitVat(
       [
         ...lines.lines.map((line, index) => ({ amount: line.total - discounts[index], taxClass: line.taxClass })),
-        { amount: shipping + paymentFee, taxClass: 'standard' as const },
+        ...ancillary,
       ],
       vat,
       this.settings.get('salesPricesIncludeTax'),
@@ -257,7 +262,7 @@ export class CartPricingService {
       total,
       reverseCharge,
       vatCountry: vat.country,
-      shippingVatRate: reverseCharge ? 0 : vat.rates.standard,
+      shippingVatRate: reverseCharge ? 0 : ancillaryRate(ancillary, vat),
       vatRows: reverseCharge ? [{ rate: 0, net: total, vat: 0 }] : split.rows,
       giftCards,
       giftCardTotal,
@@ -325,4 +330,29 @@ export class CartPricingService {
       throw error;
     }
   }
+}
+
+/**
+ * Shipping and the payment fee as taxed amounts: shared out over the lines by their totals and summed per tax class
+ * (one amount per class, so an order of one class restates and rounds them exactly as one amount). Without goods
+ * of any value to follow (nothing but free lines), the standard class.
+ */
+function ancillaryByClass(amount: number, lines: PricedLine[]): TaxedAmount[] {
+  if (amount === 0) return [];
+  const shares = shareOut(
+    amount,
+    lines.map((line) => line.total),
+  );
+  if (shares.every((share) => share === 0)) return [{ amount, taxClass: 'standard' }];
+  const byClass = new Map<TaxClass, number>();
+  lines.forEach((line, index) => byClass.set(line.taxClass, (byClass.get(line.taxClass) ?? 0) + shares[index]));
+  return [...byClass.entries()]
+    .filter(([, share]) => share !== 0)
+    .map(([taxClass, share]) => ({ amount: share, taxClass }));
+}
+
+/** The one rate shipping and the fee are charged at (standard when there are none), or null for several rates. */
+function ancillaryRate(parts: TaxedAmount[], vat: VatContext): number | null {
+  const rates = new Set(parts.map(({ taxClass }) => vat.rates[taxClass]));
+  return rates.size > 1 ? null : ([...rates][0] ?? vat.rates.standard);
 }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Injectable } from '@nestjs/common';
+import { DataSource, LessThan } from 'typeorm';
 import { startPdf } from '../../common/pdf';
 import { addressLines, MoneyFormat } from '../orders/order-summary';
 import { OrderLine } from '../orders/order-line.entity';
@@ -7,7 +8,8 @@ import { Order } from '../orders/order.entity';
 import { OrdersService } from '../orders/orders.service';
 import { CurrencyService } from '../stores/currency.service';
 import { StoreService } from '../stores/store.service';
-import { creditedRows, VatBreakdown, vatBreakdown } from './invoice-vat';
+import { ratePercent } from '../tax/tax-class';
+import { creditedParts, creditedRows, VatBreakdown, vatBreakdown } from './invoice-vat';
 import { SalesDocument } from './sales-document.entity';
 
 interface Column {
@@ -68,6 +70,7 @@ export function documentFilename(document: Pick<SalesDocument, 'kind' | 'number'
 @Injectable()
 export class SalesDocumentPdf {
   constructor(
+    private readonly dataSource: DataSource,
     private readonly orders: OrdersService,
     private readonly currencies: CurrencyService,
     private readonly stores: StoreService,
@@ -116,7 +119,11 @@ export class SalesDocumentPdf {
     if (credit) {
       creditLines(doc, document, order, money);
       doc.moveDown();
-      vatTable(doc, order, creditedVat(vat, order, document.amount), money, -1);
+      const earlier = await this.dataSource.getRepository(SalesDocument).find({
+        where: { orderId: order.id, kind: 'credit_note', id: LessThan(document.id) },
+        order: { id: 'ASC' },
+      });
+      vatTable(doc, order, creditedVat(vat, document, earlier), money, -1);
     } else {
       lineTable(doc, lines, money);
       doc.moveDown();
@@ -158,9 +165,14 @@ function creditLines(doc: PDFKit.PDFDocument, note: SalesDocument, order: Order,
   row(doc, TOTAL_COLUMNS, ['Total credited', `-${money(note.amount)}`], true);
 }
 
-/** The VAT inside a credited amount: the invoice's VAT, in the share of the invoice total that is credited. */
-function creditedVat(invoiceVat: VatBreakdown, order: Order, amount: number): VatBreakdown {
-  return { rows: creditedRows(invoiceVat.rows, order.total, amount), notCharged: 0 };
+/**
+ * The VAT inside a credit note: its lines at their rates, the rest spread over what the earlier credit notes left
+ * (the invoice's rows are in percent).
+ */
+function creditedVat(invoiceVat: VatBreakdown, note: SalesDocument, earlier: SalesDocument[]): VatBreakdown {
+  const inPercent = (document: SalesDocument) =>
+    creditedParts(document).map(({ amount, rate }) => ({ amount, rate: rate === null ? null : ratePercent(rate) }));
+  return { rows: creditedRows(invoiceVat.rows, inPercent(note), earlier.map(inPercent)), notCharged: 0 };
 }
 
 function totals(doc: PDFKit.PDFDocument, order: Order, vat: VatBreakdown, money: MoneyFormat): void {

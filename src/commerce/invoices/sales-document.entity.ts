@@ -14,11 +14,15 @@ export interface SellerSnapshot {
   timeZone: string;
 }
 
-/** One line of a credit note: what is credited, how many, for how much in all (minor units). */
+/**
+ * One line of a credit note: what is credited, how many, for how much in all (minor units), and for a refunded order
+ * line the VAT rate it was charged (hundredths of a percent; absent for other amounts and older notes).
+ */
 export interface CreditNoteLine {
   name: string;
   qty: number;
   amount: number;
+  vatRate?: number | null;
 }
 
 /**

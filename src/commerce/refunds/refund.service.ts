@@ -367,6 +367,7 @@ export class RefundService {
         name: orderLineOf(refunded).name,
         qty: refunded.qty,
         amount: refunded.amount,
+        vatRate: orderLineOf(refunded).vatRate,
       }));
       const beyondLines = refund.amount - byLine.reduce((sum, line) => sum + line.amount, 0);
       // Lines worth more than the refund (what was left of a line paid partly by an earlier free amount): no breakdown.

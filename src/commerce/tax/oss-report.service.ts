@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Between, DataSource, In } from 'typeorm';
 import { SettingsService } from '../../config/settings.service';
 import { shopMoment } from '../delivery/shop-calendar';
-import { creditedRows } from '../invoices/invoice-vat';
+import { creditedParts, creditedRows } from '../invoices/invoice-vat';
 import { SalesDocument } from '../invoices/sales-document.entity';
 import { Order } from '../orders/order.entity';
 import { Store } from '../stores/store.entity';
@@ -23,7 +23,7 @@ export const QUARTER = /^(\d{4})-Q([1-4])$/;
 /**
  * The One-Stop-Shop report of a quarter (docs/shop.md, _VAT by destination_): the sales to consumers in other EU
  * countries charged their VAT, per country, rate and currency. A sale counts in the quarter its invoice was issued,
- * less the credit notes issued in the quarter (their share of each rate, as the credit note states it); amounts come
+ * less the credit notes issued in the quarter (each rate's part, as the credit note states it); amounts come
  * from what each order stored at checkout, never from today's rates.
  */
 @Injectable()
@@ -53,6 +53,15 @@ export class OssReport {
           .findBy({ id: In([...new Set(documents.map((document) => document.orderId))]) })
       ).map((order) => [order.id, order]),
     );
+    // Every credit note of these orders, also of earlier quarters: a note's free amount is spread over what the
+    // notes before it left of each rate.
+    const creditNotes = new Map<number, SalesDocument[]>();
+    for (const note of await this.dataSource.getRepository(SalesDocument).find({
+      where: { orderId: In([...orders.keys()]), kind: 'credit_note' },
+      order: { id: 'ASC' },
+    })) {
+      creditNotes.set(note.orderId, [...(creditNotes.get(note.orderId) ?? []), note]);
+    }
     const shopCountries = new Map(
       (await this.dataSource.getRepository(Store).find()).map((store) => [store.id, store.country]),
     );
@@ -68,7 +77,11 @@ export class OssReport {
       const rows =
         document.kind === 'invoice'
           ? order.vatRows!
-          : creditedRows(order.vatRows!, order.total, document.amount).map((row) => ({
+          : creditedRows(
+              order.vatRows!,
+              creditedParts(document),
+              (creditNotes.get(order.id) ?? []).filter((note) => note.id < document.id).map(creditedParts),
+            ).map((row) => ({
               ...row,
               net: -row.net,
               vat: -row.vat,
