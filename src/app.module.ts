@@ -9,6 +9,7 @@ import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { sandboxMerchantKey } from './common/sandbox-merchant-key';
 import { ThrottlingModule } from './common/throttling/throttling.module';
 import { CpPermissionsModule } from './common/cp-permissions';
+import { AuditModule } from './commerce/audit/audit-log.service';
 import { CpGuard } from './common/guards/cp.guard';
 import { CsrfGuard } from './common/guards/csrf.guard';
 import { CommerceModule } from './commerce/commerce.module';
@@ -91,6 +92,7 @@ export class AppModule {
         DatabaseModule,
         SettingsModule,
         CpPermissionsModule,
+        AuditModule,
         CpNavigationModule,
         JobsModule,
         MailModule,

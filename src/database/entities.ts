@@ -23,6 +23,7 @@ import { AbandonedCartRecovery } from '../commerce/marketing/abandoned-cart-reco
 import { AbandonedCartReminder } from '../commerce/marketing/abandoned-cart-reminder.entity';
 import { Order } from '../commerce/orders/order.entity';
 import { OrderHistory } from '../commerce/orders/order-history.entity';
+import { AuditEntry } from '../commerce/audit/audit-entry.entity';
 import { OrderLine } from '../commerce/orders/order-line.entity';
 import { SalesDocumentCounter } from '../commerce/invoices/sales-document-counter.entity';
 import { SalesDocumentPdfPart } from '../commerce/invoices/sales-document-pdf-part.entity';
@@ -111,4 +112,5 @@ export const ENTITIES = [
   Withdrawal,
   WithdrawalLine,
   VatRate,
+  AuditEntry,
 ];

@@ -81,6 +81,7 @@ describe('schema and demo seed', () => {
           'PriceHistory1795787259002',
           'UnitPricesProductSafety1795790774793',
           'WithdrawalDeadlineAndTermsLanguage1795793705640',
+          'AuditLog1795797950571',
         ],
       });
     } finally {

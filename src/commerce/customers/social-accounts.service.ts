@@ -12,11 +12,9 @@ import { claimedByAddressOwner } from './address-owner-claim';
 import { normaliseEmail } from './customer-accounts.service';
 import { accountClaimedMail } from './account-claimed.mail';
 import { PROVIDER_LABELS, SocialProfile } from './social-identity';
+import { LIKE_ESCAPE, likeContaining } from '../../database/like';
 
 export type SocialSignIn = { customer: Customer } | { refusal: string };
-
-/** `LIKE` with `!` as the escape character: the same on SQLite (no default escape) and MySQL. */
-const likeLiteral = (text: string) => text.replace(/[!%_]/g, (char) => `!${char}`);
 
 /** Finds, links or creates the account a provider's profile belongs to. */
 @Injectable()
@@ -112,7 +110,7 @@ export class SocialAccountsService {
     const pair = `${JSON.stringify(provider)}:${JSON.stringify(subject)}`;
     const candidates = await manager
       .createQueryBuilder(Customer, 'customer')
-      .where("customer.socialIds LIKE :pattern ESCAPE '!'", { pattern: `%${likeLiteral(pair)}%` })
+      .where(`customer.socialIds LIKE :pattern ${LIKE_ESCAPE}`, { pattern: likeContaining(pair) })
       .andWhere('customer.deletedAt IS NULL')
       .getMany();
     return candidates.find((candidate) => candidate.socialIds?.[provider] === subject) ?? null;

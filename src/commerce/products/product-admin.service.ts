@@ -15,10 +15,10 @@ import { SafetyInfo, safetyInfo } from './product-safety';
 import { ProductSafety } from './product-safety.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
-import { escapeLike } from './products.service';
 import { SaleInput, saleProblems, settleSale } from './sale-price';
 import { isTaxClass, TAX_CLASSES, TaxClass } from '../tax/tax-class';
 import { StockService } from './stock.service';
+import { LIKE_ESCAPE, likeContaining } from '../../database/like';
 
 export interface ProductFilter {
   /** An exact SKU, or part of a name or SKU. */
@@ -71,8 +71,11 @@ export class ProductAdmin {
     const query = this.dataSource.getRepository(Product).createQueryBuilder('p').orderBy('p.id', 'DESC');
     const q = filter.q?.trim();
     if (q) {
-      const like = `%${escapeLike(q.toLowerCase())}%`;
-      query.where('(p.sku = :q OR LOWER(p.sku) LIKE :like OR LOWER(p.name) LIKE :like)', { q, like });
+      const like = likeContaining(q.toLowerCase());
+      query.where(`(p.sku = :q OR LOWER(p.sku) LIKE :like ${LIKE_ESCAPE} OR LOWER(p.name) LIKE :like ${LIKE_ESCAPE})`, {
+        q,
+        like,
+      });
     }
     const [products, total] = await query
       .skip((filter.page - 1) * PAGE_SIZE)

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
+import { LIKE_ESCAPE, likeContaining } from '../../database/like';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { Currency } from '../stores/currency.entity';
@@ -47,7 +48,9 @@ export class ProductsService {
       .limit(query.limit);
     const exclude = [...new Set([...(query.excludeIds ?? []), ...productIds])];
     builder.andWhere('p.id NOT IN (:...exclude)', { exclude });
-    if (query.name) builder.andWhere('LOWER(p.name) LIKE :name', { name: `%${escapeLike(query.name.toLowerCase())}%` });
+    if (query.name) {
+      builder.andWhere(`LOWER(p.name) LIKE :name ${LIKE_ESCAPE}`, { name: likeContaining(query.name.toLowerCase()) });
+    }
     const ids = (await builder.select('p.id', 'id').getRawMany<{ id: number }>()).map((row) => Number(row.id));
     return this.inOrder(ids);
   }
@@ -85,9 +88,4 @@ export class ProductsService {
       reduction && { ...reduction, referencePrice: await this.currencies.fromBase(reduction.referencePrice, currency) }
     );
   }
-}
-
-/** Escapes LIKE wildcards in user input (the default escape character is the backslash on both databases). */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, '\\$&');
 }

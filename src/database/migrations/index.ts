@@ -29,6 +29,7 @@ import { OrderVatConsultation1795754295107 } from './1795754295107-order-vat-con
 import { ProductSearch1795335200000 } from './1795335200000-product-search';
 import { Withdrawals1795786795231 } from './1795786795231-withdrawals';
 import { WithdrawalDeadlineAndTermsLanguage1795793705640 } from './1795793705640-withdrawal-deadline-and-terms-language';
+import { AuditLog1795797950571 } from './1795797950571-audit-log';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   PriceHistory1795787259002,
   UnitPricesProductSafety1795790774793,
   WithdrawalDeadlineAndTermsLanguage1795793705640,
+  AuditLog1795797950571,
 ];
