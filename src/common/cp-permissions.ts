@@ -11,10 +11,6 @@ export const CORE_CP_PERMISSIONS = [
   'accessFlows',
   'accessContent', // content pages: terms, privacy policy, contact, withdrawal, accessibility statement
   'accessReports', // tax reports (the One-Stop-Shop VAT return)
-  'accessSettings', // the store's details, core settings and feature flags
-  'accessCustomers', // customer accounts: list, detail, block, personal data
-  'accessStaff', // CP users and their permissions
-  'accessAudit', // the audit log: who changed what
 ] as const;
 
 export type CoreCpPermission = (typeof CORE_CP_PERMISSIONS)[number];
