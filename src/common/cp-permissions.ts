@@ -11,6 +11,8 @@ export const CORE_CP_PERMISSIONS = [
   'accessFlows',
   'accessContent', // content pages: terms, privacy policy, contact, withdrawal, accessibility statement
   'accessReports', // tax reports (the One-Stop-Shop VAT return)
+  'accessSettings', // the shop's settings and feature flags, store details
+  'accessAudit', // the audit log: who changed what
 ] as const;
 
 export type CoreCpPermission = (typeof CORE_CP_PERMISSIONS)[number];
