@@ -20,7 +20,10 @@ import {
 } from './setting-definition';
 import { SettingRow } from './setting.entity';
 
-/** Emitted after settings were saved, with the keys that changed. */
+/**
+ * Emitted after settings were saved, with the keys saved (changed or not: saving again is how staff make what depends
+ * on them start afresh, e.g. a gateway's cached method list), and after a reload found keys changed elsewhere.
+ */
 export const SETTINGS_SAVED = 'settings-saved';
 export interface SettingsSavedEvent {
   keys: string[];
@@ -191,17 +194,15 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
       }
       return written;
     });
-    if (changed.length === 0) return [];
     for (const [key, value] of changed) this.values.set(key, value);
     // Saved is saved: without the broadcast, other instances see the change at their next reload (≤ 2 s).
-    if (this.redis) {
+    if (this.redis && changed.length > 0) {
       await this.redis.publish(this.channel, 'reload').catch((error: unknown) => {
         if (!this.outages.absorb(error)) throw error;
       });
     }
-    const keys = changed.map(([key]) => key);
-    this.events.emit(SETTINGS_SAVED, { keys });
-    return keys;
+    this.events.emit(SETTINGS_SAVED, { keys: typed.map(({ definition }) => definition.key) });
+    return changed.map(([key]) => key);
   }
 
   async reload(): Promise<void> {
