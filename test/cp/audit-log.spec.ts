@@ -200,7 +200,7 @@ describe(`CP audit log (${usingMysql ? 'MariaDB' : 'SQLite'}${usingRedis ? ' + R
     const firstRows = shownEntries(first);
     expect(firstRows).toHaveLength(AUDIT_PAGE_SIZE);
     expect(firstRows[0].subject).toBe(`paging-${AUDIT_PAGE_SIZE + 4}`);
-    expect(first).toContain('<a href="/admin/audit?area&#x3D;stock&amp;q&#x3D;paging-&amp;page&#x3D;2" rel="next">');
+    expect(first).toContain('<a rel="next" href="/admin/audit?area&#x3D;stock&amp;q&#x3D;paging-&amp;page&#x3D;2">');
     expect(first).not.toContain('rel="prev"');
 
     const second = await screen('?area=stock&q=paging-&page=2');
@@ -211,7 +211,7 @@ describe(`CP audit log (${usingMysql ? 'MariaDB' : 'SQLite'}${usingRedis ? ' + R
       'paging-1',
       'paging-0',
     ]);
-    expect(second).toContain('<a href="/admin/audit?area&#x3D;stock&amp;q&#x3D;paging-&amp;page&#x3D;1" rel="prev">');
+    expect(second).toContain('<a rel="prev" href="/admin/audit?area&#x3D;stock&amp;q&#x3D;paging-&amp;page&#x3D;1">');
     expect(second).not.toContain('rel="next"');
   });
 

@@ -6,8 +6,6 @@ import { AuditLog } from '../../commerce/audit/audit-log.service';
 import { isCalendarDate, shopDayStart } from '../../commerce/delivery/shop-calendar';
 import { CpListQuery } from '../../common/cp-list.query';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
-import { AppConfig } from '../../config/app-config';
-import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
 import { PageView } from '../../web/answers/answers';
 
@@ -51,7 +49,6 @@ export class CpAuditController {
   constructor(
     private readonly audit: AuditLog,
     private readonly settings: SettingsService,
-    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -67,31 +64,17 @@ export class CpAuditController {
       to: query.to ? new Date(shopDayStart(timeZone, query.to, 1)) : undefined,
       page,
     });
-    const filter = {
-      area: query.area ?? '',
-      actor: query.actor ?? '',
-      q: query.q ?? '',
-      from: query.from ?? '',
-      to: query.to ?? '',
-    };
     return new PageView('cp/audit', {
       layout: 'cp',
       title: 'Audit log',
       areas: AUDIT_AREAS,
-      filter,
+      filter: query,
       timeZone,
       entries: entries.map(shown),
       page,
-      previous: page > 1 ? this.pageUrl(filter, page - 1) : undefined,
-      next: hasNext ? this.pageUrl(filter, page + 1) : undefined,
+      // Without a count: as far as is known, the next page (when there is one) is the last.
+      pagesKnown: hasNext ? page + 1 : page,
     });
-  }
-
-  /** This list with the same filters, at another page. */
-  private pageUrl(filter: Record<string, string>, page: number): string {
-    const params = new URLSearchParams(Object.entries(filter).filter(([, value]) => value !== ''));
-    params.set('page', String(page));
-    return `/${this.config.cpTrigger}/audit?${params.toString()}`;
   }
 }
 
