@@ -101,7 +101,7 @@ describe(`CP audit log (${usingMysql ? 'MariaDB' : 'SQLite'}${usingRedis ? ' + R
     });
   });
 
-  it('records settings:set as the command line, a secret without its values', async () => {
+  it('records settings:set as the command line', async () => {
     const set = await runCli(shop.place, 'settings:set', 'salesReturnWindowDays', '30');
     expect(set.code).toBe(0);
     expect(await newest('salesReturnWindowDays')).toMatchObject({
@@ -109,16 +109,8 @@ describe(`CP audit log (${usingMysql ? 'MariaDB' : 'SQLite'}${usingRedis ? ' + R
       changes: { salesReturnWindowDays: { from: 14, to: 30 } },
     });
 
-    await runCli(shop.place, 'settings:set', 'bankpay.clientSecret', 'a-brand-new-secret');
-    const secret = await newest('bankpay.clientSecret');
-    expect(secret).toMatchObject({ actor: 'cli', changes: { 'bankpay.clientSecret': { from: '••••', to: '••••' } } });
-    expect(JSON.stringify(secret)).not.toMatch(/a-brand-new-secret|sandbox-secret/);
-
     const shown = shownEntries(await screen('?actor=cli'));
-    expect(shown.map(({ who, changes }) => [who, changes])).toEqual([
-      ['cli', ['bankpay.clientSecret: •••• → ••••']],
-      ['cli', ['salesReturnWindowDays: 14 → 30']],
-    ]);
+    expect(shown.map(({ who, changes }) => [who, changes])).toEqual([['cli', ['salesReturnWindowDays: 14 → 30']]]);
   });
 
   it("records a plugin settings page's changes, its password masked", async () => {
@@ -138,7 +130,9 @@ describe(`CP audit log (${usingMysql ? 'MariaDB' : 'SQLite'}${usingRedis ? ' + R
     expect((await newest('carrier-a.password')).changes).toEqual({
       'carrier-a.password': { from: '••••', to: '••••' },
     });
-    expect(await screen('?q=carrier-a.')).not.toContain('carrier-password-2');
+    // Neither this change nor the demo seed's shows a password.
+    const passwordLines = shownEntries(await screen('?q=carrier-a.password')).flatMap(({ changes }) => changes);
+    expect(passwordLines).toEqual(['carrier-a.password: •••• → ••••', 'carrier-a.password: •••• → ••••']);
   });
 
   it('filters by area, who, subject and days in the shop time zone', async () => {
