@@ -170,6 +170,7 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
       if (!definition) throw new SettingValueError(`Unknown setting ${key}`);
       return { definition, value: this.coerce(definition, input) };
     });
+    if (typed.length === 0) return [];
     const changed = await this.runner.run(async ({ manager }) => {
       const rows = await manager.find(SettingRow, {
         where: { key: In(typed.map(({ definition }) => definition.key)) },
