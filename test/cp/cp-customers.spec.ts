@@ -11,6 +11,7 @@ import { Product } from '../../src/commerce/products/product.entity';
 import { WishlistItem } from '../../src/commerce/wishlists/wishlist-item.entity';
 import { Wishlist } from '../../src/commerce/wishlists/wishlist.entity';
 import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
+import { addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
 import { CUSTOMER_PASSWORD, registerCustomer, resetTokenAndCode } from '../support/customers';
 import { insertOrder } from '../support/fixtures';
 import { ShopClient } from '../support/shop-client';
@@ -216,12 +217,24 @@ describe(`CP customers (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     // A wrong password says no more than for anyone else.
     expect((await login('not the password')).status).toBe(401);
     // The browser's login form says why.
-    const form = await new ShopClient(shop.server).submitForm('/shop/ajax-authorize', {
-      loginName: email,
-      password: CUSTOMER_PASSWORD,
+    const browserLogin = new ShopClient(shop.server);
+    const form = await browserLogin.submitForm('/shop/login', { loginName: email, password: CUSTOMER_PASSWORD });
+    expect(form.status).toBe(303);
+    expect(form.headers.location).toBe('/shop/login');
+    const loginPage = await browserLogin.get('/shop/login').set(HTML).expect(200);
+    expect(loginPage.text).toContain('This account is blocked and cannot log in.');
+    // Ordering as a guest under the same address still works, and the order belongs to no account.
+    const product = await shop.dataSource.getRepository(Product).findOneByOrFail({ sku: 'DEMO-TENT-2P' });
+    await addToCart(session, product.id);
+    await fillCheckout(session, {
+      email,
+      shippingMethod: await shippingValue(shop.dataSource, 'flat-rate'),
+      paymentMethod: 'cod',
     });
-    const shown = await new ShopClient(shop.server).get('/').set(HTML);
-    expect([form.status, shown.status]).not.toContain(500);
+    const guestOrder = await placeOrder(session);
+    expect(guestOrder.status).toBe(200);
+    const placed = await shop.dataSource.getRepository(Order).findOneByOrFail({ number: guestOrder.body.orderNumber });
+    expect(placed).toMatchObject({ email, customerId: null });
     // Social login to the account is refused too, before anything is linked.
     const social = await shop.app.get(SocialAccountsService).signIn({
       provider: 'google',
