@@ -79,7 +79,7 @@ export class CustomerAdmin {
    */
   async list(filter: CustomerFilter): Promise<{ customers: CustomerRow[]; total: number; pages: number }> {
     const base = await this.currencies.base();
-    const spentInBase = await this.spentInBaseExpression(base);
+    const spentInBase = await this.spentInBase(base);
     const query = this.dataSource
       .getRepository(Customer)
       .createQueryBuilder('customer')
@@ -89,7 +89,8 @@ export class CustomerAdmin {
       const match = ['customer.firstName', 'customer.lastName', 'customer.email']
         .map((column) => `${column} LIKE :word${index} ${LIKE_ESCAPE}`)
         .join(' OR ');
-      query.andWhere(`(${match})`, { [`word${index}`]: likeContaining(word.toLowerCase()) });
+      // Not lower-cased: LIKE ignores ASCII case on both databases, and SQLite would miss "Ľubica" for "ľubica".
+      query.andWhere(`(${match})`, { [`word${index}`]: likeContaining(word) });
     });
     const total = await query.clone().getCount();
     query
@@ -103,8 +104,8 @@ export class CustomerAdmin {
         'customer.blockedAt AS blockedAt',
       ])
       .addSelect('COUNT(o.id)', 'orders')
-      .addSelect(`COALESCE(SUM(CASE WHEN o.status IN (:...spentStatuses) THEN ${spentInBase} END), 0)`, 'spent')
-      .setParameter('spentStatuses', SPENT_STATUSES)
+      .addSelect(`COALESCE(SUM(CASE WHEN o.status IN (:...spentStatuses) THEN ${spentInBase.sql} END), 0)`, 'spent')
+      .setParameters({ ...spentInBase.parameters, spentStatuses: SPENT_STATUSES })
       // Every selected column, not just the key: MariaDB with ONLY_FULL_GROUP_BY wants them named.
       .groupBy('customer.id')
       .addGroupBy('customer.firstName')
@@ -387,17 +388,19 @@ export class CustomerAdmin {
   }
 
   /**
-   * An SQL expression for one order's total in base-currency minor units, at each currency's rate today. A currency
-   * no longer configured counts as nothing rather than at a guessed rate.
+   * An SQL expression for one order's total in base-currency minor units, at each currency's rate today, with its
+   * parameters. A currency no longer configured counts as nothing rather than at a guessed rate.
    */
-  private async spentInBaseExpression(base: Currency): Promise<string> {
-    const all = await this.dataSource.getRepository(Currency).find();
-    const cases = all.map((currency) => {
-      const factor = currency.code === base.code ? 1 : 10 ** (base.decimals - currency.decimals) / currency.rate;
-      if (!/^[A-Z]{3}$/.test(currency.code) || !Number.isFinite(factor)) return '';
-      return `WHEN '${currency.code}' THEN o.total * ${factor.toPrecision(15)}`;
+  private async spentInBase(base: Currency): Promise<{ sql: string; parameters: Record<string, unknown> }> {
+    const currencies = (await this.dataSource.getRepository(Currency).find()).filter((currency) => currency.rate > 0);
+    const parameters: Record<string, unknown> = {};
+    const cases = currencies.map((currency, index) => {
+      parameters[`currency${index}`] = currency.code;
+      parameters[`factor${index}`] =
+        currency.code === base.code ? 1 : 10 ** (base.decimals - currency.decimals) / currency.rate;
+      return `WHEN :currency${index} THEN o.total * :factor${index}`;
     });
-    return `CASE o.currency ${cases.join(' ')} ELSE 0 END`;
+    return { sql: `CASE o.currency ${cases.join(' ')} ELSE 0 END`, parameters };
   }
 }
 

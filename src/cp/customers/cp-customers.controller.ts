@@ -9,8 +9,10 @@ import { BrowserTarget, FileAnswer, FormAnswer, PageView } from '../../web/answe
 import { RefusedGoesTo } from '../../web/answers/refused-form.decorator';
 import { CustomerListQuery, EraseCustomerDto } from './cp-customer-forms.dto';
 
-/** Sorts that read best largest or newest first. */
-const DESCENDING_FIRST: CustomerSort[] = ['registered', 'orders', 'spent'];
+/** The direction a column sorts in when first chosen: figures and dates largest or newest first, names A to Z. */
+function firstDirection(sort: CustomerSort): 'asc' | 'desc' {
+  return ['registered', 'orders', 'spent'].includes(sort) ? 'desc' : 'asc';
+}
 
 /**
  * Customer accounts as staff see them, behind `accessCustomers`: the list, an account's details, blocking it,
@@ -29,11 +31,11 @@ export class CpCustomersController {
   async index(@Query() query: CustomerListQuery): Promise<PageView> {
     const page = query.pageNumber;
     const sort = query.sort ?? 'registered';
-    const dir = query.dir ?? (DESCENDING_FIRST.includes(sort) ? 'desc' : 'asc');
+    const dir = query.dir ?? firstDirection(sort);
     const q = query.q ?? '';
     const list = await this.customers.list({ q, sort, direction: dir === 'asc' ? 'ASC' : 'DESC', page });
-    const link = (params: Record<string, string | number>) =>
-      `/${this.config.cpTrigger}/customers?${new URLSearchParams({ q, sort, dir, ...params } as Record<string, string>)}`;
+    const link = (params: Record<string, string>) =>
+      `/${this.config.cpTrigger}/customers?${new URLSearchParams({ q, sort, dir, ...params })}`;
     return new PageView('cp/customers', {
       layout: 'cp',
       title: 'Customers',
@@ -43,16 +45,16 @@ export class CpCustomersController {
       // Each column's header links to its sort, the current one to the other direction.
       sorts: Object.fromEntries(
         CUSTOMER_SORTS.map((column) => {
-          const current = column === sort;
-          const next = current ? (dir === 'asc' ? 'desc' : 'asc') : DESCENDING_FIRST.includes(column) ? 'desc' : 'asc';
-          return [
-            column,
-            { href: link({ sort: column, dir: next, page: 1 }), mark: current ? (dir === 'asc' ? '▲' : '▼') : '' },
-          ];
+          if (column !== sort) {
+            return [column, { href: link({ sort: column, dir: firstDirection(column), page: '1' }), ariaSort: 'none' }];
+          }
+          const reversed = dir === 'asc' ? 'desc' : 'asc';
+          const [mark, ariaSort] = dir === 'asc' ? ['▲', 'ascending'] : ['▼', 'descending'];
+          return [column, { href: link({ dir: reversed, page: '1' }), mark, ariaSort }];
         }),
       ),
-      previous: page > 1 ? link({ page: page - 1 }) : null,
-      next: page < list.pages ? link({ page: page + 1 }) : null,
+      previous: page > 1 ? link({ page: String(page - 1) }) : null,
+      next: page < list.pages ? link({ page: String(page + 1) }) : null,
     });
   }
 
