@@ -1,18 +1,14 @@
 import { Body, Controller, Get, Header, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { CUSTOMER_SORTS, CustomerAdmin, CustomerSort } from '../../commerce/customers/customer-admin.service';
+import { CUSTOMER_SORTS, CustomerAdmin } from '../../commerce/customers/customer-admin.service';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { BrowserTarget, FileAnswer, FormAnswer, PageView } from '../../web/answers/answers';
 import { RefusedGoesTo } from '../../web/answers/refused-form.decorator';
-import { CustomerListQuery, EraseCustomerDto } from './cp-customer-forms.dto';
-
-/** The direction a column sorts in when first chosen: figures and dates largest or newest first, names A to Z. */
-function firstDirection(sort: CustomerSort): 'asc' | 'desc' {
-  return ['registered', 'orders', 'spent'].includes(sort) ? 'desc' : 'asc';
-}
+import { CpListQuery } from '../../common/cp-list.query';
+import { EraseCustomerDto } from './cp-customer-forms.dto';
 
 /**
  * Customer accounts as staff see them, behind `accessCustomers`: the list, an account's details, blocking it,
@@ -28,34 +24,12 @@ export class CpCustomersController {
   ) {}
 
   @Get()
-  async index(@Query() query: CustomerListQuery): Promise<PageView> {
+  async index(@Query() query: CpListQuery): Promise<PageView> {
     const page = query.pageNumber;
-    const sort = query.sort ?? 'registered';
-    const dir = query.dir ?? firstDirection(sort);
     const q = query.q ?? '';
-    const list = await this.customers.list({ q, sort, direction: dir === 'asc' ? 'ASC' : 'DESC', page });
-    const link = (params: Record<string, string>) =>
-      `/${this.config.cpTrigger}/customers?${new URLSearchParams({ q, sort, dir, ...params })}`;
-    return new PageView('cp/customers', {
-      layout: 'cp',
-      title: 'Customers',
-      ...list,
-      page,
-      q,
-      // Each column's header links to its sort, the current one to the other direction.
-      sorts: Object.fromEntries(
-        CUSTOMER_SORTS.map((column) => {
-          if (column !== sort) {
-            return [column, { href: link({ sort: column, dir: firstDirection(column), page: '1' }), ariaSort: 'none' }];
-          }
-          const reversed = dir === 'asc' ? 'desc' : 'asc';
-          const [mark, ariaSort] = dir === 'asc' ? ['▲', 'ascending'] : ['▼', 'descending'];
-          return [column, { href: link({ dir: reversed, page: '1' }), mark, ariaSort }];
-        }),
-      ),
-      previous: page > 1 ? link({ page: String(page - 1) }) : null,
-      next: page < list.pages ? link({ page: String(page + 1) }) : null,
-    });
+    const { key: sort, direction } = query.sortBy(CUSTOMER_SORTS, { key: 'registered', direction: 'DESC' });
+    const list = await this.customers.list({ q, sort, direction, page });
+    return new PageView('cp/customers', { layout: 'cp', title: 'Customers', ...list, page, q });
   }
 
   @Get(':id')
