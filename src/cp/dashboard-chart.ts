@@ -24,7 +24,8 @@ export interface ChartDay {
 
 const WIDTH = 640;
 const HEIGHT = 220;
-const MARGIN = { left: 72, right: 8, top: 12, bottom: 28 };
+// Room on the right for the last day's label, centred under the last bar.
+const MARGIN = { left: 72, right: 24, top: 12, bottom: 28 };
 const Y_TICKS = 4;
 const X_LABEL_EVERY = 7;
 

@@ -253,12 +253,13 @@ describe('CP dashboard', () => {
     const page = await admin.get('/admin').set('Accept', 'text/html').expect(200);
     const { funnel } = await expected();
     const shown = rows(section(page.text, /<table class="funnel">[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/));
-    expect(shown.map((row) => [row[0], Number(row[1])])).toEqual([
+    // Each step says what it counts under its name.
+    expect(shown.map((row) => [row[0].split(' ').slice(0, 2).join(' '), Number(row[1])])).toEqual([
       ['Carts created', funnel[0]],
-      ['Carts with items', funnel[1]],
+      ['Carts with', funnel[1]],
       ['Checkouts started', funnel[2]],
       ['Orders placed', funnel[3]],
-      ['Paid', funnel[4]],
+      ['Paid of', funnel[4]],
     ]);
     // 10 orders in the period (their carts too), a browsing cart, one at checkout and an empty one.
     expect(funnel).toEqual([13, 12, 11, 10, 5]);
@@ -308,5 +309,43 @@ describe('CP dashboard', () => {
     const sales = await seller.get('/admin').set('Accept', 'text/html').expect(200);
     expect(sales.text).toContain('sales-heading');
     expect(sales.text).not.toContain('/admin/jobs?status=');
+  });
+
+  describe('CP layout', () => {
+    it('serves a skip link, a menu that opens without JavaScript and the language switch', async () => {
+      const page = await admin.get('/admin').set('Accept', 'text/html').expect(200);
+      expect(page.text).toContain('<html lang="en">');
+      expect(page.text).toContain('<a class="skip-link" href="#content">Skip to content</a>');
+      expect(page.text).toContain('<main id="content" tabindex="-1">');
+      expect(page.text).toMatch(/<details class="cp-menu">\s*<summary>Menu<\/summary>/);
+      expect(page.text).toContain('<form class="language-switch" method="post" action="/shop/language/set">');
+      expect(page.text).toMatch(/<option value="sk" lang="sk">Slovenčina<\/option>/);
+    });
+
+    it('shows the CP chrome in Slovak once the language switch chose it, and returns to the page it was on', async () => {
+      const staff = new ShopClient(shop.server);
+      await staff.loginCp();
+      const token = await staff.csrfToken();
+      const switched = await staff.agent
+        .post('/shop/language/set')
+        .type('form')
+        .set('Accept', 'text/html')
+        .set('Referer', `${new URL(shop.config.baseUrl).origin}/admin/jobs`)
+        .send({ language: 'sk', _csrf: token });
+      expect(switched.status).toBe(303);
+      expect(switched.headers.location).toBe('/admin/jobs');
+
+      const page = await staff.get('/admin').set('Accept', 'text/html').expect(200);
+      expect(page.text).toContain('<html lang="sk">');
+      expect(page.text).toContain('Preskočiť na obsah');
+      expect(page.text).toContain('<title>Dashboard · Ovládací panel</title>');
+      const nav = section(page.text, /<nav aria-label="Ovládací panel">([\s\S]*?)<\/nav>/);
+      const labels = [...nav.matchAll(/<a href="\/admin\/[^"]+">([^<]+)<\/a>/g)].map((link) => link[1]);
+      expect(labels.slice(0, 5)).toEqual(['Objednávky', 'Vrátenia', 'Odstúpenia od zmluvy', 'Produkty', 'Úlohy']);
+      expect(page.text).toContain('<button type="submit">Odhlásiť sa</button>');
+      expect(page.text).toMatch(/<option value="sk" lang="sk" selected>Slovenčina<\/option>/);
+      // Amounts follow the page's language too.
+      expect(page.text).toMatch(/<strong>[\d\s\u00a0]+,\d\d\s€<\/strong> revenue/);
+    });
   });
 });
