@@ -13,7 +13,7 @@ export interface BarChart {
   bars: { x: number; y: number; width: number; height: number; label: string }[];
   /** Value labels left of the plot, day labels below it. */
   yTicks: { x: number; y: number; label: string }[];
-  xTicks: { x: number; y: number; label: string }[];
+  xTicks: { x: number; y: number; label: string; anchor: 'middle' | 'end' }[];
 }
 
 export interface ChartDay {
@@ -24,8 +24,8 @@ export interface ChartDay {
 
 const WIDTH = 640;
 const HEIGHT = 220;
-// Room on the right for the last day's label, centred under the last bar.
-const MARGIN = { left: 72, right: 24, top: 12, bottom: 28 };
+// Room for the value labels on the left: large on a phone (cp.css).
+const MARGIN = { left: 96, right: 8, top: 12, bottom: 32 };
 const Y_TICKS = 4;
 const X_LABEL_EVERY = 7;
 
@@ -82,10 +82,12 @@ export function barChart(input: {
     xTicks: days
       .map((day, index) => ({ index, day }))
       .filter(({ index }) => (lastIndex - index) % X_LABEL_EVERY === 0)
+      // Today's label ends at the edge rather than running past it.
       .map(({ index, day }) => ({
-        x: round(MARGIN.left + (index + 0.5) * slot),
-        y: baseline + 18,
+        x: index === lastIndex ? WIDTH - 2 : round(MARGIN.left + (index + 0.5) * slot),
+        y: baseline + 24,
         label: dayName(day.date),
+        anchor: index === lastIndex ? ('end' as const) : ('middle' as const),
       })),
   };
 }
