@@ -279,7 +279,7 @@ describe('CP dashboard', () => {
         `<a href="/admin/orders?status=${status}"><strong>${waiting(status)}</strong> ${words}</a>`,
       );
     }
-    expect(links).toContain('of them <strong>1</strong> after a failed payment');
+    expect(links).toContain('<small><strong>1</strong> of them after a failed payment</small>');
     const failedJobs = await db.getRepository(Job).countBy({ status: 'failed' });
     expect(links).toContain(`<a href="/admin/jobs?status=failed"><strong>${failedJobs}</strong> failed jobs</a>`);
 
