@@ -5,8 +5,17 @@ import { AbandonedCartsReport } from './marketing/abandoned-carts-report.service
 import { OrderAdmin } from './orders/order-admin.service';
 import { ProductAdmin } from './products/product-admin.service';
 import { ShippingAdmin } from './shipping/shipping-admin.service';
+import { ShopStatistics } from './statistics/shop-statistics.service';
 
-const ADMIN_SERVICES = [OrderAdmin, ProductAdmin, ShippingAdmin, CouponList, GiftCardList, AbandonedCartsReport];
+const ADMIN_SERVICES = [
+  OrderAdmin,
+  ProductAdmin,
+  ShippingAdmin,
+  CouponList,
+  GiftCardList,
+  AbandonedCartsReport,
+  ShopStatistics,
+];
 
 /** Commerce as staff see and edit it: the lists, details and edits behind the control panel's screens. */
 @Module({ providers: ADMIN_SERVICES, exports: ADMIN_SERVICES })

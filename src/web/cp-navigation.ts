@@ -2,30 +2,32 @@ import { Global, Injectable, Module } from '@nestjs/common';
 import type { CpPermissionName } from '../common/cp-permissions';
 import { CpStaff, cpUserHolds } from '../common/session-data';
 
-/** A link in the CP header; `path` is relative to the CP trigger. */
-export interface CpNavEntry {
-  label: string;
+/**
+ * A link in the CP header; `path` is relative to the CP trigger. Its text is `label` as given (a plugin's name), or
+ * the `labelKey` UI string in the page's language (locales/<lang>/cp.json).
+ */
+export type CpNavEntry = {
   path: string;
   /** Staff without it do not see the link: the page would refuse them. */
   permission: CpPermissionName;
-}
+} & ({ label: string } | { labelKey: string });
 
 const CORE_ENTRIES: CpNavEntry[] = [
-  { label: 'Orders', path: 'orders', permission: 'accessOrders' },
-  { label: 'Returns', path: 'returns', permission: 'accessOrders' },
-  { label: 'Withdrawals', path: 'withdrawals', permission: 'accessOrders' },
-  { label: 'Products', path: 'products', permission: 'accessProducts' },
-  { label: 'Customers', path: 'customers', permission: 'accessCustomers' },
-  { label: 'Jobs', path: 'jobs', permission: 'accessJobs' },
-  { label: 'Coupons', path: 'coupons', permission: 'accessMarketing' },
-  { label: 'Abandoned carts', path: 'marketing/abandoned-carts', permission: 'accessMarketing' },
-  { label: 'Gift cards', path: 'gift-cards', permission: 'accessMarketing' },
-  { label: 'Shipping', path: 'shipping', permission: 'accessShipping' },
-  { label: 'Flows', path: 'flows', permission: 'accessFlows' },
-  { label: 'Content pages', path: 'content-pages', permission: 'accessContent' },
-  { label: 'OSS report', path: 'reports/oss', permission: 'accessReports' },
-  { label: 'Settings', path: 'settings', permission: 'accessSettings' },
-  { label: 'Audit log', path: 'audit', permission: 'accessAudit' },
+  { labelKey: 'cp.nav.orders', path: 'orders', permission: 'accessOrders' },
+  { labelKey: 'cp.nav.returns', path: 'returns', permission: 'accessOrders' },
+  { labelKey: 'cp.nav.withdrawals', path: 'withdrawals', permission: 'accessOrders' },
+  { labelKey: 'cp.nav.products', path: 'products', permission: 'accessProducts' },
+  { labelKey: 'cp.nav.customers', path: 'customers', permission: 'accessCustomers' },
+  { labelKey: 'cp.nav.jobs', path: 'jobs', permission: 'accessJobs' },
+  { labelKey: 'cp.nav.coupons', path: 'coupons', permission: 'accessMarketing' },
+  { labelKey: 'cp.nav.abandonedCarts', path: 'marketing/abandoned-carts', permission: 'accessMarketing' },
+  { labelKey: 'cp.nav.giftCards', path: 'gift-cards', permission: 'accessMarketing' },
+  { labelKey: 'cp.nav.shipping', path: 'shipping', permission: 'accessShipping' },
+  { labelKey: 'cp.nav.flows', path: 'flows', permission: 'accessFlows' },
+  { labelKey: 'cp.nav.contentPages', path: 'content-pages', permission: 'accessContent' },
+  { labelKey: 'cp.nav.ossReport', path: 'reports/oss', permission: 'accessReports' },
+  { labelKey: 'cp.nav.settings', path: 'settings', permission: 'accessSettings' },
+  { labelKey: 'cp.nav.audit', path: 'audit', permission: 'accessAudit' },
 ];
 
 /** The CP header's links: the core pages, then those plugins add, each shown to staff who may open it. */

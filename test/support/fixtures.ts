@@ -4,14 +4,23 @@ import { OrderStatus } from '../../src/commerce/orders/order-status.machine';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { randomCode, randomHex32 } from '../../src/common/ids';
 
-/** An order row as checkout will write it, for tests of what happens to orders afterwards. */
-export async function insertOrder(dataSource: DataSource, status: OrderStatus = 'pending_payment'): Promise<Order> {
+/**
+ * An order row as checkout will write it, for tests of what happens to orders afterwards. `values` replace the
+ * defaults (a `dateCreated` in the past dates its cart the same).
+ */
+export async function insertOrder(
+  dataSource: DataSource,
+  status: OrderStatus = 'pending_payment',
+  values: Partial<Order> = {},
+): Promise<Order> {
+  const at = values.dateCreated?.getTime() ?? Date.now();
   const cart = await dataSource.getRepository(Cart).save({
     uid: randomHex32(),
     storeId: 1,
-    currency: 'EUR',
-    lastActivityAt: Date.now(),
-    orderedAt: Date.now(),
+    currency: values.currency ?? 'EUR',
+    lastActivityAt: at,
+    orderedAt: at,
+    ...(values.dateCreated && { dateCreated: values.dateCreated }),
   });
   const address = {
     firstName: 'Ada',
@@ -36,5 +45,6 @@ export async function insertOrder(dataSource: DataSource, status: OrderStatus = 
     shippingAddress: address,
     shippingMethod: 'core:flat-rate:1',
     paymentMethod: 'cod',
+    ...values,
   });
 }

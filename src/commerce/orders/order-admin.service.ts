@@ -64,12 +64,6 @@ export class OrderAdmin {
     return { orders, total, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
   }
 
-  async counts(): Promise<{ orders: number; pendingPayment: number }> {
-    const orders = this.dataSource.getRepository(Order);
-    const [all, pendingPayment] = await Promise.all([orders.count(), orders.countBy({ status: 'pending_payment' })]);
-    return { orders: all, pendingPayment };
-  }
-
   byId(id: number): Promise<Order | null> {
     return this.dataSource.getRepository(Order).findOneBy({ id });
   }
