@@ -23,6 +23,7 @@ const CORE_ENTRIES: CpNavEntry[] = [
   { label: 'Flows', path: 'flows', permission: 'accessFlows' },
   { label: 'Content pages', path: 'content-pages', permission: 'accessContent' },
   { label: 'OSS report', path: 'reports/oss', permission: 'accessReports' },
+  { label: 'Store details', path: 'store', permission: 'accessSettings' },
 ];
 
 /** The CP header's links: the core pages, then those plugins add, each shown to staff who may open it. */

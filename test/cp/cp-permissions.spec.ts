@@ -224,6 +224,8 @@ describe('CP permissions', () => {
       ['/admin/content-pages/terms/en', 'accessContent'],
       ['/admin/reports/oss', 'accessReports'],
       ['/admin/reports/oss.csv', 'accessReports'],
+      ['/admin/store', 'accessSettings'],
+      ['/admin/store/demo', 'accessSettings'],
       // Express matches paths whatever their case; the guard goes by the route, not the spelling.
       ['/ADMIN/Orders', 'accessOrders'],
     ];
@@ -249,6 +251,8 @@ describe('CP permissions', () => {
       ['/admin/jobs/1/retry', {}],
       ['/admin/shipping/methods', { name: 'Free for all' }],
       ['/admin/content-pages/terms/en', { title: 'Anything goes', body: 'x', version: 1 }],
+      ['/admin/store', { name: 'Not yours' }],
+      ['/admin/store/demo', {}],
     ];
     for (const [path, body] of posts) {
       const res = await clerk.post(path, body);
@@ -301,6 +305,8 @@ describe('CP permissions', () => {
       '/admin/content-pages',
       '/admin/content-pages/privacy/sk',
       '/admin/reports/oss',
+      '/admin/store',
+      '/admin/store/demo',
       '/admin/bankpay/dashboard',
       '/admin/carrier-a/dashboard',
       '/admin/carrier-b/dashboard',

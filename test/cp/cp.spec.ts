@@ -121,6 +121,7 @@ describe('control panel', () => {
       'Flows',
       'Content pages',
       'OSS report',
+      'Store details',
       'Bank payments',
       'Carrier A',
       'Carrier B',
