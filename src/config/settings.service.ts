@@ -152,19 +152,25 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
       }
       return [key, value] as const;
     });
-    await this.runner.run(async ({ manager }) => {
+    await this.runner.run(async ({ manager, afterCommit }) => {
       for (const [key, value] of typed) {
         await upsertRow(manager, SettingRow, { key, value: JSON.stringify(value) }, ['key']);
       }
+      // Within a caller's transaction (the store details with their audit entry) it is announced once that commits:
+      // an instance reloading on the broadcast before then, this one too, would read the old rows.
+      afterCommit(() => this.announce(typed));
     });
-    for (const [key, value] of typed) this.values.set(key, value);
+  }
+
+  private async announce(saved: ReadonlyArray<readonly [string, unknown]>): Promise<void> {
+    for (const [key, value] of saved) this.values.set(key, value);
     // Saved is saved: without the broadcast, other instances see the change at their next reload (≤ 2 s).
     if (this.redis) {
       await this.redis.publish(this.channel, 'reload').catch((error: unknown) => {
         if (!this.outages.absorb(error)) throw error;
       });
     }
-    this.events.emit(SETTINGS_SAVED, { keys: typed.map(([key]) => key) });
+    this.events.emit(SETTINGS_SAVED, { keys: saved.map(([key]) => key) });
   }
 
   async reload(): Promise<void> {
