@@ -11,6 +11,7 @@ export const CORE_CP_PERMISSIONS = [
   'accessFlows',
   'accessContent', // content pages: terms, privacy policy, contact, withdrawal, accessibility statement
   'accessReports', // tax reports (the One-Stop-Shop VAT return)
+  'accessCustomers', // customer accounts: blocking, password-reset e-mails, GDPR export and erasure
   'accessSettings', // the store's details (name, contact, sender, time zone), shop settings, removing the demo
 ] as const;
 
