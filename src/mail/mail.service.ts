@@ -83,13 +83,17 @@ export class MailService implements OnModuleInit {
    * Who mail comes from: the store's sender settings (`mailSenderName`, `mailSenderEmail`), else what MAIL_FROM
    * says; a MAIL_FROM without a name sends in the store's name.
    */
-  async sender(): Promise<{ name: string; address: string }> {
-    const configured = /^\s*(.*?)\s*<([^>]+)>\s*$/.exec(this.config.mailFrom);
-    const address = this.settings.get('mailSenderEmail') || (configured?.[2] ?? this.config.mailFrom.trim());
-    const name =
-      this.settings.get('mailSenderName') ||
-      configured?.[1].replace(/^"|"$/g, '') ||
-      (await this.stores.default()).name;
-    return { name, address };
+  private async sender(): Promise<{ name: string; address: string }> {
+    const configured = mailbox(this.config.mailFrom);
+    return {
+      name: this.settings.get('mailSenderName') || configured.name || (await this.stores.default()).name,
+      address: this.settings.get('mailSenderEmail') || configured.address,
+    };
   }
+}
+
+/** The name (maybe empty) and address of a sender written `Shop <shop@example.com>` or `shop@example.com`. */
+export function mailbox(text: string): { name: string; address: string } {
+  const named = /^\s*(.*?)\s*<([^>]+)>\s*$/.exec(text);
+  return named ? { name: named[1].replace(/^"|"$/g, ''), address: named[2] } : { name: '', address: text.trim() };
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
+import { mailbox } from '../../mail/mail.service';
 
 /** The seller as a shopper may reach them: what the order e-mails' foot and the shop's Contact page show. */
 export interface SellerContactDetails {
@@ -37,13 +38,8 @@ export class SellerContact {
         .filter(Boolean),
       vatId: setting('salesSellerVatId'),
       // Without an address of its own, replies go where the mail came from.
-      email: setting('salesSellerEmail') ?? setting('mailSenderEmail') ?? senderAddress(this.config.mailFrom),
+      email: setting('salesSellerEmail') ?? setting('mailSenderEmail') ?? mailbox(this.config.mailFrom).address,
       phone: setting('salesSellerPhone'),
     };
   }
-}
-
-/** The address of a sender such as `Shop <shop@example.com>`. */
-function senderAddress(from: string): string {
-  return /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 }
