@@ -45,6 +45,8 @@ describe(`store details and removing the demo (${usingMysql ? 'MariaDB' : 'SQLit
   let admin: ShopClient;
   /** The operator's shell: the owner's admin password for `setup`. */
   let owner: TestPlace;
+  /** The demo's shopper: logged in, with a cart and an order, until the demo goes. */
+  let shopper: ShopClient;
   const storeAudit = () =>
     shop.dataSource.getRepository(AuditEntry).find({ where: { area: 'store' }, order: { id: 'ASC' } });
 
@@ -144,7 +146,7 @@ describe(`store details and removing the demo (${usingMysql ? 'MariaDB' : 'SQLit
 
   it('keeps the demo unless confirmed, and while its admin is the only one', async () => {
     // Demo trading: a registered customer, a paid order with its invoice.
-    const shopper = new ShopClient(shop.server);
+    shopper = new ShopClient(shop.server);
     await registerCustomer(shopper);
     const demoOrder = await placeTestPayOrder(shopper, shop.dataSource);
     await returnPaid(shopper, shop.dataSource, demoOrder);
@@ -238,6 +240,9 @@ describe(`store details and removing the demo (${usingMysql ? 'MariaDB' : 'SQLit
     expect(home).not.toMatch(/Demo|Outdoor/);
     const listing = await new ShopClient(shop.server).get('/shop/catalog/products').expect(200);
     expect(listing.text).toContain('No products here yet.');
+    // A demo shopper's session outlives their account and cart: it is logged out, not broken.
+    await shopper.get('/shop/cart').set('Accept', 'text/html').expect(200);
+    expect((await shopper.get('/shop/account').set('Accept', 'text/html')).status).toBe(302);
   });
 
   it("mails and invoices the owner's first order in the owner's name, and the CP shows it in their time zone", async () => {
