@@ -6,6 +6,7 @@ import { CpModule } from '../cp/cp.module';
 import { FlowModule } from '../flow/flow.module';
 import { CouponsCreateCommand } from './coupons-create.command';
 import { CpCreateUserCommand } from './cp-create-user.command';
+import { DemoRemoveCommand } from './demo-remove.command';
 import { FlowsCreateCommand } from './flows-create.command';
 import { GiftCardsIssueCommand } from './giftcards-issue.command';
 import { JobsWorkCommand } from './jobs-work.command';
@@ -34,6 +35,7 @@ export class CliModule {
         FlowsCreateCommand,
         GiftCardsIssueCommand,
         SetupCommand,
+        DemoRemoveCommand,
         VatRatesListCommand,
         VatRatesSetCommand,
       ],

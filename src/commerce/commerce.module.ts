@@ -56,6 +56,8 @@ import { CurrencyService } from './stores/currency.service';
 import { DefaultStoreService } from './stores/default-store.service';
 import { SellerContact } from './stores/seller-contact';
 import { StoreService } from './stores/store.service';
+import { StoreDetailsService } from './stores/store-details.service';
+import { DemoRemoval } from './stores/demo-removal.service';
 import { OssReport } from './tax/oss-report.service';
 import { VatRates } from './tax/vat-rates.service';
 import { VatValidationService } from './tax/vat-validation.service';
@@ -76,6 +78,8 @@ const COMMERCE_SERVICES = [
   CurrencyService,
   StoreService,
   DefaultStoreService,
+  StoreDetailsService,
+  DemoRemoval,
   CouponService,
   GiftCardLedger,
   GiftCardRedemption,

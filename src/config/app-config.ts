@@ -25,6 +25,7 @@ export interface AppConfig {
   sessionSecret: string;
   cpTrigger: string;
   smtpUrl: string | null;
+  /** The sender when the store's sender settings are empty; without a name, mail goes out in the store's name. */
   mailFrom: string;
   /** A folder of the shop's own e-mail templates, each used instead of the one of the same path under views/mail. */
   mailTemplatesDir: string | null;
@@ -123,7 +124,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     sessionSecret: sessionSecret(env, production, dataDir),
     cpTrigger,
     smtpUrl,
-    mailFrom: env.MAIL_FROM || 'Demo Shop <shop@localhost>',
+    mailFrom: env.MAIL_FROM || 'shop@localhost',
     mailTemplatesDir: mailTemplatesDir(env),
     logLevel,
     jobWorker,

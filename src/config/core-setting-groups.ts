@@ -20,6 +20,8 @@ type CoreSettingKey = (typeof CORE_SETTINGS)[number]['key'];
 
 /** The section each core setting is shown in; a setting added to CORE_SETTINGS does not compile until it has one. */
 const GROUP_OF: Record<CoreSettingKey, SettingGroup> = {
+  storeLegalName: 'store',
+  storeLogoPath: 'store',
   salesSellerAddress: 'store',
   salesSellerVatId: 'store',
   salesSellerPhone: 'store',
@@ -61,6 +63,8 @@ const GROUP_OF: Record<CoreSettingKey, SettingGroup> = {
   salesGiftCardsEnabled: 'marketing',
   salesGiftCardsValidityMonths: 'marketing',
   salesSellerEmail: 'mail',
+  mailSenderName: 'mail',
+  mailSenderEmail: 'mail',
   shipmentsShippedMail: 'mail',
   shipmentsDeliveredMail: 'mail',
   salesCanceledMail: 'mail',

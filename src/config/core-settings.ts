@@ -67,6 +67,12 @@ function optionalScriptUrl(value: unknown): string | undefined {
   return 'must be blank or an https URL, e.g. https://analytics.example.com/script.js';
 }
 
+/** Blank, or an image the shop serves itself (`img-src 'self'`): a path under /public without `..`. */
+function logoPath(value: unknown): string | undefined {
+  if (value === '' || /^\/public\/(?!.*\.\.)[\w./-]+\.(svg|png|jpe?g|webp|gif)$/i.test(String(value))) return undefined;
+  return 'must be blank or an image path under /public, e.g. /public/images/logo.svg';
+}
+
 /** Shop-wide settings and feature flags (docs/configuration.md). */
 export const CORE_SETTINGS = [
   {
@@ -314,6 +320,32 @@ export const CORE_SETTINGS = [
     check: (value) => (value === '' || isEmailAddress(String(value)) ? undefined : 'must be an e-mail address'),
   },
   { key: 'salesSellerPhone', type: 'string', default: '', description: "The seller's phone number in order e-mails" },
+  {
+    key: 'storeLegalName',
+    type: 'string',
+    default: '',
+    description: "The seller's registered name on invoices and in e-mail footers (empty: the store's name)",
+  },
+  {
+    key: 'storeLogoPath',
+    type: 'string',
+    default: '',
+    check: logoPath,
+    description: 'The logo in the shop header: an image under /public, e.g. /public/images/logo.svg (empty: none)',
+  },
+  {
+    key: 'mailSenderName',
+    type: 'string',
+    default: '',
+    description: "The name e-mails are sent from (empty: MAIL_FROM's, or the store's name)",
+  },
+  {
+    key: 'mailSenderEmail',
+    type: 'string',
+    default: '',
+    description: "The address e-mails are sent from (empty: MAIL_FROM's)",
+    check: (value) => (value === '' || isEmailAddress(String(value)) ? undefined : 'must be an e-mail address'),
+  },
   {
     key: 'salesTaxRate',
     type: 'integer',

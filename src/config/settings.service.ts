@@ -171,7 +171,7 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
       return { definition, value: this.coerce(definition, input) };
     });
     if (typed.length === 0) return [];
-    const changed = await this.runner.run(async ({ manager }) => {
+    const changed = await this.runner.run(async ({ manager, afterCommit }) => {
       const rows = await manager.find(SettingRow, {
         where: { key: In(typed.map(({ definition }) => definition.key)) },
       });
@@ -193,17 +193,24 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
         });
         written.push([key, value]);
       }
+      // Within a caller's transaction (the store details with their audit entry) it is announced once that commits:
+      // an instance reloading on the broadcast before then, this one too, would read the old rows.
+      afterCommit(() => this.announce(written, typed.map(({ definition }) => definition.key)));
       return written;
     });
-    for (const [key, value] of changed) this.values.set(key, value);
+    return changed.map(([key]) => key);
+  }
+
+  /** Takes `written` into this instance, tells the others, and names every key the save was given to listeners. */
+  private async announce(written: ReadonlyArray<readonly [string, unknown]>, keys: string[]): Promise<void> {
+    for (const [key, value] of written) this.values.set(key, value);
     // Saved is saved: without the broadcast, other instances see the change at their next reload (≤ 2 s).
-    if (this.redis && changed.length > 0) {
+    if (this.redis && written.length > 0) {
       await this.redis.publish(this.channel, 'reload').catch((error: unknown) => {
         if (!this.outages.absorb(error)) throw error;
       });
     }
-    this.events.emit(SETTINGS_SAVED, { keys: typed.map(({ definition }) => definition.key) });
-    return changed.map(([key]) => key);
+    this.events.emit(SETTINGS_SAVED, { keys });
   }
 
   async reload(): Promise<void> {

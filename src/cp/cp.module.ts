@@ -10,6 +10,7 @@ import { CpOrderEditsController } from './cp-order-edits.controller';
 import { CpOrdersController } from './cp-orders.controller';
 import { CpPaymentTransactionsController } from './cp-payment-transactions.controller';
 import { CpShipmentsController } from './cp-shipments.controller';
+import { CpStoreController } from './cp-store.controller';
 
 /**
  * The control panel shell, mounted under `/{CP_TRIGGER}` by the app module's router. It passes on the staff
@@ -25,6 +26,7 @@ import { CpShipmentsController } from './cp-shipments.controller';
     CpOrderEditsController,
     CpJobsController,
     CpPaymentTransactionsController,
+    CpStoreController,
   ],
   exports: [StaffModule],
 })

@@ -2,8 +2,10 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { createTransport, Transporter } from 'nodemailer';
+import { StoreService } from '../commerce/stores/store.service';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
+import { SettingsService } from '../config/settings.service';
 import { Tx } from '../database/transaction-runner';
 import { defineJob, JobQueue } from '../jobs/job-queue.service';
 
@@ -35,6 +37,8 @@ export class MailService implements OnModuleInit {
 
   constructor(
     private readonly jobs: JobQueue,
+    private readonly settings: SettingsService,
+    private readonly stores: StoreService,
     @InjectConfig() private readonly config: AppConfig,
   ) {
     this.transport = config.smtpUrl
@@ -60,7 +64,7 @@ export class MailService implements OnModuleInit {
    */
   async deliver(message: MailMessage | MailWithAttachments, jobId: number): Promise<void> {
     const info = await this.transport.sendMail({
-      from: this.config.mailFrom,
+      from: await this.sender(),
       ...message,
       // The same id on a retried job lets receiving servers drop a duplicate delivery.
       messageId: `<job-${jobId}@${new URL(this.config.baseUrl).hostname}>`,
@@ -74,4 +78,22 @@ export class MailService implements OnModuleInit {
       await rename(join(partial, name), join(dir, name));
     }
   }
+
+  /**
+   * Who mail comes from: the store's sender settings (`mailSenderName`, `mailSenderEmail`), else what MAIL_FROM
+   * says; a MAIL_FROM without a name sends in the store's name.
+   */
+  private async sender(): Promise<{ name: string; address: string }> {
+    const configured = mailbox(this.config.mailFrom);
+    return {
+      name: this.settings.get('mailSenderName') || configured.name || (await this.stores.default()).name,
+      address: this.settings.get('mailSenderEmail') || configured.address,
+    };
+  }
+}
+
+/** The name (maybe empty) and address of a sender written `Shop <shop@example.com>` or `shop@example.com`. */
+export function mailbox(text: string): { name: string; address: string } {
+  const named = /^\s*(.*?)\s*<([^>]+)>\s*$/.exec(text);
+  return named ? { name: named[1].replace(/^"|"$/g, ''), address: named[2] } : { name: '', address: text.trim() };
 }

@@ -28,6 +28,7 @@ const CORE_ENTRIES: CpNavEntry[] = [
   { labelKey: 'cp.nav.ossReport', path: 'reports/oss', permission: 'accessReports' },
   { labelKey: 'cp.nav.settings', path: 'settings', permission: 'accessSettings' },
   { labelKey: 'cp.nav.audit', path: 'audit', permission: 'accessAudit' },
+  { labelKey: 'cp.nav.store', path: 'store', permission: 'accessSettings' },
 ];
 
 /** The CP header's links: the core pages, then those plugins add, each shown to staff who may open it. */

@@ -2,7 +2,9 @@ import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { csrf } from '../common/csrf';
 import { takeFlashes } from '../common/session-data';
+import { StoreService } from '../commerce/stores/store.service';
 import { LoosenedSwitches } from '../config/loosened-switches';
+import { SettingsService } from '../config/settings.service';
 import { CpNavigation } from './cp-navigation';
 
 /**
@@ -10,19 +12,27 @@ import { CpNavigation } from './cp-navigation';
  * shared-cached (`csrf: true`, and every CP page), the session's CSRF token for forms and
  * `<meta name="csrf-token">`; CP pages also get the header links the staff member may follow (`cpNav`, by the
  * permissions CpGuard loaded for this request, `req.cpStaff`). A page carrying a token or a flash message is
- * personal: never cached. CP pages also name every switch that loosens security while it is on (`loosened`) and get their own URL
- * (`requestUrl`, for list links). The
- * navigation and switches are looked up on first use (configureApp runs before the modules initialise).
+ * personal: never cached. CP pages also name every switch that loosens security while it is on (`loosened`), get
+ * their own URL (`requestUrl`, for list links) and the store (`shopName`, from the cached store row). Every page
+ * gets the store's time zone (`storeTimeZone`, the `{{date}}` helper's), from the settings in memory. The services
+ * are looked up on first use (configureApp runs before the modules initialise).
  */
 export function renderLocals(app: INestApplication, cpTrigger: string) {
   let navigation: CpNavigation | undefined;
   let switches: LoosenedSwitches | undefined;
+  let services: { settings: SettingsService; stores: StoreService } | undefined;
   const cpNavigation = (): CpNavigation => (navigation ??= app.get<CpNavigation>(CpNavigation));
   const loosened = () => (switches ??= app.get<LoosenedSwitches>(LoosenedSwitches)).current();
   return (req: Request, res: Response, next: NextFunction) => {
     const render = res.render.bind(res);
     res.render = ((view: string, locals?: Record<string, unknown>, callback?: (err: Error, html: string) => void) => {
-      const page: Record<string, unknown> = { cpTrigger, flashes: takeFlashes(req), ...locals };
+      services ??= { settings: app.get(SettingsService), stores: app.get(StoreService) };
+      const page: Record<string, unknown> = {
+        cpTrigger,
+        flashes: takeFlashes(req),
+        storeTimeZone: services.settings.get('salesTimezone'),
+        ...locals,
+      };
       const staff = req.cpStaff;
       if (page.layout === 'cp' && staff) {
         page.cpNav = cpNavigation().for(staff);
@@ -32,7 +42,11 @@ export function renderLocals(app: INestApplication, cpTrigger: string) {
       }
       if ((page.csrf || page.layout === 'cp') && req.session) page.csrfToken = csrf.generateToken(req);
       if (page.csrfToken || (page.flashes as unknown[]).length > 0) res.setHeader('Cache-Control', 'no-store');
-      render(view, page, callback);
+      if (page.layout !== 'cp') return render(view, page, callback);
+      services.stores.default().then(
+        (store) => render(view, { shopName: store.name, ...page }, callback),
+        (error: Error) => req.next!(error),
+      );
     }) as Response['render'];
     next();
   };

@@ -9,7 +9,7 @@ import { translations } from './i18n/translations';
 
 /**
  * What the shop layout needs on every page, in `res.locals` (which every render sees): `lang` (the page
- * language), `languages` and `currencies` (for the switches), `currency` (the shopper's currency) and
+ * language), the store's `shopName` and `shopLogo` (header, titles, footer) with `pricesIncludeTax`, `languages` and `currencies` (for the switches), `currency` (the shopper's currency) and
  * the flags `accountsEnabled` and `ajaxCart` (add to cart answers JSON for the popup), and the cookie notice and
  * optional script (cookie-notice.ts). All of
  * it comes from in-memory caches; the services are looked up on first use (configureApp runs before the
@@ -30,6 +30,9 @@ export function shopPageLocals(app: INestApplication) {
     Promise.all([stores.default(), currencies.chosenOrBase(req.session?.currency), currencies.all()]).then(
       ([store, currency, all]) => {
         res.locals.lang = chooseLanguage(req.session?.language, store.language);
+        res.locals.shopName = store.name;
+        res.locals.shopLogo = settings.get('storeLogoPath');
+        res.locals.pricesIncludeTax = settings.isOn('salesPricesIncludeTax');
         res.locals.languages = languages;
         res.locals.currency = currency;
         res.locals.currencies = all;

@@ -57,8 +57,8 @@ function listTemplates(dir: string): string[] {
 function registerHelpers(hbs: typeof Handlebars): void {
   hbs.registerHelper('eq', (a: unknown, b: unknown) => a === b);
   hbs.registerHelper('json', (value: unknown) => JSON.stringify(value, null, 2));
-  hbs.registerHelper('date', (value: Date | string | number | null) =>
-    value ? new Date(value).toISOString().replace('T', ' ').slice(0, 16) : '',
+  hbs.registerHelper('date', (value: Date | string | number | null, options: Handlebars.HelperOptions) =>
+    value ? storeTime(new Date(value), (options.data?.root as { storeTimeZone?: string })?.storeTimeZone) : '',
   );
   registerListHelpers(hbs);
 }
@@ -98,6 +98,30 @@ function registerListHelpers(hbs: typeof Handlebars): void {
       ariaSort: ascending ? 'ascending' : descending ? 'descending' : undefined,
     };
   });
+}
+
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * `2026-11-27 17:05` in the store's time zone (`storeTimeZone`, which render-locals.ts gives every page from the
+ * settings in memory), UTC where a page has none; one formatter per zone, made once.
+ */
+function storeTime(moment: Date, timeZone = 'UTC'): string {
+  let format = timeFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    timeFormats.set(timeZone, format);
+  }
+  const part = Object.fromEntries(format.formatToParts(moment).map(({ type, value }) => [type, value]));
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}`;
 }
 
 /** The page language the page-locals middleware put in `res.locals`, seen by templates as `@root.lang`. */

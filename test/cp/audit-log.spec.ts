@@ -3,7 +3,7 @@ import { AUDIT_PAGE_SIZE, AuditLog } from '../../src/commerce/audit/audit-log.se
 import { TransactionRunner } from '../../src/database/transaction-runner';
 import { runCli } from '../support/cli';
 import { formFields } from '../support/cp-forms';
-import { cpNavLabels, loginNewStaff } from '../support/cp-staff';
+import { cpNavLabels, cpStaff } from '../support/cp-staff';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp, usingMysql, usingRedis } from '../support/test-app';
 
@@ -210,12 +210,12 @@ describe(`CP audit log (${usingMysql ? 'MariaDB' : 'SQLite'}${usingRedis ? ' + R
   });
 
   it('is refused, and not linked, to staff without accessAudit', async () => {
-    const clerk = await loginNewStaff(shop, 'audit-clerk@example.com', ['accessSettings']);
+    const clerk = await cpStaff(shop, 'audit-clerk@example.com', ['accessSettings']);
     const refused = await clerk.get(SCREEN).expect(403);
     expect(refused.body.error.message).toBe('You need the accessAudit permission to open this page.');
     expect(await cpNavLabels(clerk)).toEqual(['Settings']);
 
-    const auditor = await loginNewStaff(shop, 'auditor@example.com', ['accessAudit']);
+    const auditor = await cpStaff(shop, 'auditor@example.com', ['accessAudit']);
     expect(shownEntries(await screen('', auditor)).length).toBeGreaterThan(0);
     expect(await cpNavLabels(auditor)).toEqual(['Audit log']);
   });

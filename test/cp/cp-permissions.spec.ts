@@ -17,7 +17,7 @@ import { CpUser } from '../../src/commerce/staff/cp-user.entity';
 import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { PluginDeclaration, StorefrontPlugin } from '../../src/plugin-api/storefront-plugin';
 import { runCli } from '../support/cli';
-import { cpNavLabels, loginNewStaff } from '../support/cp-staff';
+import { cpNavLabels, cpStaff } from '../support/cp-staff';
 import { insertOrder } from '../support/fixtures';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TEST_CP_PASSWORD, TestApp } from '../support/test-app';
@@ -92,7 +92,7 @@ describe('CP permissions', () => {
   beforeAll(async () => (shop = await startTestApp({ extraModules: [TestPluginModule, UndeclaredCpModule] })));
   afterAll(() => shop.close());
 
-  const staff = (email: string, permissions: string[]) => loginNewStaff(shop, email, permissions);
+  const staff = (email: string, permissions: string[]) => cpStaff(shop, email, permissions);
 
   const HUNDRED_PERCENT = {
     code: 'everything-free',
@@ -216,6 +216,8 @@ describe('CP permissions', () => {
       ['/admin/content-pages/terms/en', 'accessContent'],
       ['/admin/reports/oss', 'accessReports'],
       ['/admin/reports/oss.csv', 'accessReports'],
+      ['/admin/store', 'accessSettings'],
+      ['/admin/store/demo', 'accessSettings'],
       // Express matches paths whatever their case; the guard goes by the route, not the spelling.
       ['/ADMIN/Orders', 'accessOrders'],
     ];
@@ -242,6 +244,8 @@ describe('CP permissions', () => {
       ['/admin/jobs/1/retry', {}],
       ['/admin/shipping/methods', { name: 'Free for all' }],
       ['/admin/content-pages/terms/en', { title: 'Anything goes', body: 'x', version: 1 }],
+      ['/admin/store', { name: 'Not yours' }],
+      ['/admin/store/demo', {}],
     ];
     for (const [path, body] of posts) {
       const res = await clerk.post(path, body);
@@ -295,6 +299,8 @@ describe('CP permissions', () => {
       '/admin/content-pages',
       '/admin/content-pages/privacy/sk',
       '/admin/reports/oss',
+      '/admin/store',
+      '/admin/store/demo',
       '/admin/bankpay/dashboard',
       '/admin/carrier-a/dashboard',
       '/admin/carrier-b/dashboard',

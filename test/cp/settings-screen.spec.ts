@@ -3,7 +3,7 @@ import { SETTING_GROUPS } from '../../src/config/core-setting-groups';
 import { CORE_SETTINGS } from '../../src/config/core-settings';
 import { SettingsService } from '../../src/config/settings.service';
 import { formFields } from '../support/cp-forms';
-import { cpNavLabels, loginNewStaff } from '../support/cp-staff';
+import { cpNavLabels, cpStaff } from '../support/cp-staff';
 import { storedSetting } from '../support/settings';
 import { ShopClient } from '../support/shop-client';
 import { eventually, startTestApp, TestApp, usingMysql, usingRedis } from '../support/test-app';
@@ -172,7 +172,7 @@ describe(`CP settings screen (${usingMysql ? 'MariaDB' : 'SQLite'}${usingRedis ?
   });
 
   it('is refused, and not linked, to staff without accessSettings', async () => {
-    const clerk = await loginNewStaff(shop, 'settings-clerk@example.com', ['accessOrders']);
+    const clerk = await cpStaff(shop, 'settings-clerk@example.com', ['accessOrders']);
     const page = await clerk.get(SCREEN).expect(403);
     expect(page.body.error.message).toBe('You need the accessSettings permission to open this page.');
     const fields = formFields(await screen(), SCREEN);
@@ -180,7 +180,7 @@ describe(`CP settings screen (${usingMysql ? 'MariaDB' : 'SQLite'}${usingRedis ?
     expect(await stored('salesTaxRate')).toBe(20);
     expect(await cpNavLabels(clerk)).not.toContain('Settings');
 
-    const keeper = await loginNewStaff(shop, 'settings-keeper@example.com', ['accessSettings']);
+    const keeper = await cpStaff(shop, 'settings-keeper@example.com', ['accessSettings']);
     await keeper.get(SCREEN).set('Accept', 'text/html').expect(200);
     expect(await cpNavLabels(keeper)).toEqual(['Settings']);
   });

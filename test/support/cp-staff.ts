@@ -2,15 +2,17 @@ import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { ShopClient } from './shop-client';
 import { TestApp } from './test-app';
 
+export const CP_STAFF_PASSWORD = 'staff-password-1';
+
 /** A new CP user holding `permissions`, logged in. */
-export async function loginNewStaff(shop: TestApp, email: string, permissions: string[]): Promise<ShopClient> {
-  await shop.app.get(CpUsersService).create({ email, password: 'staff-password-1', permissions });
+export async function cpStaff(shop: TestApp, email: string, permissions: string[]): Promise<ShopClient> {
+  await shop.app.get(CpUsersService).create({ email, password: CP_STAFF_PASSWORD, permissions });
   const client = new ShopClient(shop.server);
-  await client.loginCp(email, 'staff-password-1');
+  await client.loginCp(email, CP_STAFF_PASSWORD);
   return client;
 }
 
-/** The labels of the CP header's links, as `client` sees them. */
+/** The labels of the CP header's links as this client sees them. */
 export async function cpNavLabels(client: ShopClient): Promise<string[]> {
   const page = await client.get('/admin').set('Accept', 'text/html').expect(200);
   const nav = /<nav aria-label="Control panel">([\s\S]*?)<\/nav>/.exec(page.text)![1];

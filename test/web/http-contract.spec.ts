@@ -131,7 +131,7 @@ describe('HTTP contract', () => {
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
     expect(res.headers['content-security-policy']).not.toContain('unsafe-inline');
     expect(res.headers['x-powered-by']).toBeUndefined();
-    expect(res.text).toContain('Outdoor gear and good coffee');
+    expect(res.text).toContain('<h1>Demo Outdoor &amp; Coffee</h1>');
   });
 
   it('serves static files and every image the home page links to', async () => {

@@ -363,7 +363,7 @@ describe('storefront pages', () => {
 
     it('shows search results with a count, and a hint for an empty query', async () => {
       const found = await guest('/shop/catalog/search-results?q=lantern').expect(200);
-      expect(found.text).toContain('<title>Search: lantern · Outdoor &amp; Coffee</title>');
+      expect(found.text).toContain('<title>Search: lantern · Demo Outdoor &amp; Coffee</title>');
       expect(found.text).toMatch(/<p class="catalog-count">\d+ products? match(es)? “lantern”<\/p>/);
       expect(found.text).toContain('Firefly LED Lantern');
       const none = await guest('/shop/catalog/search-results?q=zzzzqqq').expect(200);

@@ -269,17 +269,22 @@ export class SalesDocuments implements OnModuleInit {
     const iban = this.settings.get('salesBankTransferIban');
     const bic = this.settings.get('salesBankTransferBic');
     const vatId = this.settings.get('salesSellerVatId');
+    const email = this.settings.get('salesSellerEmail');
+    const phone = this.settings.get('salesSellerPhone');
     const address = this.settings
       .get('salesSellerAddress')
       .split(',')
       .map((line) => line.trim());
+    // The registered name (else the bank account's holder) first; the store's name follows when it differs.
+    const legalName = this.settings.get('storeLegalName') || holder || store.name;
     const lines = [
-      // The legal name is the bank account's holder; the store's name follows when it differs.
-      holder || store.name,
-      holder && holder !== store.name ? store.name : null,
+      legalName,
+      legalName !== store.name ? store.name : null,
       ...address,
       countryName(store.country, store.language),
       vatId ? `VAT ID: ${vatId}` : null,
+      email ? `E-mail: ${email}` : null,
+      phone ? `Phone: ${phone}` : null,
       iban ? `IBAN: ${iban}` : null,
       bic ? `BIC: ${bic}` : null,
     ].filter((line): line is string => Boolean(line));

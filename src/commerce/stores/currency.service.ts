@@ -24,6 +24,11 @@ export class CurrencyService {
 
   constructor(private readonly dataSource: DataSource) {}
 
+  /** Drops the cached currencies and base after this instance changed them (the store's base currency). */
+  forget(): void {
+    this.load.clear();
+  }
+
   async base(): Promise<Currency> {
     return (await this.load()).base;
   }

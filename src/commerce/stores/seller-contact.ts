@@ -2,10 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { SettingsService } from '../../config/settings.service';
+import { mailbox } from '../../mail/mail.service';
 
 /** The seller as a shopper may reach them: what the order e-mails' foot and the shop's Contact page show. */
 export interface SellerContactDetails {
   name: string;
+  /** The registered name, when it is not the store's. */
+  legalName: string | null;
   address: string[];
   vatId: string | null;
   email: string;
@@ -21,10 +24,13 @@ export class SellerContact {
   ) {}
 
   of(storeName: string): SellerContactDetails {
-    const setting = (key: 'salesSellerEmail' | 'salesSellerPhone' | 'salesSellerVatId') =>
-      this.settings.get(key).trim() || null;
+    const setting = (
+      key: 'salesSellerEmail' | 'salesSellerPhone' | 'salesSellerVatId' | 'storeLegalName' | 'mailSenderEmail',
+    ) => this.settings.get(key).trim() || null;
+    const legalName = setting('storeLegalName');
     return {
       name: storeName,
+      legalName: legalName === storeName ? null : legalName,
       address: this.settings
         .get('salesSellerAddress')
         .split(',')
@@ -32,13 +38,8 @@ export class SellerContact {
         .filter(Boolean),
       vatId: setting('salesSellerVatId'),
       // Without an address of its own, replies go where the mail came from.
-      email: setting('salesSellerEmail') ?? senderAddress(this.config.mailFrom),
+      email: setting('salesSellerEmail') ?? setting('mailSenderEmail') ?? mailbox(this.config.mailFrom).address,
       phone: setting('salesSellerPhone'),
     };
   }
-}
-
-/** The address of a sender such as `Demo Shop <shop@example.com>`. */
-function senderAddress(from: string): string {
-  return /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 }

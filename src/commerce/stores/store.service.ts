@@ -4,16 +4,27 @@ import { AppError } from '../../common/errors/app-error';
 import { expiringCache } from '../../common/expiring-cache';
 import { Store } from './store.entity';
 
-/** Store views, cached for a minute: configuration read on every catalog and cart request. */
+/**
+ * How long the store rows are kept in memory: as long as settings go without a reload, so a name or other detail
+ * saved anywhere (another instance, the CLI) shows everywhere within seconds, at one small query per instance.
+ */
+const CACHE_MS = 2000;
+
+/** Store views, cached in memory: configuration read on every page, catalog and cart request. */
 @Injectable()
 export class StoreService {
-  private readonly load = expiringCache(60_000, async () => {
+  private readonly load = expiringCache(CACHE_MS, async () => {
     const stores = await this.dataSource.getRepository(Store).find({ order: { id: 'ASC' } });
     if (stores.length === 0) throw new Error('No store is configured');
     return stores;
   });
 
   constructor(private readonly dataSource: DataSource) {}
+
+  /** Drops the cached rows after this instance changed them, so its next page shows the change. */
+  forget(): void {
+    this.load.clear();
+  }
 
   async default(): Promise<Store> {
     const stores = await this.load();

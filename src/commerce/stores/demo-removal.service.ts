@@ -1,0 +1,198 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, EntityTarget, In, Like, Not } from 'typeorm';
+import { AppError } from '../../common/errors/app-error';
+import { TransactionRunner } from '../../database/transaction-runner';
+import { AuditLog } from '../audit/audit-log.service';
+import { CartAdd } from '../carts/cart-add.entity';
+import { CartLine } from '../carts/cart-line.entity';
+import { Cart } from '../carts/cart.entity';
+import { CouponUsage } from '../coupons/coupon-usage.entity';
+import { Coupon } from '../coupons/coupon.entity';
+import { CustomerAddress } from '../customers/customer-address.entity';
+import { Customer } from '../customers/customer.entity';
+import { EmailVerification } from '../customers/email-verification.entity';
+import { PasswordReset } from '../customers/password-reset.entity';
+import { DeliverySlotBooking } from '../delivery/delivery-slot-booking.entity';
+import { GiftCardDesign } from '../gift-cards/gift-card-design.entity';
+import { GiftCardMovement } from '../gift-cards/gift-card-movement.entity';
+import { GiftCardProduct } from '../gift-cards/gift-card-product.entity';
+import { GiftCard } from '../gift-cards/gift-card.entity';
+import { SalesDocumentCounter } from '../invoices/sales-document-counter.entity';
+import { SalesDocumentPdfPart } from '../invoices/sales-document-pdf-part.entity';
+import { SalesDocument } from '../invoices/sales-document.entity';
+import { AbandonedCartRecovery } from '../marketing/abandoned-cart-recovery.entity';
+import { AbandonedCartReminder } from '../marketing/abandoned-cart-reminder.entity';
+import { MarketingConsent } from '../marketing/marketing-consent.entity';
+import { NewsletterSubscriber } from '../marketing/newsletter-subscriber.entity';
+import { WatchdogAlert } from '../marketing/watchdog-alert.entity';
+import { OrderHistory } from '../orders/order-history.entity';
+import { OrderLine } from '../orders/order-line.entity';
+import { Order } from '../orders/order.entity';
+import { PaymentTransaction } from '../payments/payment-transaction.entity';
+import { PriceChange } from '../products/price-history.entity';
+import { ProductRelation } from '../products/product-relation.entity';
+import { ProductSafety } from '../products/product-safety.entity';
+import { ProductVariant } from '../products/product-variant.entity';
+import { Product } from '../products/product.entity';
+import { Refund, RefundLine } from '../refunds/refund.entity';
+import { OrderReturn, OrderReturnHistory, OrderReturnLine } from '../returns/return.entity';
+import { Shipment } from '../shipments/shipment.entity';
+import { CpUser } from '../staff/cp-user.entity';
+import { Wishlist } from '../wishlists/wishlist.entity';
+import { WishlistItem } from '../wishlists/wishlist-item.entity';
+import { Withdrawal, WithdrawalLine } from '../withdrawals/withdrawal.entity';
+
+/** The demo seed's mark on its catalog: every product and variant SKU of demo-catalog.json starts with it. */
+export const DEMO_SKU_PREFIX = 'DEMO-';
+
+/** The admin the demo seed makes (with its public password, README). */
+export const DEMO_ADMIN_EMAIL = 'admin@example.com';
+
+/**
+ * What a shop's trading leaves behind: orders and everything hanging off them, carts, customers and their
+ * accounts, subscribers. A demo shop trades only against the sandboxes, so removing the demo empties these whole
+ * ("start fresh"); children first, so a database with foreign keys accepts each step.
+ */
+const TRADING: Array<EntityTarget<object>> = [
+  RefundLine,
+  Refund,
+  OrderReturnLine,
+  OrderReturnHistory,
+  OrderReturn,
+  WithdrawalLine,
+  Withdrawal,
+  SalesDocumentPdfPart,
+  SalesDocument,
+  // Numbering starts again with the shop's first real invoice.
+  SalesDocumentCounter,
+  Shipment,
+  PaymentTransaction,
+  CouponUsage,
+  GiftCardMovement,
+  GiftCard,
+  DeliverySlotBooking,
+  OrderHistory,
+  OrderLine,
+  Order,
+  AbandonedCartReminder,
+  AbandonedCartRecovery,
+  CartLine,
+  CartAdd,
+  Cart,
+  WishlistItem,
+  Wishlist,
+  WatchdogAlert,
+  MarketingConsent,
+  NewsletterSubscriber,
+  EmailVerification,
+  PasswordReset,
+  CustomerAddress,
+  Customer,
+];
+
+/** What removing the demo takes away (or took away). */
+export interface DemoContents {
+  products: number;
+  orders: number;
+  customers: number;
+  /** The demo admin's e-mail when it goes, null when there is none or it stays (it is the one removing the demo). */
+  admin: string | null;
+}
+
+/**
+ * Removes the demo in one transaction (`npm run cli -- demo:remove`, the CP's Store details): the demo catalog
+ * (the products the seed marked with `DEMO-` SKUs, with their variants, relations, safety facts, price history and
+ * gift-card design), every order, cart and customer, and the demo admin. The store, its settings, currencies,
+ * shipping methods, content pages and the owner's own products stay.
+ */
+@Injectable()
+export class DemoRemoval {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runner: TransactionRunner,
+    private readonly audit: AuditLog,
+  ) {}
+
+  /** What `remove` would take away now; `keepCpUserId`: the CP user asking, who stays whoever they are. */
+  contents(keepCpUserId?: number): Promise<DemoContents> {
+    return this.count(this.dataSource.manager, keepCpUserId);
+  }
+
+  /**
+   * Removes the demo and records it. Refused (409) when the only enabled admin left would be the demo admin
+   * removed: nobody could open the CP any more.
+   */
+  async remove(actor: string, keepCpUserId?: number): Promise<DemoContents> {
+    return this.runner.run(async ({ manager }) => {
+      const removed = await this.count(manager, keepCpUserId);
+      if (removed.admin) {
+        const admins = await manager.countBy(CpUser, { admin: true, enabled: true, email: Not(removed.admin) });
+        if (admins === 0) {
+          throw new AppError(
+            'last_admin',
+            `${removed.admin} is the only enabled CP admin: make your own admin first (npm run cli -- setup).`,
+            409,
+          );
+        }
+        await manager.delete(CpUser, { email: removed.admin });
+      }
+      await this.removeDemoCatalog(manager);
+      for (const entity of [...TRADING, ...this.pluginOrderTables(manager)]) {
+        await manager.createQueryBuilder().delete().from(entity).execute();
+      }
+      await manager.createQueryBuilder().update(Coupon).set({ timesUsed: 0 }).execute();
+      await this.audit.record(manager, {
+        actor,
+        area: 'store',
+        action: 'demo-removed',
+        subject: 'demo',
+        subjectLabel: 'Demo shop data',
+        // What went: counts that were not 0, and the admin's e-mail.
+        changes: Object.fromEntries(
+          Object.entries(removed)
+            .filter(([, before]) => Boolean(before))
+            .map(([what, before]) => [what, { from: before, to: typeof before === 'number' ? 0 : null }]),
+        ),
+      });
+      return removed;
+    });
+  }
+
+  private async count(manager: EntityManager, keepCpUserId?: number): Promise<DemoContents> {
+    const admin = await manager.findOneBy(CpUser, { email: DEMO_ADMIN_EMAIL });
+    return {
+      products: await manager.countBy(Product, { sku: Like(`${DEMO_SKU_PREFIX}%`) }),
+      orders: await manager.count(Order),
+      customers: await manager.count(Customer),
+      admin: admin && admin.id !== keepCpUserId ? admin.email : null,
+    };
+  }
+
+  private async removeDemoCatalog(manager: EntityManager): Promise<void> {
+    const ids = (
+      await manager.find(Product, { select: { id: true }, where: { sku: Like(`${DEMO_SKU_PREFIX}%`) } })
+    ).map(({ id }) => id);
+    if (ids.length === 0) return;
+    const designIds = (await manager.findBy(GiftCardProduct, { productId: In(ids) })).map(({ designId }) => designId);
+    await manager.delete(GiftCardProduct, { productId: In(ids) });
+    const stillSold = (await manager.findBy(GiftCardProduct, { designId: In(designIds) })).map(
+      ({ designId }) => designId,
+    );
+    const unused = designIds.filter((id) => !stillSold.includes(id));
+    if (unused.length > 0) await manager.delete(GiftCardDesign, { id: In(unused) });
+    await manager.delete(ProductRelation, { productId: In(ids) });
+    await manager.delete(ProductRelation, { relatedProductId: In(ids) });
+    for (const entity of [ProductSafety, PriceChange, ProductVariant, Product] as const) {
+      await manager.delete(entity, entity === Product ? { id: In(ids) } : { productId: In(ids) });
+    }
+  }
+
+  /** Plugins' tables keyed by an order (a carrier's parcels): they go with the orders, the plugin unnamed. */
+  private pluginOrderTables(manager: EntityManager): Array<EntityTarget<object>> {
+    return manager.connection.entityMetadatas
+      .filter(
+        (metadata) => metadata.findColumnWithPropertyName('orderId') && !TRADING.includes(metadata.target as never),
+      )
+      .map((metadata) => metadata.target as EntityTarget<object>);
+  }
+}
