@@ -9,6 +9,7 @@ import { AuditEntry } from '../../src/commerce/audit/audit-entry.entity';
 import { ProductImage } from '../../src/commerce/products/product-image.entity';
 import { Product } from '../../src/commerce/products/product.entity';
 import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
+import { loadConfig } from '../../src/config/app-config';
 import { productBySku } from '../support/catalog';
 import { runCli } from '../support/cli';
 import { testPng, testSidewaysJpeg } from '../support/images';
@@ -220,6 +221,11 @@ describe('product images', () => {
     expect(page.text).toContain('logo.svg is not a JPEG, PNG, WebP or GIF image.');
     expect(await images(mug.id)).toEqual(before.rows);
     expect(mediaFiles()).toEqual(before.files);
+  });
+
+  it('keeps the files under MEDIA_DIR, by default in the data folder', () => {
+    expect(shop.config.mediaDir).toBe(join(shop.config.dataDir, 'media'));
+    expect(loadConfig({ ...shop.place.env, MEDIA_DIR: '/srv/shop-media' }).mediaDir).toBe('/srv/shop-media');
   });
 
   it('refuses a multipart upload without the CSRF token', async () => {
