@@ -10,7 +10,7 @@ import { ProductImage } from '../../src/commerce/products/product-image.entity';
 import { Product } from '../../src/commerce/products/product.entity';
 import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { loadConfig } from '../../src/config/app-config';
-import { productBySku } from '../support/catalog';
+import { productBySku, variantBySku } from '../support/catalog';
 import { runCli } from '../support/cli';
 import { testPng, testSidewaysJpeg } from '../support/images';
 import { ShopClient } from '../support/shop-client';
@@ -221,6 +221,45 @@ describe('product images', () => {
     expect(page.text).toContain('logo.svg is not a JPEG, PNG, WebP or GIF image.');
     expect(await images(mug.id)).toEqual(before.rows);
     expect(mediaFiles()).toEqual(before.files);
+  });
+
+  it("takes GIF and WebP too, and ties a picture to one of the product's variants", async () => {
+    const tee = await productBySku(shop.dataSource, 'DEMO-TEE-LOGO');
+    const gif = await sharp({ create: { width: 500, height: 500, channels: 3, background: '#e67e22' } })
+      .gif()
+      .toBuffer();
+    const webp = await sharp({ create: { width: 100, height: 50, channels: 3, background: '#16a085' } })
+      .webp()
+      .toBuffer();
+    expect(
+      (
+        await upload(admin, tee.id, [
+          [gif, 'orange.gif'],
+          [webp, 'teal.webp'],
+        ])
+      ).status,
+    ).toBe(303);
+    const [orange, teal] = await images(tee.id);
+    expect([orange.width, teal.width]).toEqual([500, 100]);
+    expect(mediaFiles()).toEqual(
+      expect.arrayContaining([`${orange.contentHash}-480.webp`, `${teal.contentHash}-100.webp`]),
+    );
+
+    const red = await variantBySku(shop.dataSource, 'DEMO-TEE-LOGO-M-RED');
+    const page = await admin.get(`/admin/products/${tee.id}`).set('Accept', 'text/html').expect(200);
+    expect(page.text).toContain(`<option value="${red.id}">DEMO-TEE-LOGO-M-RED (M / red)</option>`);
+    await admin.submitForm(`/admin/products/${tee.id}/images/${orange.id}`, {
+      alt: 'Orange',
+      variantId: String(red.id),
+    });
+    expect((await images(tee.id))[0]).toMatchObject({ alt: 'Orange', variantId: red.id });
+    const hoodie = await variantBySku(shop.dataSource, 'DEMO-HOODIE-FLEECE-M');
+    const foreign = await admin.post(`/admin/products/${tee.id}/images/${orange.id}`, {
+      alt: 'Orange',
+      variantId: String(hoodie.id),
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.fields).toEqual({ variantId: ['is not a variant of this product'] });
   });
 
   it('keeps the files under MEDIA_DIR, by default in the data folder', () => {
