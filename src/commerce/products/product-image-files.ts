@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
@@ -168,9 +168,12 @@ export class ProductImageFiles {
     return found.every(Boolean);
   }
 
-  /** Written beside and renamed into place, so a reader never gets half a file under the final name. */
+  /**
+   * Written beside and renamed into place, so a reader never gets half a file under the final name; the partial's
+   * name is its own, so two writers of the same picture do not share one.
+   */
   private async writeAtomically(path: string, bytes: Buffer): Promise<void> {
-    const partial = `${path}.${process.pid}.partial`;
+    const partial = `${path}.${randomBytes(6).toString('hex')}.partial`;
     await writeFile(partial, bytes);
     await rename(partial, path);
   }
