@@ -144,6 +144,17 @@ describe('product images', () => {
     expect(card.picture).toMatchObject({ width: 1200, height: 800, alt: 'The tent, pitched' });
   });
 
+  it('never puts a data: URL an older import stored into a page', async () => {
+    const candle = await productBySku(shop.dataSource, 'DEMO-CANDLE-PINE');
+    await shop.dataSource.getRepository(Product).update(candle.id, { images: ['data:image/png;base64,iVBORw0KGgo='] });
+    const page = await request(shop.server).get(`/shop/p/${candle.slug}`).set('Accept', 'text/html').expect(200);
+    expect(page.text).not.toContain('data:image');
+    const json = await request(shop.server).get(`/shop/p/${candle.slug}`).set('Accept', 'application/json').expect(200);
+    expect(json.body.product).toMatchObject({ image: null, images: [] });
+    const listing = await request(shop.server).get('/shop/catalog/products?perPage=100').set('Accept', 'text/html');
+    expect(listing.text).not.toContain('data:image');
+  });
+
   it('reorders with up and down buttons', async () => {
     const [red, blue] = await images(tent.id);
     const moved = await admin.submitForm(`/admin/products/${tent.id}/images/${blue.id}/move`, { direction: 'up' });

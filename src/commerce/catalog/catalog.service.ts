@@ -3,7 +3,7 @@ import { DataSource, FindOptionsSelect } from 'typeorm';
 import { convertMinor, toMinor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
-import { absoluteUrl, CatalogProduct, CatalogReduction, catalogReduction } from '../products/catalog-product';
+import { CatalogProduct, CatalogReduction, catalogReduction, shownImagePaths } from '../products/catalog-product';
 import { netQuantityOf, pricePerUnit, UnitPrice } from '../products/net-quantity';
 import { PriceHistory } from '../products/price-history.service';
 import { SafetyInfo, safetyInfo } from '../products/product-safety';
@@ -212,8 +212,9 @@ export class CatalogService {
       product: {
         ...summary,
         description: product.description,
-        images: (pictures.length > 0 ? pictures.map((picture) => picture.src) : product.images).map((image) =>
-          absoluteUrl(image, this.config.baseUrl),
+        images: shownImagePaths(
+          pictures.length > 0 ? pictures.map((picture) => picture.src) : product.images,
+          this.config.baseUrl,
         ),
         ...(pictures.length > 0 && { pictures }),
         variants: await Promise.all(

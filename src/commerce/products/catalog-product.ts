@@ -62,11 +62,7 @@ export function toCatalogProduct(
     stock: product.stock,
     inStock: product.stock > 0,
     url: productUrl(product, baseUrl),
-    image: picture
-      ? absoluteUrl(picture.src, baseUrl)
-      : product.images[0]
-        ? absoluteUrl(product.images[0], baseUrl)
-        : null,
+    image: picture ? absoluteUrl(picture.src, baseUrl) : (shownImagePaths(product.images, baseUrl)[0] ?? null),
     ...(picture && { picture }),
     configurable: product.type === 'configurable',
     options: product.options.map(({ code, label, values }) => ({ code, label, values })),
@@ -87,6 +83,14 @@ export function catalogReduction(reduction: Reduction, currency: Currency): Cata
 
 export function productUrl(product: Pick<Product, 'slug'>, baseUrl: string): string {
   return `${baseUrl}/shop/p/${encodeURIComponent(product.slug)}`;
+}
+
+/**
+ * The image paths a page may show, absolute: a `data:` URL an older import stored is left out (it renders broken
+ * under the page's CSP, and a page is no place for megabytes of base64); the import stores those as pictures now.
+ */
+export function shownImagePaths(images: string[], baseUrl: string): string[] {
+  return images.filter((image) => !/^data:/i.test(image)).map((image) => absoluteUrl(image, baseUrl));
 }
 
 export function absoluteUrl(path: string, baseUrl: string): string {
