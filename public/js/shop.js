@@ -192,6 +192,8 @@
     thumb.addEventListener('click', function (event) {
       if (!mainImage) return;
       event.preventDefault();
+      // A stored picture has its sizes in a srcset, which the browser prefers to src.
+      mainImage.srcset = thumb.getAttribute('data-srcset') || '';
       mainImage.src = thumb.getAttribute('href');
       document.querySelectorAll('[data-gallery-thumb]').forEach(function (other) {
         other.removeAttribute('aria-current');

@@ -41,6 +41,9 @@ import { RefundReconciliation } from './refunds/refund-reconciliation.service';
 import { RefundService } from './refunds/refund.service';
 import { RefundedMail } from './refunds/refunded.mail';
 import { PriceHistory } from './products/price-history.service';
+import { ImportImageSources } from './products/import-image-sources';
+import { ProductImageFiles } from './products/product-image-files';
+import { ProductImages } from './products/product-images.service';
 import { ProductImportService } from './products/product-import.service';
 import { ProductsService } from './products/products.service';
 import { SellableProducts } from './products/sellable-products';
@@ -71,6 +74,9 @@ const COMMERCE_SERVICES = [
   OrderPageSections,
   OrdersService,
   PriceHistory,
+  ImportImageSources,
+  ProductImageFiles,
+  ProductImages,
   ProductImportService,
   ProductsService,
   SellableProducts,

@@ -42,6 +42,8 @@ export interface OutboundExchange {
    * is called, for URLs only the operator sets (LICENSE_SERVER_URL).
    */
   guard?: AddressGuard;
+  /** The largest body accepted; `MAX_ANSWER_BYTES` unless told (a product picture may be larger). */
+  maxBytes?: number;
 }
 
 export interface OutboundAnswer {
@@ -70,6 +72,7 @@ export function exchange(target: string, call: OutboundExchange): Promise<Outbou
   // A literal IP address is connected to without a lookup, so the guard's lookup never sees it.
   if (call.guard?.refusesLiteral(url.hostname)) return Promise.reject(refusal(new RefusedAddressError(url.host)));
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const maxBytes = call.maxBytes ?? MAX_ANSWER_BYTES;
   return new Promise<OutboundAnswer>((resolve, reject) => {
     const request = send(
       url,
@@ -80,9 +83,9 @@ export function exchange(target: string, call: OutboundExchange): Promise<Outbou
         res.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
           size += chunk.length;
-          if (size <= MAX_ANSWER_BYTES) return;
+          if (size <= maxBytes) return;
           const status = res.statusCode ?? null;
-          fail(new OutboundError('garbage', `${url.host} answered more than ${MAX_ANSWER_BYTES} bytes`, status));
+          fail(new OutboundError('garbage', `${url.host} answered more than ${maxBytes} bytes`, status));
           request.destroy();
         });
         res.on('end', () => {

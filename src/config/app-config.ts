@@ -19,6 +19,8 @@ export interface AppConfig {
   databaseUrl: string;
   /** Folder for the SQLite file, the generated session secret, mail files and labels. */
   dataDir: string;
+  /** Folder of the uploaded and imported product images (MEDIA_DIR; `media` in the data folder unless told). */
+  mediaDir: string;
   redisUrl: string | null;
   /** Prefix for every Redis key this instance writes (sessions, queue, settings channel). */
   redisPrefix: string;
@@ -119,6 +121,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: trustProxy(env),
     databaseUrl,
     dataDir,
+    mediaDir: resolve(env.MEDIA_DIR || join(dataDir, 'media')),
     redisUrl,
     redisPrefix: env.REDIS_PREFIX || 'shop:',
     sessionSecret: sessionSecret(env, production, dataDir),

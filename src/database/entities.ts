@@ -35,6 +35,7 @@ import { ContentPage } from '../commerce/content/content-page.entity';
 import { OrderReturn, OrderReturnHistory, OrderReturnLine } from '../commerce/returns/return.entity';
 import { ProductRelation } from '../commerce/products/product-relation.entity';
 import { PriceChange } from '../commerce/products/price-history.entity';
+import { ProductImage } from '../commerce/products/product-image.entity';
 import { ProductSafety } from '../commerce/products/product-safety.entity';
 import { ProductVariant } from '../commerce/products/product-variant.entity';
 import { ShippingMethod } from '../commerce/shipping/shipping-method.entity';
@@ -62,6 +63,7 @@ export const ENTITIES = [
   ProductVariant,
   PriceChange,
   ProductRelation,
+  ProductImage,
   ProductSafety,
   Cart,
   CartLine,

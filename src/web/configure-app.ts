@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { json, NextFunction, Request, RequestHandler, Response, urlencoded } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
+import { PRODUCT_MEDIA_PATH } from '../commerce/products/product-image-files';
 import { ShippingMethodRegistry } from '../commerce/shipping/shipping-method.registry';
 import { SITE_ORIGIN_SETTING } from '../common/back-url';
 import { DependencyOutages } from '../common/dependency-outages';
@@ -48,6 +50,14 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     }),
   );
   app.useStaticAssets(PUBLIC_DIR, { prefix: '/public/', maxAge: config.production ? '7d' : 0 });
+  // Product pictures are named by their content (product-image-files.ts): a name never changes what it shows.
+  app.useStaticAssets(join(config.mediaDir, 'products'), {
+    prefix: `${PRODUCT_MEDIA_PATH}/`,
+    maxAge: '365d',
+    immutable: true,
+    index: false,
+    dotfiles: 'deny',
+  });
   app.setBaseViewsDir(VIEWS_DIR);
   app.engine('hbs', createViewEngine(VIEWS_DIR));
   app.setViewEngine('hbs');

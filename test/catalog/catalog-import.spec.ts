@@ -69,7 +69,15 @@ describe('catalog:import', () => {
     const started = Date.now();
     const first = await runCli(shop.place, 'catalog:import', file);
     const seconds = (Date.now() - started) / 1000;
-    expect(first.json).toEqual({ ok: true, created: 10_000, updated: 0, rejected: 0, errors: [] });
+    expect(first.json).toEqual({
+      ok: true,
+      created: 10_000,
+      updated: 0,
+      rejected: 0,
+      errors: [],
+      rejectedImages: 0,
+      imageErrors: [],
+    });
     expect(seconds).toBeLessThan(40);
     process.stdout.write(`catalog:import of 10,000 products took ${seconds.toFixed(1)} s\n`);
 
@@ -102,7 +110,15 @@ describe('catalog:import', () => {
     process.stdout.write(
       `catalog:import of the same 10,000 again took ${((Date.now() - restarted) / 1000).toFixed(1)} s\n`,
     );
-    expect(again.json).toEqual({ ok: true, created: 0, updated: 10_000, rejected: 0, errors: [] });
+    expect(again.json).toEqual({
+      ok: true,
+      created: 0,
+      updated: 10_000,
+      rejected: 0,
+      errors: [],
+      rejectedImages: 0,
+      imageErrors: [],
+    });
     expect(await products.count()).toBe(35 + 10_000);
     expect(await shop.dataSource.getRepository(ProductRelation).countBy({ productId: sample.id })).toBe(1);
     expect((await search('quokka')).total).toBe(9);
@@ -252,7 +268,15 @@ describe('catalog:import', () => {
       statuses.push(res.status);
     }
 
-    expect((await imported).json).toEqual({ ok: true, created: 3_000, updated: 0, rejected: 0, errors: [] });
+    expect((await imported).json).toEqual({
+      ok: true,
+      created: 3_000,
+      updated: 0,
+      rejected: 0,
+      errors: [],
+      rejectedImages: 0,
+      imageErrors: [],
+    });
     expect(statuses.length).toBeGreaterThan(5);
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
     const lines = await shop.dataSource.getRepository(CartLine).findBy({ productId: product.id });

@@ -3,10 +3,11 @@ import { DataSource, FindOptionsSelect } from 'typeorm';
 import { convertMinor, toMinor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
-import { absoluteUrl, CatalogProduct, CatalogReduction, catalogReduction } from '../products/catalog-product';
+import { CatalogProduct, CatalogReduction, catalogReduction, shownImagePaths } from '../products/catalog-product';
 import { netQuantityOf, pricePerUnit, UnitPrice } from '../products/net-quantity';
 import { PriceHistory } from '../products/price-history.service';
 import { SafetyInfo, safetyInfo } from '../products/product-safety';
+import { ProductImages, ProductPicture } from '../products/product-images.service';
 import { ProductSafety } from '../products/product-safety.entity';
 import { ProductVariant } from '../products/product-variant.entity';
 import { Product } from '../products/product.entity';
@@ -41,7 +42,10 @@ export interface CatalogVariant {
 /** The product page's JSON `product`. */
 export interface ProductDetail extends CatalogProduct {
   description: string;
+  /** The gallery: the stored pictures' main size when there are any, else the product's image paths. */
   images: string[];
+  /** Only for a product with stored pictures: each one's `src`, `srcset`, size and alt text, in gallery order. */
+  pictures?: ProductPicture[];
   variants: CatalogVariant[];
   /** The product's safety data (GPSR), warnings in every language it has them in; null when it has none. */
   safety: SafetyInfo | null;
@@ -126,6 +130,7 @@ export class CatalogService {
     private readonly products: ProductsService,
     private readonly searchIndex: ProductSearchService,
     private readonly history: PriceHistory,
+    private readonly images: ProductImages,
     @InjectConfig() private readonly config: AppConfig,
   ) {
     this.orders = listingOrders(dataSource.options.type === 'better-sqlite3');
@@ -190,12 +195,13 @@ export class CatalogService {
     if (!product) return null;
     const currency = await this.currency(currencyCode);
     const now = Date.now();
-    const [[summary], variants, safety, related, crossSell] = await Promise.all([
+    const [[summary], variants, safety, related, crossSell, pictures] = await Promise.all([
       this.products.present([product], currency, now),
       this.dataSource.getRepository(ProductVariant).find({ where: { productId: product.id }, order: { id: 'ASC' } }),
       this.dataSource.getRepository(ProductSafety).findOneBy({ productId: product.id }),
       this.products.related([product.id], 'related', { limit: RELATED_ON_PAGE }),
       this.products.related([product.id], 'cross_sell', { limit: RELATED_ON_PAGE }),
+      this.images.pagePictures(product.id),
     ]);
     const priced = variants.map((variant) => variantPriced(product, variant));
     const reductions = await this.history.reductions(
@@ -206,7 +212,11 @@ export class CatalogService {
       product: {
         ...summary,
         description: product.description,
-        images: product.images.map((image) => absoluteUrl(image, this.config.baseUrl)),
+        images: shownImagePaths(
+          pictures.length > 0 ? pictures.map((picture) => picture.src) : product.images,
+          this.config.baseUrl,
+        ),
+        ...(pictures.length > 0 && { pictures }),
         variants: await Promise.all(
           variants.map(async (variant, index) => {
             const reduction = await this.products.inCurrency(reductions[index], currency);

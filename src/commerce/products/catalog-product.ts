@@ -2,6 +2,7 @@ import { CurrencyService } from '../stores/currency.service';
 import { Currency } from '../stores/currency.entity';
 import { netQuantityOf, pricePerUnit, UnitPrice } from './net-quantity';
 import { Reduction } from './price-history.service';
+import type { ProductPicture } from './product-images.service';
 import { Product } from './product.entity';
 
 /**
@@ -32,7 +33,10 @@ export interface CatalogProduct {
   stock: number;
   inStock: boolean;
   url: string;
+  /** The card picture: the stored one (its 480 px size) when the product has stored pictures, else its first path. */
   image: string | null;
+  /** Only for a product with stored pictures: `src` and `srcset` of its first, with its size and alt text. */
+  picture?: ProductPicture;
   configurable: boolean;
   options: Array<{ code: string; label: string; values: string[] }>;
   /** The price per kg, l, m or m² of a product sold by weight, volume, length or area; else null. */
@@ -46,6 +50,7 @@ export function toCatalogProduct(
   reduction: Reduction | null,
   currency: Currency,
   baseUrl: string,
+  picture?: ProductPicture,
 ): CatalogProduct {
   return {
     id: product.id,
@@ -57,7 +62,8 @@ export function toCatalogProduct(
     stock: product.stock,
     inStock: product.stock > 0,
     url: productUrl(product, baseUrl),
-    image: product.images[0] ? absoluteUrl(product.images[0], baseUrl) : null,
+    image: picture ? absoluteUrl(picture.src, baseUrl) : (shownImagePaths(product.images, baseUrl)[0] ?? null),
+    ...(picture && { picture }),
     configurable: product.type === 'configurable',
     options: product.options.map(({ code, label, values }) => ({ code, label, values })),
     unitPrice: pricePerUnit(price, netQuantityOf(product), currency.decimals),
@@ -77,6 +83,14 @@ export function catalogReduction(reduction: Reduction, currency: Currency): Cata
 
 export function productUrl(product: Pick<Product, 'slug'>, baseUrl: string): string {
   return `${baseUrl}/shop/p/${encodeURIComponent(product.slug)}`;
+}
+
+/**
+ * The image paths a page may show, absolute: a `data:` URL an older import stored is left out (it renders broken
+ * under the page's CSP, and a page is no place for megabytes of base64); the import stores those as pictures now.
+ */
+export function shownImagePaths(images: string[], baseUrl: string): string[] {
+  return images.filter((image) => !/^data:/i.test(image)).map((image) => absoluteUrl(image, baseUrl));
 }
 
 export function absoluteUrl(path: string, baseUrl: string): string {

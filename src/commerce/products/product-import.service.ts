@@ -4,7 +4,9 @@ import { In, ObjectLiteral } from 'typeorm';
 import { toMinor } from '../../common/money';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { NetUnit, parseNetQuantity } from './net-quantity';
+import { ImageRejection, ImportImageSources } from './import-image-sources';
 import { PriceHistory } from './price-history.service';
+import { ImportedImage, ProductImages } from './product-images.service';
 import type { TaxClass } from '../tax/tax-class';
 import { ProductRelation } from './product-relation.entity';
 import { SafetyInfo } from './product-safety';
@@ -68,6 +70,8 @@ export interface ImportSummary {
   created: number;
   updated: number;
   rejected: ImportRejection[];
+  /** Pictures left out of rows that were imported without them. */
+  rejectedImages: ImageRejection[];
 }
 
 export interface ImportOptions {
@@ -79,6 +83,8 @@ export interface ImportOptions {
    * may name products of later batches.
    */
   relations?: boolean;
+  /** The folder file paths in `images` are relative to (the import file's); without it they are refused. */
+  imageFolder?: string;
 }
 
 /** Rows per multi-row INSERT: well inside both databases' limits on bound parameters. */
@@ -105,23 +111,28 @@ export class ProductImportService {
     private readonly runner: TransactionRunner,
     private readonly stock: StockService,
     private readonly history: PriceHistory,
+    private readonly imageSources: ImportImageSources,
+    private readonly images: ProductImages,
   ) {}
 
   /**
    * Imports one batch of rows already checked for shape (sku, prices, options); rows that clash with the
    * database (a SKU of another store, a slug or variant SKU owned by another product, a sale that would end
    * before it starts) are left out whole. Changed prices and sales go into the price history in the same
-   * transaction.
+   * transaction. The pictures the rows name are fetched and stored first, outside it (import-image-sources.ts);
+   * one that cannot be is reported and left out, not its row.
    */
   async importBatch(storeId: number, rows: ProductImportRow[], options: ImportOptions = {}): Promise<ImportSummary> {
     const decimals = options.decimals ?? 2;
-    if (rows.length === 0) return { created: 0, updated: 0, rejected: [] };
+    if (rows.length === 0) return { created: 0, updated: 0, rejected: [], rejectedImages: [] };
+    const pictures = await this.imageSources.resolve(rows, options.imageFolder ?? null);
     return this.runner.run(async (tx) => {
       const now = Date.now();
       const known = await this.loadKnown(tx, rows);
-      const summary: ImportSummary = { created: 0, updated: 0, rejected: [] };
+      const summary: ImportSummary = { created: 0, updated: 0, rejected: [], rejectedImages: [] };
       const inserts: Array<Partial<Product>> = [];
       const accepted: ProductImportRow[] = [];
+      const acceptedIndexes: number[] = [];
       // Products already there get their stock through StockService, which announces restocks; new ones are
       // written with theirs.
       const levels: StockLevels = new Map();
@@ -135,7 +146,7 @@ export class ProductImportService {
         const slug = row.slug ?? existing?.slug ?? this.freeSlug(row, known);
         known.slugOwners.set(slug, row.sku);
         const { stock, ...fields } = productFields(
-          row,
+          { ...row, images: pictures.sitePaths.get(index) ?? row.images },
           storeId,
           slug,
           decimals,
@@ -150,6 +161,7 @@ export class ProductImportService {
           summary.created++;
         }
         accepted.push(row);
+        acceptedIndexes.push(index);
       }
       await insertChunked(tx, Product, inserts);
       const ids = await this.idsBySku(
@@ -161,6 +173,9 @@ export class ProductImportService {
       await this.stock.set(tx, [...levels.values()]);
       await this.history.record(tx, [...ids.values()], now);
       if (options.relations ?? true) await this.replaceRelations(tx, accepted, ids);
+      await this.replaceImages(tx, acceptedIndexes, rows, ids, pictures.stored);
+      const imported = new Set(acceptedIndexes);
+      summary.rejectedImages = pictures.rejected.filter((rejection) => imported.has(rejection.index));
       return summary;
     });
   }
@@ -264,6 +279,30 @@ export class ProductImportService {
       }
     }
     await insertChunked(tx, ProductVariant, inserts);
+  }
+
+  /**
+   * A row without `images` leaves its product's pictures alone; one with a list makes what it stored the product's
+   * pictures. Products with none before and none now (most of a catalog of site paths) are not touched.
+   */
+  private async replaceImages(
+    tx: Tx,
+    indexes: number[],
+    rows: ProductImportRow[],
+    ids: Map<string, number>,
+    stored: Map<number, ImportedImage[]>,
+  ): Promise<void> {
+    const listed = indexes.filter((index) => stored.has(index));
+    if (listed.length === 0) return;
+    const withPictures = await this.images.productsWithPictures(
+      tx,
+      listed.map((index) => ids.get(rows[index].sku)!),
+    );
+    for (const index of listed) {
+      const productId = ids.get(rows[index].sku)!;
+      const images = stored.get(index)!;
+      if (images.length > 0 || withPictures.has(productId)) await this.images.replaceImported(tx, productId, images);
+    }
   }
 
   private async replaceSafety(tx: Tx, rows: ProductImportRow[], ids: Map<string, number>): Promise<void> {

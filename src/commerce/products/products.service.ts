@@ -7,6 +7,7 @@ import { Currency } from '../stores/currency.entity';
 import { CurrencyService } from '../stores/currency.service';
 import { CatalogProduct, toCatalogProduct } from './catalog-product';
 import { PriceHistory, Reduction } from './price-history.service';
+import { ProductImages } from './product-images.service';
 import { ProductRelation, ProductRelationKind } from './product-relation.entity';
 import { Product } from './product.entity';
 import { effectivePrice } from './sale-price';
@@ -26,6 +27,7 @@ export class ProductsService {
     private readonly dataSource: DataSource,
     private readonly currencies: CurrencyService,
     private readonly history: PriceHistory,
+    private readonly images: ProductImages,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -65,10 +67,13 @@ export class ProductsService {
 
   /** The catalog JSON shape, prices (the sale price while a sale runs) and reductions converted to `currency`. */
   async present(products: Product[], currency: Currency, now = Date.now()): Promise<CatalogProduct[]> {
-    const reductions = await this.history.reductions(
-      products.map((product) => ({ productId: product.id, variantId: null, priced: product })),
-      now,
-    );
+    const [reductions, pictures] = await Promise.all([
+      this.history.reductions(
+        products.map((product) => ({ productId: product.id, variantId: null, priced: product })),
+        now,
+      ),
+      this.images.cardPictures(products.map((product) => product.id)),
+    ]);
     return Promise.all(
       products.map(async (product, index) =>
         toCatalogProduct(
@@ -77,6 +82,7 @@ export class ProductsService {
           await this.inCurrency(reductions[index], currency),
           currency,
           this.config.baseUrl,
+          pictures.get(product.id),
         ),
       ),
     );

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Param, ParseIntPipe, Post, Query } from '@nestjs
 import { ApiExcludeController } from '@nestjs/swagger';
 import { NET_UNITS } from '../../commerce/products/net-quantity';
 import { ProductAdmin } from '../../commerce/products/product-admin.service';
+import { ProductImages } from '../../commerce/products/product-images.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { TAX_CLASS_LABELS, TAX_CLASSES } from '../../commerce/tax/tax-class';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
@@ -20,6 +21,7 @@ export class CpProductsController {
   constructor(
     private readonly products: ProductAdmin,
     private readonly currencies: CurrencyService,
+    private readonly images: ProductImages,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -49,6 +51,7 @@ export class CpProductsController {
       unitCodes: Object.keys(NET_UNITS),
       warnings,
       taxClasses,
+      productImages: await this.images.editor(id),
     });
   }
 

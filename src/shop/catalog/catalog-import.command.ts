@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { Command, CommandRunner } from 'nest-commander';
 import { AppError } from '../../common/errors/app-error';
 import { ProductImportRow, ProductImportService } from '../../commerce/products/product-import.service';
@@ -38,6 +39,7 @@ export class CatalogImportCommand extends CommandRunner {
     const { valid, errors } = checkImportRows(rows, decimals, translations().languages);
     const progress = new Progress(valid.length * 2);
     const imported: ProductImportRow[] = [];
+    const imageErrors: ImageError[] = [];
     let created = 0;
     let updated = 0;
     for (let start = 0; start < valid.length; start += BATCH) {
@@ -45,13 +47,16 @@ export class CatalogImportCommand extends CommandRunner {
       const summary = await this.importer.importBatch(
         store.id,
         batch.map(({ row }) => row),
-        { decimals, relations: false },
+        { decimals, relations: false, imageFolder: dirname(resolve(file)) },
       );
       created += summary.created;
       updated += summary.updated;
       const rejected = new Set(summary.rejected.map((rejection) => rejection.index));
       for (const rejection of summary.rejected) {
         errors.push({ line: batch[rejection.index].line, sku: rejection.sku, message: rejection.message });
+      }
+      for (const { index, sku, image, message } of summary.rejectedImages) {
+        imageErrors.push({ line: batch[index].line, sku, image, message });
       }
       imported.push(...batch.filter((_, index) => !rejected.has(index)).map(({ row }) => row));
       progress.advance(batch.length);
@@ -70,9 +75,16 @@ export class CatalogImportCommand extends CommandRunner {
         updated,
         rejected: errors.length,
         errors: errors.slice(0, MAX_REPORTED_ERRORS) satisfies RowError[],
+        rejectedImages: imageErrors.length,
+        imageErrors: imageErrors.slice(0, MAX_REPORTED_ERRORS),
       })}\n`,
     );
   }
+}
+
+/** A picture left out of an imported row: the row is in, without it. */
+interface ImageError extends RowError {
+  image: string;
 }
 
 async function readImportFile(file: string): Promise<unknown[]> {

@@ -69,7 +69,9 @@ export function productPageView(page: ProductPage, baseUrl: string, language: st
   return {
     product: {
       ...withStock(product),
-      gallery: product.images.map((src, index) => ({ src: sitePath(src, baseUrl), n: index + 1 })),
+      gallery: product.pictures
+        ? product.pictures.map((picture, index) => ({ ...picture, n: index + 1 }))
+        : product.images.map((src, index) => ({ src: sitePath(src, baseUrl), n: index + 1 })),
       variants: product.variants.map((variant) => ({
         ...withStock(variant),
         optionsLabel: Object.values(variant.options).join(' / '),

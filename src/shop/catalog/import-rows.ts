@@ -1,5 +1,6 @@
 import { NET_QUANTITY_SCALE, readNetQuantity as readNetQuantityOf } from '../../commerce/products/net-quantity';
 import { ImportSale, NetQuantityFields, ProductImportRow } from '../../commerce/products/product-import.service';
+import { MAX_IMAGE_BYTES } from '../../commerce/products/product-image-files';
 import { readSafetyInfo, SafetyInfo } from '../../commerce/products/product-safety';
 import { ProductOption } from '../../commerce/products/product.entity';
 import { isTaxClass, TAX_CLASSES, TaxClass } from '../../commerce/tax/tax-class';
@@ -20,6 +21,8 @@ export interface CheckedRows {
 const MAX_INT = 2_147_483_647;
 /** MySQL TEXT holds 65,535 bytes. */
 const MAX_DESCRIPTION_BYTES = 65_535;
+/** A base64 `data:` URL of the largest picture accepted, with room for its media type. */
+const MAX_DATA_URL = Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 100;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 type Raw = Record<string, unknown>;
@@ -89,7 +92,7 @@ function readRow(
   ) {
     problems.push(`description must be text of at most ${MAX_DESCRIPTION_BYTES} bytes`);
   }
-  const images = readStrings(raw.images, 'images', 2048, problems);
+  const images = readImages(raw.images, problems);
   const related = readStrings(raw.related, 'related', 64, problems);
   const crossSell = readStrings(raw.crossSell, 'crossSell', 64, problems);
   const options = readOptions(raw.options, problems);
@@ -193,6 +196,16 @@ function readCount(value: unknown, field: string, problems: string[]): number | 
   if (Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_INT) return value as number;
   problems.push(`${field} must be a whole number ≥ 0`);
   return null;
+}
+
+/** Paths and URLs up to 2048 characters; a `data:` URL holds a whole picture, up to the pictures' size limit. */
+function readImages(value: unknown, problems: string[]): string[] | undefined {
+  if (value === undefined) return undefined;
+  const fits = (item: unknown) =>
+    typeof item === 'string' && item !== '' && item.length <= (item.startsWith('data:') ? MAX_DATA_URL : 2048);
+  if (Array.isArray(value) && value.every(fits)) return value as string[];
+  problems.push('images must be a list of paths or URLs (up to 2048 characters each, data: URLs up to 10 MB)');
+  return undefined;
 }
 
 function readStrings(value: unknown, field: string, maxLength: number, problems: string[]): string[] | undefined {
