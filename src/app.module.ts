@@ -27,6 +27,7 @@ import { CpWithdrawalsModule } from './cp/withdrawals/cp-withdrawals.module';
 import { CpMarketingModule } from './cp/marketing/cp-marketing.module';
 import { CpProductsModule } from './cp/products/cp-products.module';
 import { CpShippingModule } from './cp/shipping/cp-shipping.module';
+import { CpStaffModule } from './cp/staff/cp-staff.module';
 import { DatabaseModule } from './database/database.module';
 import { DemoSeedModule } from './database/seeds/demo-seed.module';
 import { FlowsCpModule } from './flow/cp/flows-cp.module';
@@ -70,6 +71,7 @@ const CP_MODULES = [
   CpContentModule,
   CpWithdrawalsModule,
   CpReportsModule,
+  CpStaffModule,
   BankpayCpModule,
   CarrierACpModule,
   FlowsCpModule,

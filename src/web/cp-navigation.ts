@@ -23,6 +23,7 @@ const CORE_ENTRIES: CpNavEntry[] = [
   { label: 'Flows', path: 'flows', permission: 'accessFlows' },
   { label: 'Content pages', path: 'content-pages', permission: 'accessContent' },
   { label: 'OSS report', path: 'reports/oss', permission: 'accessReports' },
+  { label: 'Staff', path: 'users', permission: 'accessStaff' },
 ];
 
 /** The CP header's links: the core pages, then those plugins add, each shown to staff who may open it. */
@@ -36,6 +37,11 @@ export class CpNavigation {
 
   for(staff: CpStaff): CpNavEntry[] {
     return this.entries.filter((entry) => cpUserHolds(staff, entry.permission));
+  }
+
+  /** The labels of the links a permission opens: what the staff form says each permission is for. */
+  labelsOf(permission: CpPermissionName): string[] {
+    return this.entries.filter((entry) => entry.permission === permission).map((entry) => entry.label);
   }
 }
 

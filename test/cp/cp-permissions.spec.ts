@@ -17,6 +17,7 @@ import { CpUser } from '../../src/commerce/staff/cp-user.entity';
 import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { PluginDeclaration, StorefrontPlugin } from '../../src/plugin-api/storefront-plugin';
 import { runCli } from '../support/cli';
+import { cpNavLabels, loggedInCpUser } from '../support/cp-staff';
 import { insertOrder } from '../support/fixtures';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TEST_CP_PASSWORD, TestApp } from '../support/test-app';
@@ -91,18 +92,7 @@ describe('CP permissions', () => {
   beforeAll(async () => (shop = await startTestApp({ extraModules: [TestPluginModule, UndeclaredCpModule] })));
   afterAll(() => shop.close());
 
-  async function staff(email: string, permissions: string[]): Promise<ShopClient> {
-    await shop.app.get(CpUsersService).create({ email, password: 'staff-password-1', permissions });
-    const client = new ShopClient(shop.server);
-    await client.loginCp(email, 'staff-password-1');
-    return client;
-  }
-
-  async function navLabels(client: ShopClient): Promise<string[]> {
-    const page = await client.get('/admin').set('Accept', 'text/html').expect(200);
-    const nav = /<nav aria-label="Control panel">([\s\S]*?)<\/nav>/.exec(page.text)![1];
-    return [...nav.matchAll(/<a href="\/admin\/[^"]+">([^<]+)<\/a>/g)].map((link) => link[1]);
-  }
+  const staff = (email: string, permissions: string[]) => loggedInCpUser(shop, email, { permissions });
 
   const HUNDRED_PERCENT = {
     code: 'everything-free',
@@ -131,7 +121,13 @@ describe('CP permissions', () => {
         .filter(({ access }) => access === kind)
         .map(({ route }) => route)
         .sort();
-    expect(opened(CP_PUBLIC)).toEqual(['GET /admin/login', 'POST /admin/login', 'POST /admin/logout']);
+    expect(opened(CP_PUBLIC)).toEqual([
+      'GET /admin/login',
+      'GET /admin/set-password/:token',
+      'POST /admin/login',
+      'POST /admin/logout',
+      'POST /admin/set-password/:token',
+    ]);
     expect(opened(CP_ANY_STAFF)).toEqual(['GET /admin']);
     // The pages the core serves for every plugin ask for the permission of the plugin their `:handle` names.
     expect(opened(CP_PLUGIN_OF_HANDLE)).toEqual([
@@ -259,7 +255,7 @@ describe('CP permissions', () => {
     const dashboard = await clerk.get('/admin').set('Accept', 'text/html').expect(200);
     expect(dashboard.text).not.toContain('/admin/orders');
     expect(dashboard.text).not.toContain('/admin/jobs');
-    expect(await navLabels(clerk)).toEqual(['Carrier A']);
+    expect(await cpNavLabels(clerk)).toEqual(['Carrier A']);
     await clerk.get('/admin/carrier-a/dashboard').expect(200);
   });
 
@@ -274,7 +270,7 @@ describe('CP permissions', () => {
     });
     await marketer.get('/admin/coupons').expect(200);
     await marketer.get('/admin/orders').expect(403);
-    expect(await navLabels(marketer)).toEqual(['Coupons', 'Abandoned carts', 'Gift cards']);
+    expect(await cpNavLabels(marketer)).toEqual(['Coupons', 'Abandoned carts', 'Gift cards']);
   });
 
   it('lets an admin open every area', async () => {
@@ -402,14 +398,14 @@ describe('CP permissions', () => {
     it('checks and shows the permissions the database holds now, removed or granted', async () => {
       const clerk = await staff('mover@example.com', ['accessOrders', 'accessShipping']);
       await clerk.get('/admin/orders').expect(200);
-      expect(await navLabels(clerk)).toEqual(['Orders', 'Returns', 'Withdrawals', 'Shipping']);
+      expect(await cpNavLabels(clerk)).toEqual(['Orders', 'Returns', 'Withdrawals', 'Shipping']);
 
       await users().update({ email: 'mover@example.com' }, { permissions: ['accessShipping', 'accessJobs'] });
       const refused = await clerk.get('/admin/orders').expect(403);
       expect(refused.body.error.message).toBe('You need the accessOrders permission to open this page.');
       await clerk.get('/admin/jobs').expect(200);
       await clerk.get('/admin/shipping').expect(200);
-      expect(await navLabels(clerk)).toEqual(['Jobs', 'Shipping']);
+      expect(await cpNavLabels(clerk)).toEqual(['Jobs', 'Shipping']);
 
       // An admin made a clerk in the database loses the areas the clerk has no permission for.
       const admin = await staff('demoted@example.com', []);
@@ -417,7 +413,7 @@ describe('CP permissions', () => {
       await admin.get('/admin/products').expect(200);
       await users().update({ email: 'demoted@example.com' }, { admin: false });
       await admin.get('/admin/products').expect(403);
-      expect(await navLabels(admin)).toEqual([]);
+      expect(await cpNavLabels(admin)).toEqual([]);
     });
   });
 });

@@ -5,6 +5,7 @@ import { AppError } from '../../common/errors/app-error';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../common/password';
 import { CpLogin } from '../../common/session-data';
 import { AppConfig, DEMO_CP_PASSWORD } from '../../config/app-config';
+import { assertStaffPassword, staffEmail } from './staff-credentials';
 import { LoginThrottle } from '../../common/throttling/login-throttle.service';
 import { InjectConfig } from '../../config/config.module';
 import { isUniqueViolation } from '../../database/errors';
@@ -88,15 +89,8 @@ export class CpUsersService {
 
   /** The normalised e-mail and the password's hash, once both pass the rules. */
   private async credentials(emailInput: string, password: string): Promise<{ email: string; passwordHash: string }> {
-    const email = emailInput.trim().toLowerCase();
-    // Bounded by the column before any pattern looks at it; a bare host (admin@localhost) is allowed for staff.
-    if (email.length > 191 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
-      throw AppError.invalid({ email: ['must be an e-mail address'] });
-    }
-    if (password.length < 10) throw AppError.invalid({ password: ['must be at least 10 characters'] });
-    if (password === DEMO_CP_PASSWORD && !this.config.demoSeed) {
-      throw AppError.invalid({ password: ['must not be the demo password'] });
-    }
+    const email = staffEmail(emailInput);
+    assertStaffPassword(password, this.config.demoSeed);
     return { email, passwordHash: await hashPassword(password) };
   }
 
@@ -120,7 +114,8 @@ export class CpUsersService {
     const user = await this.dataSource
       .getRepository(CpUser)
       .findOneBy({ email: email.trim().toLowerCase(), enabled: true });
-    const valid = await verifyPassword(password, user?.passwordHash ?? dummyPasswordHash());
+    // A user still waiting for a set-password link has no hash: checked against the dummy, in the same time.
+    const valid = await verifyPassword(password, user?.passwordHash || dummyPasswordHash());
     // A database that began as the demo keeps its admin's public password; outside the demo it opens nothing.
     const demoPassword = valid && password === DEMO_CP_PASSWORD && !this.config.demoSeed;
     if (demoPassword) {
@@ -130,6 +125,14 @@ export class CpUsersService {
     }
     if (!user || !valid || demoPassword) throw commonErrors.invalid_credentials({ login: 'cp' });
     await attempt.takeBack();
+    await this.recordLogin(user.id);
     return { userId: user.id, authVersion: user.authVersion };
+  }
+
+  /** Shown in the staff list: when the user last logged in. */
+  recordLogin(userId: number): Promise<void> {
+    return this.runner.run(async ({ manager }) => {
+      await manager.update(CpUser, { id: userId }, { lastLoginAt: Date.now() });
+    });
   }
 }
