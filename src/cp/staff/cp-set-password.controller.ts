@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CpPasswordLinks } from '../../commerce/staff/cp-password-links.service';
@@ -39,6 +39,7 @@ export class CpSetPasswordController {
 
   /** The password set, the browser is logged in with it (a new session id) and goes to the dashboard. */
   @Post(':token')
+  @HttpCode(200)
   async submit(@Param('token') token: string, @Body() body: CpSetPasswordDto, @Req() req: Request): Promise<FormAnswer> {
     if (body.password !== body.passwordConfirmation) {
       throw AppError.invalid({ passwordConfirmation: ['must repeat the password'] }, 'The two passwords differ.');

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CpUser } from '../../commerce/staff/cp-user.entity';
@@ -58,6 +58,7 @@ export class CpStaffController {
 
   /** A role's button fills the form in (nothing is saved); else the invitation goes out. */
   @Post()
+  @HttpCode(200)
   async invite(@Body() body: CpStaffFormDto, @Req() req: Request): Promise<FormAnswer | PageView> {
     const invitation: StaffInvitation = { email: body.email ?? '', ...staffProfileFromForm(body) };
     if (body.role) return this.formPage(req.cpStaff!, null, withRole(invitation, body.role));
@@ -72,6 +73,7 @@ export class CpStaffController {
   }
 
   @Post(':id')
+  @HttpCode(200)
   async save(
     @Param('id', ParseIntPipe) id: number,
     @Body() body: CpStaffFormDto,
@@ -87,6 +89,7 @@ export class CpStaffController {
   }
 
   @Post(':id/enabled')
+  @HttpCode(200)
   async setEnabled(
     @Param('id', ParseIntPipe) id: number,
     @Body() body: CpStaffEnabledDto,
@@ -99,6 +102,7 @@ export class CpStaffController {
   }
 
   @Post(':id/reset-password')
+  @HttpCode(200)
   async resetPassword(
     @Param('id', ParseIntPipe) id: number,
     @Body() body: CpStaffConfirmDto,
@@ -112,6 +116,7 @@ export class CpStaffController {
   }
 
   @Post(':id/resend-invite')
+  @HttpCode(200)
   async resendInvite(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<FormAnswer> {
     const user = await this.staff.resendLink(req.cpStaff!, id);
     return FormAnswer.done(`A new link was sent to ${user.email}; earlier ones no longer work.`, {
