@@ -37,7 +37,10 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   /** The token of the `count`-th set-password e-mail to `email`, with the mail's subject and text. */
   async function linkMail(email: string, count = 1) {
     const mail = await eventually(
-      () => smtp.messages.filter((message) => message.to.includes(email) && /set-password/.test(mailText(message)))[count - 1],
+      () =>
+        smtp.messages.filter((message) => message.to.includes(email) && /set-password/.test(mailText(message)))[
+          count - 1
+        ],
     );
     const text = mailText(mail);
     const token = /http:\/\/localhost:3000\/admin\/set-password\/([0-9a-f]{64})\n/.exec(text)?.[1];
@@ -81,7 +84,9 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(first.text).toContain('<a href="/admin/users">Staff</a>');
     expect(first.text).toContain('admin@example.com');
     expect(first.text).toMatch(/admin@example\.com<\/td>\s*<td><strong>Admin<\/strong>/);
-    expect(first.text).toMatch(/listed-00@example\.com<\/td>\s*<td><code>accessOrders<\/code> <code>accessJobs<\/code>/);
+    expect(first.text).toMatch(
+      /listed-00@example\.com<\/td>\s*<td><code>accessOrders<\/code> <code>accessJobs<\/code>/,
+    );
     expect(first.text).toMatch(/listed-01@example\.com[\s\S]*?status-canceled">disabled/);
     expect(first.text).toContain('no password yet');
     // The admin logged in for this test: their last login is shown, the others have none.
@@ -163,7 +168,10 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       status: 400,
       code: 'password_link_used',
     });
-    await new ShopClient(shop.server).get(`/admin/set-password/${'0'.repeat(64)}`).set(HTML).expect(400);
+    await new ShopClient(shop.server)
+      .get(`/admin/set-password/${'0'.repeat(64)}`)
+      .set(HTML)
+      .expect(400);
     await new ShopClient(shop.server).get('/admin/set-password/not-a-token').set(HTML).expect(400);
     await new ShopClient(shop.server).loginCp('rita@example.com', NEW_PASSWORD);
 
@@ -263,7 +271,9 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     await clerk.get('/admin/products').set(HTML).expect(200);
     expect(await cpNavLabels(clerk)).toEqual(['Products', 'Content pages']);
 
-    expect((await staffAudit('clerk@example.com')).map(({ actor, action, changes }) => ({ actor, action, changes }))).toEqual([
+    expect(
+      (await staffAudit('clerk@example.com')).map(({ actor, action, changes }) => ({ actor, action, changes })),
+    ).toEqual([
       { actor: 'cp:admin@example.com', action: 'updated', changes: { name: { from: 'Clerk', to: 'Clara' } } },
       {
         actor: 'cp:admin@example.com',
@@ -293,7 +303,9 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const page = await admin.get(`/admin/users/${id}`).set(HTML).expect(200);
     expect(page.text).toContain('Enable leaver@example.com');
 
-    await admin.submitForm(`/admin/users/${id}/enabled`, { enabled: 'true' }).then((res) => expect(res.status).toBe(303));
+    await admin
+      .submitForm(`/admin/users/${id}/enabled`, { enabled: 'true' })
+      .then((res) => expect(res.status).toBe(303));
     await leaver.loginCp('leaver@example.com', STAFF_PASSWORD);
     await leaver.get('/admin/orders').expect(200);
 
@@ -414,7 +426,11 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       error: { code: 'cp_user_exists', message: 'A CP user admin@example.com already exists.' },
     });
     // A browser goes back to the form, which says why.
-    const form = await admin.submitForm('/admin/users', { email: 'admin@example.com', name: 'Again' }, '/admin/users/new');
+    const form = await admin.submitForm(
+      '/admin/users',
+      { email: 'admin@example.com', name: 'Again' },
+      '/admin/users/new',
+    );
     expect({ status: form.status, location: form.headers.location }).toEqual({
       status: 303,
       location: '/admin/users/new',
@@ -500,7 +516,9 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(await users().findOneByOrFail({ id: survivor.id })).toMatchObject({ admin: true, enabled: true });
 
     // With another admin back, stepping down is fine.
-    await client.post(`/admin/users/${root.id}/enabled`, { enabled: 'true' }).then((res) => expect(res.status).toBe(200));
+    await client
+      .post(`/admin/users/${root.id}/enabled`, { enabled: 'true' })
+      .then((res) => expect(res.status).toBe(200));
     const stepDown = await client.post(`/admin/users/${survivor.id}`, { name: survivor.name, permissions: [] });
     expect(stepDown.status).toBe(200);
     expect(await userOf('admin@example.com')).toMatchObject({ admin: true, enabled: true });

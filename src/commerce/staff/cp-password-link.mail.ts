@@ -15,7 +15,9 @@ interface CpPasswordLinkMailInput {
 export function cpPasswordLinkMail(input: CpPasswordLinkMailInput): MailMessage {
   const invite = input.purpose === 'invite';
   const validity =
-    input.validHours % 24 === 0 ? `${input.validHours / 24} day${input.validHours === 24 ? '' : 's'}` : `${input.validHours} hours`;
+    input.validHours % 24 === 0
+      ? `${input.validHours / 24} day${input.validHours === 24 ? '' : 's'}`
+      : `${input.validHours} hours`;
   const text = [
     `Hello ${input.name || input.to},`,
     '',

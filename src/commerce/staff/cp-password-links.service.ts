@@ -18,7 +18,10 @@ import { staffErrors } from './staff-errors';
 
 const HOUR = 60 * 60_000;
 /** An invitation waits a week for its reader; a reset password a day. */
-export const CP_PASSWORD_LINK_TTL_MS: Record<CpPasswordLinkPurpose, number> = { invite: 7 * 24 * HOUR, reset: 24 * HOUR };
+export const CP_PASSWORD_LINK_TTL_MS: Record<CpPasswordLinkPurpose, number> = {
+  invite: 7 * 24 * HOUR,
+  reset: 24 * HOUR,
+};
 
 /**
  * The e-mailed links with which staff choose a password: one open link per user at a time, single-use and

@@ -9,7 +9,10 @@ export function staffEmail(input: string): string {
   const email = input.trim().toLowerCase();
   // Bounded by the column before any pattern looks at it.
   if (email.length > 191 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
-    throw AppError.invalid({ email: ['must be an e-mail address'] }, `"${input.slice(0, 191)}" is not an e-mail address.`);
+    throw AppError.invalid(
+      { email: ['must be an e-mail address'] },
+      `"${input.slice(0, 191)}" is not an e-mail address.`,
+    );
   }
   return email;
 }

@@ -40,7 +40,11 @@ export class CpSetPasswordController {
   /** The password set, the browser is logged in with it (a new session id) and goes to the dashboard. */
   @Post(':token')
   @HttpCode(200)
-  async submit(@Param('token') token: string, @Body() body: CpSetPasswordDto, @Req() req: Request): Promise<FormAnswer> {
+  async submit(
+    @Param('token') token: string,
+    @Body() body: CpSetPasswordDto,
+    @Req() req: Request,
+  ): Promise<FormAnswer> {
     if (body.password !== body.passwordConfirmation) {
       throw AppError.invalid({ passwordConfirmation: ['must repeat the password'] }, 'The two passwords differ.');
     }
