@@ -95,7 +95,7 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(first.text).toContain(new Date(lastLogin).toISOString().replace('T', ' ').slice(0, 16));
     expect(first.text).toContain('<td>never</td>');
     expect(first.text).toContain('Page 1 of 2');
-    expect(first.text).toContain('<a href="/admin/users?page=2" rel="next">Next</a>');
+    expect(first.text).toContain('<a rel="next" href="/admin/users?page&#x3D;2">Next →</a>');
     expect(first.text).not.toContain('passwordHash');
     expect(first.text.match(/<tr>/g)).toHaveLength(51);
 
@@ -103,6 +103,12 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(second.text).toContain('Page 2 of 2');
     expect(second.text.match(/<tr>/g)!.length).toBeGreaterThanOrEqual(2);
     expect(second.text).not.toContain('listed-00@example.com');
+
+    // Sorted by name, last first: "Listed 9" leads, the admin ("Admin") comes last, on the second page.
+    const byName = await admin.get('/admin/users?sort=-name').set(HTML).expect(200);
+    expect(/<tbody>\s*<tr>\s*<td><a href="\/admin\/users\/\d+">([^<]+)<\/a>/.exec(byName.text)?.[1]).toBe('Listed 9');
+    expect(byName.text).toContain('aria-sort="descending"');
+    expect(byName.text).not.toContain('admin@example.com');
   });
 
   it('invites a user: the e-mailed link sets a password and logs in with only the granted permission', async () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { ListSort } from '../../common/cp-list.query';
 import { CpPermissionCatalogue } from '../../common/cp-permissions';
 import { AppError } from '../../common/errors/app-error';
 import { CpStaff } from '../../common/session-data';
@@ -13,6 +14,9 @@ import { staffEmail } from './staff-credentials';
 import { staffErrors } from './staff-errors';
 
 export const STAFF_PAGE_SIZE = 50;
+
+export const STAFF_SORT_KEYS = ['email', 'name', 'lastLoginAt'] as const;
+export type StaffSortKey = (typeof STAFF_SORT_KEYS)[number];
 
 /** What a staff member may do: every permission (`admin`), or those listed. */
 export interface StaffRights {
@@ -43,9 +47,10 @@ export class StaffAdmin {
     private readonly audit: AuditLog,
   ) {}
 
-  async list(page: number): Promise<{ users: CpUser[]; total: number; pages: number }> {
+  async list(page: number, sort: ListSort<StaffSortKey>): Promise<{ users: CpUser[]; total: number; pages: number }> {
     const [users, total] = await this.dataSource.getRepository(CpUser).findAndCount({
-      order: { email: 'ASC' },
+      // The e-mail breaks ties: it is unique, so pages neither repeat nor skip a user.
+      order: { [sort.key]: sort.direction, ...(sort.key === 'email' ? {} : { email: 'ASC' }) },
       skip: (page - 1) * STAFF_PAGE_SIZE,
       take: STAFF_PAGE_SIZE,
     });

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req 
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CpUser } from '../../commerce/staff/cp-user.entity';
-import { StaffAdmin, StaffInvitation } from '../../commerce/staff/staff-admin.service';
+import { STAFF_SORT_KEYS, StaffAdmin, StaffInvitation } from '../../commerce/staff/staff-admin.service';
 import { STAFF_ROLES, staffRole } from '../../commerce/staff/staff-roles';
 import { CpListQuery } from '../../common/cp-list.query';
 import { CpPermissionCatalogue } from '../../common/cp-permissions';
@@ -38,7 +38,8 @@ export class CpStaffController {
   @Get()
   async index(@Query() query: CpListQuery, @Req() req: Request): Promise<PageView> {
     const page = query.pageNumber;
-    const { users, total, pages } = await this.staff.list(page);
+    const sort = query.sortBy(STAFF_SORT_KEYS, { key: 'email', direction: 'ASC' });
+    const { users, total, pages } = await this.staff.list(page, sort);
     return new PageView('cp/staff', {
       layout: 'cp',
       title: 'Staff',
@@ -46,8 +47,6 @@ export class CpStaffController {
       total,
       page,
       pages,
-      previous: page > 1 ? page - 1 : null,
-      next: page < pages ? page + 1 : null,
     });
   }
 
