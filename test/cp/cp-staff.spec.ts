@@ -117,6 +117,8 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(form.text).toContain('value="accessReports"');
     expect(form.text).toContain('value="accessPlugin-bankpay"');
     expect(form.text).toContain('<code>accessOrders</code> — Orders, Returns, Withdrawals');
+    // Enter in a field presses the form's first button: sending, not a role's "fill in".
+    expect(form.text.indexOf('Send invitation</button>')).toBeLessThan(form.text.indexOf('Fill in: Order clerk'));
 
     const invited = await admin.submitForm('/admin/users', {
       email: ' Rita@Example.com ',
