@@ -30,6 +30,7 @@ import { ProductSearch1795335200000 } from './1795335200000-product-search';
 import { Withdrawals1795786795231 } from './1795786795231-withdrawals';
 import { WithdrawalDeadlineAndTermsLanguage1795793705640 } from './1795793705640-withdrawal-deadline-and-terms-language';
 import { AuditLog1795797950571 } from './1795797950571-audit-log';
+import { CustomerBlocked1795798126300 } from './1795798126300-customer-blocked';
 import { CpStaffInvitations1795798126301 } from './1795798126301-cp-staff-invitations';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
@@ -66,5 +67,6 @@ export const MIGRATIONS = [
   UnitPricesProductSafety1795790774793,
   WithdrawalDeadlineAndTermsLanguage1795793705640,
   AuditLog1795797950571,
+  CustomerBlocked1795798126300,
   CpStaffInvitations1795798126301,
 ];
