@@ -10,6 +10,8 @@ import { LoginThrottle } from '../../common/throttling/login-throttle.service';
 import { InjectConfig } from '../../config/config.module';
 import { isUniqueViolation } from '../../database/errors';
 import { TransactionRunner } from '../../database/transaction-runner';
+import { AuditChange } from '../audit/audit-entry.entity';
+import { auditChanges, AuditLog } from '../audit/audit-log.service';
 import { CpUser } from './cp-user.entity';
 import { commonErrors } from '../../common/errors/common-errors';
 import { staffErrors } from './staff-errors';
@@ -31,6 +33,7 @@ export class CpUsersService {
     private readonly runner: TransactionRunner,
     private readonly throttle: LoginThrottle,
     private readonly permissions: CpPermissionCatalogue,
+    private readonly audit: AuditLog,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -42,21 +45,35 @@ export class CpUsersService {
   async createFirstAdmin(email: string, password: string): Promise<CpUser | null> {
     if (await this.any()) return null;
     try {
-      return await this.create({ email, password, name: 'Admin', admin: true });
+      return await this.create({ email, password, name: 'Admin', admin: true }, 'system');
     } catch (error) {
       if (error instanceof AppError && error.code === 'cp_user_exists') return null;
       throw error;
     }
   }
 
-  /** Refuses (400) a permission the catalogue does not know, and a taken e-mail (409). */
-  async create(input: NewCpUser): Promise<CpUser> {
+  /**
+   * A user with a password, as `cp:create-user` (the audited `actor`, `cli`) or the start-up's first admin make
+   * one. Refuses (400) a permission the catalogue does not know, and a taken e-mail (409).
+   */
+  async create(input: NewCpUser, actor = 'cli'): Promise<CpUser> {
     const permissions = [...new Set(input.permissions ?? [])];
     this.permissions.assertKnown(permissions);
     const { email, passwordHash } = await this.credentials(input.email, input.password);
-    const user = { email, passwordHash, name: input.name ?? '', admin: input.admin ?? false, permissions };
+    const rights = { name: input.name ?? '', admin: input.admin ?? false, permissions };
     try {
-      return await this.runner.run(({ manager }) => manager.save(manager.create(CpUser, user)));
+      return await this.runner.run(async ({ manager }) => {
+        const user = await manager.save(manager.create(CpUser, { email, passwordHash, ...rights }));
+        await this.audit.record(manager, {
+          actor,
+          area: 'staff',
+          action: 'created',
+          subject: email,
+          subjectLabel: rights.name,
+          changes: auditChanges({}, { ...rights, enabled: true }),
+        });
+        return user;
+      });
     } catch (error) {
       // The e-mail's unique index decides, also between two instances creating the first admin at once.
       if (isUniqueViolation(error)) throw staffErrors.cp_user_exists({ email });
@@ -72,17 +89,23 @@ export class CpUsersService {
     const { email, passwordHash } = await this.credentials(emailInput, password);
     return this.runner.run(async ({ manager }) => {
       const existing = await manager.findOneBy(CpUser, { email });
+      const admin = { admin: true, enabled: true };
+      const record = (action: string, changes: Record<string, AuditChange>) =>
+        this.audit.record(manager, { actor: 'cli', area: 'staff', action, subject: email, changes });
       if (!existing) {
         const user = await manager.save(
-          manager.create(CpUser, { email, passwordHash, name: 'Admin', admin: true, permissions: [] }),
+          manager.create(CpUser, { email, passwordHash, name: 'Admin', permissions: [], ...admin }),
         );
+        await record('created', auditChanges({}, { name: 'Admin', ...admin, permissions: [] }));
         return { user, created: true };
       }
       await manager.update(
         CpUser,
         { id: existing.id },
-        { passwordHash, admin: true, enabled: true, authVersion: () => 'authVersion + 1' },
+        { passwordHash, ...admin, authVersion: () => 'authVersion + 1' },
       );
+      // `setup` sets a new password: the action says so, the entry holds no trace of it.
+      await record('setup', auditChanges(existing, admin));
       return { user: await manager.findOneByOrFail(CpUser, { id: existing.id }), created: false };
     });
   }
