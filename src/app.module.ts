@@ -18,6 +18,7 @@ import { ConfigModule } from './config/config.module';
 import { PluginPanelsCpModule } from './config/plugin-panels/plugin-panels-cp.module';
 import { SettingsModule } from './config/settings.module';
 import { CpModule } from './cp/cp.module';
+import { CpAuditModule } from './cp/audit/cp-audit.module';
 import { CpContentModule } from './cp/content/cp-content.module';
 import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
 import { CpCustomersModule } from './cp/customers/cp-customers.module';
@@ -27,6 +28,7 @@ import { CpReturnsModule } from './cp/returns/cp-returns.module';
 import { CpWithdrawalsModule } from './cp/withdrawals/cp-withdrawals.module';
 import { CpMarketingModule } from './cp/marketing/cp-marketing.module';
 import { CpProductsModule } from './cp/products/cp-products.module';
+import { CpSettingsModule } from './cp/settings/cp-settings.module';
 import { CpShippingModule } from './cp/shipping/cp-shipping.module';
 import { CpStaffModule } from './cp/staff/cp-staff.module';
 import { DatabaseModule } from './database/database.module';
@@ -73,6 +75,8 @@ const CP_MODULES = [
   CpContentModule,
   CpWithdrawalsModule,
   CpReportsModule,
+  CpSettingsModule,
+  CpAuditModule,
   CpStaffModule,
   BankpayCpModule,
   CarrierACpModule,

@@ -24,7 +24,7 @@ export class SettingsSetCommand extends CommandRunner {
   }
 
   async run([key, value]: string[]): Promise<void> {
-    await this.settings.save({ [key]: value });
+    await this.settings.save({ [key]: value }, 'cli');
     printResult({ key, value: this.settings.definition(key)?.secret ? '[secret]' : this.settings.value(key) });
   }
 }

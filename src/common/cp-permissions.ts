@@ -13,6 +13,8 @@ export const CORE_CP_PERMISSIONS = [
   'accessReports', // tax reports (the One-Stop-Shop VAT return)
   'accessStaff', // staff accounts: invitations, permissions, disabling, password resets
   'accessCustomers', // customer accounts: blocking, password-reset e-mails, GDPR export and erasure
+  'accessSettings', // the shop's settings and feature flags, store details
+  'accessAudit', // the audit log: who changed what
 ] as const;
 
 export type CoreCpPermission = (typeof CORE_CP_PERMISSIONS)[number];

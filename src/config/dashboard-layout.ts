@@ -81,10 +81,10 @@ export class DashboardLayout {
     return this.complete(read.map(({ id, hidden }) => ({ id, hidden })));
   }
 
-  /** Saves a save-layout post; the full layout saved. */
-  async save(settings: SettingsService, body: Record<string, unknown>): Promise<WidgetPlacement[]> {
+  /** Saves a save-layout post by `actor` (audited as any setting); the full layout saved. */
+  async save(settings: SettingsService, body: Record<string, unknown>, actor: string): Promise<WidgetPlacement[]> {
     const layout = this.parse(body);
-    await settings.save({ [this.key]: layout });
+    await settings.save({ [this.key]: layout }, actor);
     return layout;
   }
 

@@ -52,6 +52,22 @@ export class SettingValueError extends AppError {
   }
 }
 
+/** The form field name of a setting: its key without the `<plugin>.` prefix. */
+export function fieldName(key: string): string {
+  return key.slice(key.indexOf('.') + 1);
+}
+
+/** The name a form field or an audit entry shows for a setting, unless its form names it otherwise. */
+export function settingLabel(key: string): string {
+  return labelOf(fieldName(key));
+}
+
+/** `defaultFreeShippingThreshold` → "Default free shipping threshold". */
+function labelOf(name: string): string {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /**
  * Parses a value given as text (CLI, form field) or as JSON into the setting's type, then checks it; an
  * outbound URL's host against `guard`.

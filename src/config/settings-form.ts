@@ -1,5 +1,5 @@
 import { FieldErrors } from '../common/errors/app-error';
-import { SettingDefinition, SettingValueError } from './setting-definition';
+import { fieldName, SettingDefinition, settingLabel, SettingValueError } from './setting-definition';
 import { SettingsService } from './settings.service';
 import { settingsErrors } from './settings-errors';
 
@@ -44,7 +44,7 @@ export class SettingsForm {
       const kind = kindOf(definition);
       return {
         name,
-        label: this.labels[name] ?? labelOf(name),
+        label: this.labels[name] ?? settingLabel(definition.key),
         description: definition.description,
         kind,
         value: kind === 'checkbox' || kind === 'secret' ? '' : shown,
@@ -81,15 +81,13 @@ export class SettingsForm {
     return values;
   }
 
-  /** Saves a form post all-or-nothing (SettingsService.save writes in one transaction). */
-  async save(settings: SettingsService, body: Record<string, unknown>): Promise<void> {
-    await settings.save(this.parse(settings, body));
+  /**
+   * Saves a form post by `actor` all-or-nothing (SettingsService.save writes in one transaction, the changed
+   * settings only); the keys that changed.
+   */
+  async save(settings: SettingsService, body: Record<string, unknown>, actor: string): Promise<string[]> {
+    return settings.save(this.parse(settings, body), actor);
   }
-}
-
-/** The form field name of a setting: its key without the `<plugin>.` prefix. */
-export function fieldName(key: string): string {
-  return key.slice(key.indexOf('.') + 1);
 }
 
 /** Enough to recognise a stored secret, never enough to use it. */
@@ -128,10 +126,4 @@ function kindOf(definition: SettingDefinition): SettingsField['kind'] {
   if (definition.type === 'integer') return 'number';
   if (definition.type === 'json') return 'json';
   return 'text';
-}
-
-/** `defaultFreeShippingThreshold` → "Default free shipping threshold", for fields without a label of their own. */
-function labelOf(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }

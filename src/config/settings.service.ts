@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { RedisClientType } from 'redis';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
+import { AuditLog, auditChanges } from '../commerce/audit/audit-log.service';
 import { DomainEvents } from '../common/domain-events';
 import { DependencyOutages } from '../common/dependency-outages';
 import { AddressGuard } from '../common/outbound-address';
@@ -10,10 +11,19 @@ import { closeRedis, InjectRedis, RedisClient } from '../redis/redis.module';
 import { AppConfig } from './app-config';
 import { InjectConfig } from './config.module';
 import { CORE_SETTINGS } from './core-settings';
-import { coerceSetting, SettingDefinition, SettingValueError, SettingValuesOf } from './setting-definition';
+import {
+  coerceSetting,
+  SettingDefinition,
+  settingLabel,
+  SettingValueError,
+  SettingValuesOf,
+} from './setting-definition';
 import { SettingRow } from './setting.entity';
 
-/** Emitted after settings were saved, with the keys that changed. */
+/**
+ * Emitted after settings were saved, with the keys saved (changed or not: saving again is how staff make what depends
+ * on them start afresh, e.g. a gateway's cached method list), and after a reload found keys changed elsewhere.
+ */
 export const SETTINGS_SAVED = 'settings-saved';
 export interface SettingsSavedEvent {
   keys: string[];
@@ -71,6 +81,7 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
     @InjectRedis() private readonly redis: RedisClient,
     @InjectConfig() private readonly config: AppConfig,
     private readonly outages: DependencyOutages,
+    private readonly audit: AuditLog,
   ) {
     this.urlGuard = AddressGuard.forSandboxes(config.sandboxes);
     this.define(CORE_SETTINGS);
@@ -136,35 +147,63 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
       .map((definition) => ({ key: definition.key, effect: definition.loosensSecurity! }));
   }
 
-  /** A value given as text or JSON, typed and checked by its definition; a `SettingValueError` when it does not fit. */
+  /**
+   * A value given as text or JSON, typed and checked by its definition; a `SettingValueError` when it does not fit,
+   * or when it would switch on, in production, what loosens security.
+   */
   coerce(definition: SettingDefinition, input: unknown): unknown {
-    return coerceSetting(definition, input, this.urlGuard);
+    const value = coerceSetting(definition, input, this.urlGuard);
+    if (this.refusedInProduction(definition, value)) {
+      throw new SettingValueError(`${definition.key} cannot be switched on when NODE_ENV=production`);
+    }
+    return value;
   }
 
-  /** Validates, stores and broadcasts; `values` may be text (CLI, forms) or typed values. */
-  async save(values: Record<string, unknown>): Promise<void> {
+  /**
+   * Validates every value, then writes those that differ from what is stored, each with an audit entry by `actor`
+   * (`cp:<email>`, `cli`, or `system` for the shop itself) in the same transaction, and broadcasts them. `values`
+   * may be text (CLI, forms) or typed values. Returns the keys that changed.
+   */
+  async save(values: Record<string, unknown>, actor = 'system'): Promise<string[]> {
     const typed = Object.entries(values).map(([key, input]) => {
       const definition = this.definitions.get(key);
       if (!definition) throw new SettingValueError(`Unknown setting ${key}`);
-      const value = this.coerce(definition, input);
-      if (this.refusedInProduction(definition, value)) {
-        throw new SettingValueError(`${key} cannot be switched on when NODE_ENV=production`);
-      }
-      return [key, value] as const;
+      return { definition, value: this.coerce(definition, input) };
     });
-    await this.runner.run(async ({ manager }) => {
-      for (const [key, value] of typed) {
+    if (typed.length === 0) return [];
+    const changed = await this.runner.run(async ({ manager }) => {
+      const rows = await manager.find(SettingRow, {
+        where: { key: In(typed.map(({ definition }) => definition.key)) },
+      });
+      const stored = new Map(rows.map((row) => [row.key, JSON.parse(row.value) as unknown]));
+      const written: Array<[string, unknown]> = [];
+      for (const { definition, value } of typed) {
+        const { key } = definition;
+        const before = stored.has(key) ? stored.get(key) : definition.default;
+        const changes = auditChanges({ [key]: before }, { [key]: value }, definition.secret ? [key] : []);
+        if (Object.keys(changes).length === 0) continue;
         await upsertRow(manager, SettingRow, { key, value: JSON.stringify(value) }, ['key']);
+        await this.audit.record(manager, {
+          actor,
+          area: 'setting',
+          action: 'updated',
+          subject: key,
+          subjectLabel: settingLabel(key),
+          changes,
+        });
+        written.push([key, value]);
       }
+      return written;
     });
-    for (const [key, value] of typed) this.values.set(key, value);
+    for (const [key, value] of changed) this.values.set(key, value);
     // Saved is saved: without the broadcast, other instances see the change at their next reload (≤ 2 s).
-    if (this.redis) {
+    if (this.redis && changed.length > 0) {
       await this.redis.publish(this.channel, 'reload').catch((error: unknown) => {
         if (!this.outages.absorb(error)) throw error;
       });
     }
-    this.events.emit(SETTINGS_SAVED, { keys: typed.map(([key]) => key) });
+    this.events.emit(SETTINGS_SAVED, { keys: typed.map(({ definition }) => definition.key) });
+    return changed.map(([key]) => key);
   }
 
   async reload(): Promise<void> {

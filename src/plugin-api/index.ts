@@ -87,4 +87,5 @@ export { CpListQuery } from '../common/cp-list.query';
 export { backUrl } from '../common/back-url';
 export { addFlash, wantsHtml } from '../common/session-data';
 export { DashboardLayout } from '../config/dashboard-layout';
-export { fieldName, maskSecret, SettingsForm } from '../config/settings-form';
+export { fieldName } from '../config/setting-definition';
+export { maskSecret, SettingsForm } from '../config/settings-form';

@@ -24,6 +24,8 @@ const CORE_ENTRIES: CpNavEntry[] = [
   { label: 'Flows', path: 'flows', permission: 'accessFlows' },
   { label: 'Content pages', path: 'content-pages', permission: 'accessContent' },
   { label: 'OSS report', path: 'reports/oss', permission: 'accessReports' },
+  { label: 'Settings', path: 'settings', permission: 'accessSettings' },
+  { label: 'Audit log', path: 'audit', permission: 'accessAudit' },
   { label: 'Staff', path: 'users', permission: 'accessStaff' },
 ];
 

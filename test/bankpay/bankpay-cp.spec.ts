@@ -1,7 +1,6 @@
 import request from 'supertest';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { PaymentTransaction } from '../../src/commerce/payments/payment-transaction.entity';
-import { SettingRow } from '../../src/config/setting.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { demoSettings } from '../../src/database/seeds/demo-settings';
 import { productBySku } from '../support/catalog';
@@ -10,6 +9,7 @@ import { addToCart, shippingValue } from '../support/checkout';
 import { BANK_CONTROL, chooseAtBank, comeBackFromBank, placeBankOrder } from '../support/sandbox-bank';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
+import { storedSetting } from '../support/settings';
 
 const SECTIONS = ['general', 'credentials', 'pricing', 'restrictions', 'test-cards'];
 const BANKPAY_CODES = ['bankpay', 'bankpay-bank', 'bankpay-qr', 'bankpay-loan'];
@@ -88,11 +88,7 @@ describe(`bankpay control panel (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   const reload = (id: number) => shop.dataSource.getRepository(Order).findOneByOrFail({ id });
   const attempts = (orderId: number) =>
     shop.dataSource.getRepository(PaymentTransaction).find({ where: { orderId }, order: { id: 'ASC' } });
-  /** A setting as stored in the `settings` table (undefined when never saved). */
-  const stored = async (key: string) => {
-    const row = await shop.dataSource.getRepository(SettingRow).findOneBy({ key });
-    return row ? (JSON.parse(row.value) as unknown) : undefined;
-  };
+  const stored = (key: string) => storedSetting(shop, key);
   const setting = (key: string) => shop.app.get(SettingsService).value(key);
   const page = (client: ShopClient, path: string) => client.get(path).set('Accept', 'text/html');
 

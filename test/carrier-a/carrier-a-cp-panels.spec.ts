@@ -2,7 +2,6 @@ import request from 'supertest';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { ShippingMethod } from '../../src/commerce/shipping/shipping-method.entity';
 import { ShippingMethodRegistry } from '../../src/commerce/shipping/shipping-method.registry';
-import { SettingRow } from '../../src/config/setting.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { Job } from '../../src/jobs/job.entity';
@@ -14,6 +13,7 @@ import { addToCart, fillCheckout, placeOrder } from '../support/checkout';
 import { runCli } from '../support/cli';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
+import { storedSetting } from '../support/settings';
 
 const CONTROL = '/_sandbox/carrier-a/_control';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -71,10 +71,7 @@ describe(`carrier A CP dashboard and settings (${usingMysql ? 'MariaDB' : 'SQLit
   });
 
   const page = (path: string, client = staff) => client.get(path).set('Accept', 'text/html');
-  const stored = async (key: string) => {
-    const row = await shop.dataSource.getRepository(SettingRow).findOneBy({ key });
-    return row ? (JSON.parse(row.value) as unknown) : undefined;
-  };
+  const stored = (key: string) => storedSetting(shop, key);
   /** The widgets the dashboard shows, in page order. */
   const shownWidgets = (html: string) =>
     [...html.matchAll(/<section class="widget" id="widget-([a-z-]+)"/g)].map((m) => m[1]);

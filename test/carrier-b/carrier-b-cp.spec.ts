@@ -1,12 +1,12 @@
 import request from 'supertest';
 import { Order } from '../../src/commerce/orders/order.entity';
-import { SettingRow } from '../../src/config/setting.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { productBySku } from '../support/catalog';
 import { ADDRESS, addToCart, placeOrder, shippingValue } from '../support/checkout';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
+import { storedSetting } from '../support/settings';
 
 const WIDGETS = ['configuration', 'prices', 'orders-by-country'];
 const PICKUP_POINT = { id: '101', name: 'Sandbox point Hlavná', street: 'Hlavná 1', city: 'Bratislava', zip: '81101' };
@@ -58,10 +58,7 @@ describe(`carrier B CP dashboard and settings (${usingMysql ? 'MariaDB' : 'SQLit
   beforeEach(() => shop.app.get(SettingsService).save(BASELINE));
 
   const page = (path: string, client = staff) => client.get(path).set('Accept', 'text/html');
-  const stored = async (key: string) => {
-    const row = await shop.dataSource.getRepository(SettingRow).findOneBy({ key });
-    return row ? (JSON.parse(row.value) as unknown) : undefined;
-  };
+  const stored = (key: string) => storedSetting(shop, key);
   const widgetOptions = async () =>
     (await request(shop.server).get('/index.php?p=carrier-b/api/options').expect(200)).body;
   const shownWidgets = (html: string) =>

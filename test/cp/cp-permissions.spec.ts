@@ -18,7 +18,7 @@ import { CpUser } from '../../src/commerce/staff/cp-user.entity';
 import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { PluginDeclaration, StorefrontPlugin } from '../../src/plugin-api/storefront-plugin';
 import { runCli } from '../support/cli';
-import { cpNavLabels, loggedInCpUser } from '../support/cp-staff';
+import { cpNavLabels, loginNewStaff } from '../support/cp-staff';
 import { insertOrder } from '../support/fixtures';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TEST_CP_PASSWORD, TestApp } from '../support/test-app';
@@ -93,7 +93,7 @@ describe('CP permissions', () => {
   beforeAll(async () => (shop = await startTestApp({ extraModules: [TestPluginModule, UndeclaredCpModule] })));
   afterAll(() => shop.close());
 
-  const staff = (email: string, permissions: string[]) => loggedInCpUser(shop, email, { permissions });
+  const staff = (email: string, permissions: string[]) => loginNewStaff(shop, email, permissions);
 
   const HUNDRED_PERCENT = {
     code: 'everything-free',

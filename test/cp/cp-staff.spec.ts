@@ -6,7 +6,7 @@ import { CpUser } from '../../src/commerce/staff/cp-user.entity';
 import { StaffAdmin } from '../../src/commerce/staff/staff-admin.service';
 import { AppError } from '../../src/common/errors/app-error';
 import { DEMO_CP_PASSWORD } from '../../src/config/app-config';
-import { cpNavLabels, loggedInCpUser, STAFF_PASSWORD } from '../support/cp-staff';
+import { cpNavLabels, loginNewStaff, STAFF_PASSWORD } from '../support/cp-staff';
 import { ShopClient } from '../support/shop-client';
 import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, startTestApp, TEST_CP_PASSWORD, TestApp, usingMysql } from '../support/test-app';
@@ -246,7 +246,7 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   });
 
   it('fills the form from a role without saving, and applies changed permissions at the next request', async () => {
-    const clerk = await loggedInCpUser(shop, 'clerk@example.com', { name: 'Clerk', permissions: ['accessOrders'] });
+    const clerk = await loginNewStaff(shop, 'clerk@example.com', ['accessOrders'], { name: 'Clerk' });
     const { id, authVersion } = await userOf('clerk@example.com');
 
     const filled = await admin.submitForm(`/admin/users/${id}`, {
@@ -300,7 +300,7 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   });
 
   it('disables a user, whose open session is logged out at its next request, and enables them again', async () => {
-    const leaver = await loggedInCpUser(shop, 'leaver@example.com', { permissions: ['accessOrders'] });
+    const leaver = await loginNewStaff(shop, 'leaver@example.com', ['accessOrders']);
     const { id } = await userOf('leaver@example.com');
     await leaver.get('/admin/orders').expect(200);
 
@@ -332,7 +332,7 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   });
 
   it('resets a password: the old one stops working, sessions end, the e-mailed link sets a new one', async () => {
-    const forgetful = await loggedInCpUser(shop, 'forgetful@example.com', { permissions: ['accessOrders'] });
+    const forgetful = await loginNewStaff(shop, 'forgetful@example.com', ['accessOrders']);
     const { id } = await userOf('forgetful@example.com');
 
     const unconfirmed = await admin.post(`/admin/users/${id}/reset-password`, {});
@@ -363,9 +363,11 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   });
 
   it('lets a manager who is not an admin grant only the permissions they hold, and leave admins alone', async () => {
-    const manager = await loggedInCpUser(shop, 'manager@example.com', {
-      permissions: ['accessStaff', 'accessOrders', 'accessMarketing'],
-    });
+    const manager = await loginNewStaff(shop, 'manager@example.com', [
+      'accessStaff',
+      'accessOrders',
+      'accessMarketing',
+    ]);
     const refusal = async (res: { status: number; body: { error?: { code: string; message: string } } }) => ({
       status: res.status,
       code: res.body.error?.code,
@@ -409,7 +411,7 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(await userOf('admin@example.com')).toMatchObject({ admin: true, enabled: true, name: root.name });
 
     // The form greys out what they may not change, and keeps it as it is when saved.
-    const designer = await loggedInCpUser(shop, 'designer@example.com', { permissions: ['accessProducts'] });
+    const designer = await loginNewStaff(shop, 'designer@example.com', ['accessProducts']);
     const { id } = await userOf('designer@example.com');
     const form = await manager.get(`/admin/users/${id}`).set(HTML).expect(200);
     expect(form.text).toMatch(/name="admin" type="checkbox" value="on"\s+disabled/);
@@ -465,7 +467,7 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   });
 
   it('refuses the staff pages to a user without accessStaff, and shows the link only to those with it', async () => {
-    const clerk = await loggedInCpUser(shop, 'orders-only@example.com', { permissions: ['accessOrders'] });
+    const clerk = await loginNewStaff(shop, 'orders-only@example.com', ['accessOrders']);
     const { id } = await userOf('orders-only@example.com');
     for (const page of ['/admin/users', '/admin/users/new', `/admin/users/${id}`]) {
       const res = await clerk.get(page);
@@ -485,14 +487,14 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect({ path, status: (await clerk.post(path, body)).status }).toEqual({ path, status: 403 });
     }
     expect(await cpNavLabels(clerk)).not.toContain('Staff');
-    const personnel = await loggedInCpUser(shop, 'personnel@example.com', { permissions: ['accessStaff'] });
+    const personnel = await loginNewStaff(shop, 'personnel@example.com', ['accessStaff']);
     expect(await cpNavLabels(personnel)).toEqual(['Staff']);
     expect(await cpNavLabels(admin)).toContain('Staff');
   });
 
   it('keeps one enabled admin: nobody takes away the last admin right, not even with two changes at once', async () => {
-    await loggedInCpUser(shop, 'ann@example.com', { admin: true, name: 'Ann' });
-    await loggedInCpUser(shop, 'ben@example.com', { admin: true, name: 'Ben' });
+    await loginNewStaff(shop, 'ann@example.com', [], { admin: true, name: 'Ann' });
+    await loginNewStaff(shop, 'ben@example.com', [], { admin: true, name: 'Ben' });
     const [ann, ben, root] = await Promise.all(['ann@example.com', 'ben@example.com', 'admin@example.com'].map(userOf));
     // Two admins besides Ann and Ben would leave room for both changes below: the test admin steps aside.
     await users().update({ id: root.id }, { enabled: false });

@@ -4,19 +4,20 @@ import { TestApp } from './test-app';
 
 export const STAFF_PASSWORD = 'staff-password-1';
 
-/** A new CP user with these rights, and a client logged in as them. */
-export async function loggedInCpUser(
+/** A new CP user holding `permissions` (and, if asked, a name or the admin flag), logged in. */
+export async function loginNewStaff(
   shop: TestApp,
   email: string,
-  rights: { permissions?: string[]; admin?: boolean; name?: string } = {},
+  permissions: string[],
+  more: { admin?: boolean; name?: string } = {},
 ): Promise<ShopClient> {
-  await shop.app.get(CpUsersService).create({ email, password: STAFF_PASSWORD, ...rights });
+  await shop.app.get(CpUsersService).create({ email, password: STAFF_PASSWORD, permissions, ...more });
   const client = new ShopClient(shop.server);
   await client.loginCp(email, STAFF_PASSWORD);
   return client;
 }
 
-/** The labels of the CP header's links, as this client sees them. */
+/** The labels of the CP header's links, as `client` sees them. */
 export async function cpNavLabels(client: ShopClient): Promise<string[]> {
   const page = await client.get('/admin').set('Accept', 'text/html').expect(200);
   const nav = /<nav aria-label="Control panel">([\s\S]*?)<\/nav>/.exec(page.text)![1];

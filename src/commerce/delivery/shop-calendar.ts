@@ -60,3 +60,9 @@ export function shopMoment(timeZone: string, text: string): number | null {
   for (let step = 0; step < 2; step++) moment += wall - Date.parse(`${shopDateTime(timeZone, moment)}:00Z`);
   return moment;
 }
+
+/** The moment the calendar date `date`, or the day `laterDays` after it, begins on the wall clock of `timeZone`. */
+export function shopDayStart(timeZone: string, date: string, laterDays = 0): number {
+  const day = new Date(Date.parse(`${date}T00:00:00Z`) + laterDays * 86_400_000).toISOString().slice(0, 10);
+  return shopMoment(timeZone, `${day}T00:00`)!;
+}

@@ -46,11 +46,15 @@ export class PluginPanelsCpController {
   @Post('dashboard/save-layout')
   @HttpCode(200)
   @RefusedGoesTo(':handle/dashboard')
-  async saveLayout(@Param('handle') handle: string, @Body() body: Record<string, unknown>): Promise<FormAnswer> {
+  async saveLayout(
+    @Param('handle') handle: string,
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+  ): Promise<FormAnswer> {
     const plugin = this.panels.declaring(handle, 'dashboard');
     const { layout } = plugin.dashboard;
     if (!layout) throw AppError.notFound(`The ${plugin.name} dashboard has no widgets to arrange.`);
-    const widgets = await layout.save(this.settings, body);
+    const widgets = await layout.save(this.settings, body, `cp:${req.cpStaff!.email}`);
     return FormAnswer.done('Dashboard layout saved.', { to: this.url(plugin, 'dashboard') }, { widgets });
   }
 
@@ -69,7 +73,7 @@ export class PluginPanelsCpController {
   ): Promise<FormAnswer | PageView> {
     const plugin = this.panels.declaring(handle, 'settings');
     try {
-      await plugin.settings.form.save(this.settings, body);
+      await plugin.settings.form.save(this.settings, body, `cp:${req.cpStaff!.email}`);
     } catch (error) {
       if (!(error instanceof AppError) || !wantsHtml(req)) throw error;
       return this.settingsView(plugin, { body, errors: error.fields ?? {} }, error.message);

@@ -63,7 +63,7 @@ export class BankpayCpController {
     const section = this.cp.section(String(body.section ?? ''));
     const page = this.settingsPage(section.handle);
     try {
-      await this.cp.save(section, body);
+      await this.cp.save(section, body, `cp:${req.cpStaff!.email}`);
     } catch (error) {
       if (!(error instanceof AppError) || !wantsHtml(req)) throw error;
       return FormAnswer.note('error', error.message, page);

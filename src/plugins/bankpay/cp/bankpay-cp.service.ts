@@ -23,11 +23,11 @@ export class BankpayCpService {
   }
 
   /**
-   * Saves one section. Each value is checked by its setting; saving General or Credentials also needs the
+   * Saves one section, audited as changed by `actor`. Each value is checked by its setting; saving General or Credentials also needs the
    * credentials the chosen Payment Type requires. Saving clears the bank's method list
    * from the cache (PayPlusClient listens for the save).
    */
-  async save(section: SettingsSection, body: Record<string, unknown>): Promise<void> {
+  async save(section: SettingsSection, body: Record<string, unknown>, actor: string): Promise<void> {
     const values = section.form.parse(this.settings, body);
     const after = (key: string) => (key in values ? values[key] : this.settings.value(key));
     const gated = section.handle === 'general' || section.handle === 'credentials';
@@ -38,7 +38,7 @@ export class BankpayCpService {
         `Fill in ${missing.map(fieldName).join(', ')} first.`,
       );
     }
-    await this.settings.save(values);
+    await this.settings.save(values, actor);
   }
 }
 
