@@ -30,6 +30,7 @@ import { CpMarketingModule } from './cp/marketing/cp-marketing.module';
 import { CpProductsModule } from './cp/products/cp-products.module';
 import { CpSettingsModule } from './cp/settings/cp-settings.module';
 import { CpShippingModule } from './cp/shipping/cp-shipping.module';
+import { CpStaffModule } from './cp/staff/cp-staff.module';
 import { DatabaseModule } from './database/database.module';
 import { DemoSeedModule } from './database/seeds/demo-seed.module';
 import { FlowsCpModule } from './flow/cp/flows-cp.module';
@@ -76,6 +77,7 @@ const CP_MODULES = [
   CpReportsModule,
   CpSettingsModule,
   CpAuditModule,
+  CpStaffModule,
   BankpayCpModule,
   CarrierACpModule,
   FlowsCpModule,

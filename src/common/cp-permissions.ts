@@ -11,6 +11,7 @@ export const CORE_CP_PERMISSIONS = [
   'accessFlows',
   'accessContent', // content pages: terms, privacy policy, contact, withdrawal, accessibility statement
   'accessReports', // tax reports (the One-Stop-Shop VAT return)
+  'accessStaff', // staff accounts: invitations, permissions, disabling, password resets
   'accessCustomers', // customer accounts: blocking, password-reset e-mails, GDPR export and erasure
   'accessSettings', // the shop's settings and feature flags, the store's details, removing the demo
   'accessAudit', // the audit log: who changed what

@@ -43,6 +43,7 @@ import { Currency } from '../commerce/stores/currency.entity';
 import { Store } from '../commerce/stores/store.entity';
 import { License } from '../config/licenses/license.entity';
 import { SettingRow } from '../config/setting.entity';
+import { CpPasswordLink } from '../commerce/staff/cp-password-link.entity';
 import { CpUser } from '../commerce/staff/cp-user.entity';
 import { VatRate } from '../commerce/tax/vat-rate.entity';
 import { FlowRun } from '../flow/flow-run.entity';
@@ -82,6 +83,7 @@ export const ENTITIES = [
   Shipment,
   SessionRow,
   CpUser,
+  CpPasswordLink,
   Job,
   Coupon,
   CouponUsage,

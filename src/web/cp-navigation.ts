@@ -1,6 +1,7 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import type { CpPermissionName } from '../common/cp-permissions';
 import { CpStaff, cpUserHolds } from '../common/session-data';
+import { FALLBACK_LANGUAGE, translations } from './i18n/translations';
 
 /**
  * A link in the CP header; `path` is relative to the CP trigger. Its text is `label` as given (a plugin's name), or
@@ -29,6 +30,7 @@ const CORE_ENTRIES: CpNavEntry[] = [
   { labelKey: 'cp.nav.settings', path: 'settings', permission: 'accessSettings' },
   { labelKey: 'cp.nav.audit', path: 'audit', permission: 'accessAudit' },
   { labelKey: 'cp.nav.store', path: 'store', permission: 'accessSettings' },
+  { labelKey: 'cp.nav.staff', path: 'users', permission: 'accessStaff' },
 ];
 
 /** The CP header's links: the core pages, then those plugins add, each shown to staff who may open it. */
@@ -42,6 +44,13 @@ export class CpNavigation {
 
   for(staff: CpStaff): CpNavEntry[] {
     return this.entries.filter((entry) => cpUserHolds(staff, entry.permission));
+  }
+
+  /** The labels of the links a permission opens, in `language`: what the staff form says each permission is for. */
+  labelsOf(permission: CpPermissionName, language = FALLBACK_LANGUAGE): string[] {
+    return this.entries
+      .filter((entry) => entry.permission === permission)
+      .map((entry) => ('label' in entry ? entry.label : translations().t(language, entry.labelKey)));
   }
 }
 

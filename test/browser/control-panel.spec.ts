@@ -2,6 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Product } from '../../src/commerce/products/product.entity';
+import { CpPasswordLink } from '../../src/commerce/staff/cp-password-link.entity';
+import { CpUser } from '../../src/commerce/staff/cp-user.entity';
+import { hashLinkToken, newLinkToken } from '../../src/common/link-token';
 import { accessibilityViolations, cpLogIn, launchBrowser, settled, watchPage } from '../support/browser';
 import { insertOrder } from '../support/fixtures';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
@@ -35,6 +38,10 @@ describe(`the control panel in the browser (${usingMysql ? 'MariaDB' : 'SQLite'}
     it('serves every screen accessible, within the screen, and clean', async () => {
       const order = await insertOrder(shop.dataSource, 'paid');
       const product = await shop.dataSource.getRepository(Product).findOneOrFail({ where: {}, order: { id: 'ASC' } });
+      const staffMember = await shop.dataSource
+        .getRepository(CpUser)
+        .findOneOrFail({ where: {}, order: { id: 'ASC' } });
+      const invitation = await openInvitation(shop, `invited-${name}@example.com`);
       const context = await browser.newContext({ baseURL: shop.config.baseUrl, viewport });
       context.setDefaultTimeout(10_000);
       const page = await context.newPage();
@@ -58,7 +65,13 @@ describe(`the control panel in the browser (${usingMysql ? 'MariaDB' : 'SQLite'}
           await page.goto(path);
           await check(path.replace(/^\/admin\/?/, '').replace(/[^a-z0-9]+/g, '-') || 'home');
         }
-        const details = { order: `/admin/orders/${order.id}`, product: `/admin/products/${product.id}` };
+        const details = {
+          order: `/admin/orders/${order.id}`,
+          product: `/admin/products/${product.id}`,
+          'staff-invite': '/admin/users/new',
+          'staff-member': `/admin/users/${staffMember.id}`,
+          'set-password': `/admin/set-password/${invitation}`,
+        };
         for (const [what, path] of Object.entries(details)) {
           await page.goto(path);
           await check(what);
@@ -79,4 +92,20 @@ async function headerLinks(page: Page): Promise<string[]> {
     .locator('header.cp-header nav a')
     .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
   return [...new Set(hrefs.filter((href) => href.startsWith('/admin')))];
+}
+
+/** An invited user and the token of their set-password link (stored hashed, as the invitation stores it). */
+async function openInvitation(shop: TestApp, email: string): Promise<string> {
+  const token = newLinkToken();
+  await shop.dataSource.transaction(async (manager) => {
+    const user = await manager.save(CpUser, { email, name: 'Invited', passwordHash: '', permissions: [] });
+    await manager.insert(CpPasswordLink, {
+      cpUserId: user.id,
+      tokenHash: hashLinkToken(token),
+      purpose: 'invite',
+      expiresAt: Date.now() + 3_600_000,
+      usedAt: null,
+    });
+  });
+  return token;
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, Module, RequestMethod, Type } from '@nestjs/common';
 import { METHOD_METADATA, MODULE_PATH, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
+import { AuditEntry } from '../../src/commerce/audit/audit-entry.entity';
 import { Coupon } from '../../src/commerce/coupons/coupon.entity';
 import { Product } from '../../src/commerce/products/product.entity';
 import { LOGIN_FAILURE_LIMIT } from '../../src/common/throttling/login-throttle.service';
@@ -121,7 +122,13 @@ describe('CP permissions', () => {
         .filter(({ access }) => access === kind)
         .map(({ route }) => route)
         .sort();
-    expect(opened(CP_PUBLIC)).toEqual(['GET /admin/login', 'POST /admin/login', 'POST /admin/logout']);
+    expect(opened(CP_PUBLIC)).toEqual([
+      'GET /admin/login',
+      'GET /admin/set-password/:token',
+      'POST /admin/login',
+      'POST /admin/logout',
+      'POST /admin/set-password/:token',
+    ]);
     expect(opened(CP_ANY_STAFF)).toEqual(['GET /admin']);
     // The pages the core serves for every plugin ask for the permission of the plugin their `:handle` names.
     expect(opened(CP_PLUGIN_OF_HANDLE)).toEqual([
@@ -327,6 +334,19 @@ describe('CP permissions', () => {
       'accessPlugin-bankpay',
     );
     expect(granted.json).toMatchObject({ ok: true, permissions: ['accessOrders', 'accessPlugin-bankpay'] });
+    const audited = await shop.dataSource
+      .getRepository(AuditEntry)
+      .findOneByOrFail({ area: 'staff', subject: 'cli-clerk@example.com' });
+    expect(audited).toMatchObject({
+      actor: 'cli',
+      action: 'created',
+      changes: {
+        name: { from: null, to: '' },
+        admin: { from: null, to: false },
+        permissions: { from: null, to: ['accessOrders', 'accessPlugin-bankpay'] },
+        enabled: { from: null, to: true },
+      },
+    });
     const clerk = new ShopClient(shop.server);
     await clerk.loginCp('cli-clerk@example.com', 'cli-clerk-password');
     await clerk.get('/admin/orders').expect(200);
@@ -381,6 +401,11 @@ describe('CP permissions', () => {
       const operator = { ...shop.place, env: { ...shop.place.env, CP_ADMIN_PASSWORD: 'live-owner-pass' } };
       const setup = await runCli(operator, 'setup', '--admin-email', 'owner@example.com');
       expect(setup.json).toMatchObject({ ok: true, admin: { email: 'owner@example.com', created: false } });
+      // The new password is on record as set up, with no trace of it.
+      const audited = await shop.dataSource
+        .getRepository(AuditEntry)
+        .findOneByOrFail({ area: 'staff', subject: 'owner@example.com', action: 'setup' });
+      expect(audited).toMatchObject({ actor: 'cli', changes: {} });
 
       await expectLoggedOut(before, '/admin/orders');
       const after = new ShopClient(shop.server);

@@ -83,6 +83,7 @@ describe('schema and demo seed', () => {
           'WithdrawalDeadlineAndTermsLanguage1795793705640',
           'AuditLog1795797950571',
           'CustomerBlocked1795798126300',
+          'CpStaffInvitations1795798126301',
           'ProductImages1795798592038',
         ],
       });

@@ -4,9 +4,14 @@ import { TestApp } from './test-app';
 
 export const CP_STAFF_PASSWORD = 'staff-password-1';
 
-/** A new CP user holding `permissions`, logged in. */
-export async function cpStaff(shop: TestApp, email: string, permissions: string[]): Promise<ShopClient> {
-  await shop.app.get(CpUsersService).create({ email, password: CP_STAFF_PASSWORD, permissions });
+/** A new CP user holding `permissions` (and, if asked, a name or the admin flag), logged in. */
+export async function cpStaff(
+  shop: TestApp,
+  email: string,
+  permissions: string[],
+  more: { admin?: boolean; name?: string } = {},
+): Promise<ShopClient> {
+  await shop.app.get(CpUsersService).create({ email, password: CP_STAFF_PASSWORD, permissions, ...more });
   const client = new ShopClient(shop.server);
   await client.loginCp(email, CP_STAFF_PASSWORD);
   return client;

@@ -30,14 +30,15 @@ export class ShopClient {
     return this.agent.post(path).set('X-CSRF-Token', token).send(body);
   }
 
-  /** A browser form post (urlencoded, `_csrf` field, asks for HTML). */
-  async submitForm(path: string, fields: Record<string, string>) {
+  /**
+   * A browser form post (urlencoded, `_csrf` field, asks for HTML); a list is sent as repeated checkboxes are.
+   * `from`: the page the form was on (the Referer), where a refused post comes back to.
+   */
+  async submitForm(path: string, fields: Record<string, string | string[]>, from?: string) {
     const token = await this.csrfToken();
-    return this.agent
-      .post(path)
-      .type('form')
-      .set('Accept', 'text/html')
-      .send({ ...fields, _csrf: token });
+    const post = this.agent.post(path).type('form').set('Accept', 'text/html');
+    if (from) post.set('Referer', from);
+    return post.send({ ...fields, _csrf: token });
   }
 
   /** Log in to the control panel with the demo admin or another CP user. */

@@ -10,7 +10,7 @@ import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { insertRows } from '../../database/upsert';
 import { MailService } from '../../mail/mail.service';
 import { emailVerificationMail, VerificationReason } from './email-verification.mail';
-import { hashLinkToken, LINK_TOKEN_PATTERN, newLinkToken } from './link-token';
+import { hashLinkToken, LINK_TOKEN_PATTERN, newLinkToken } from '../../common/link-token';
 
 const DAY = 24 * 60 * 60 * 1000;
 const VERIFICATION_LINK_TTL_MS = 7 * DAY;

@@ -15,7 +15,7 @@ import { Job } from '../../jobs/job.entity';
 import { MailService } from '../../mail/mail.service';
 import { claimedByAddressOwner } from './address-owner-claim';
 import { normaliseEmail } from './customer-accounts.service';
-import { hashLinkToken, LINK_TOKEN_PATTERN, newLinkToken } from './link-token';
+import { hashLinkToken, LINK_TOKEN_PATTERN, newLinkToken } from '../../common/link-token';
 import { passwordProblem } from './password-policy';
 import { passwordResetMail } from './password-reset.mail';
 import { hashOtp, newOtp, sameDigest } from './reset-secrets';

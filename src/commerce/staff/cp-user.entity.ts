@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { BaseRow } from '../../database/base.entity';
+import { BaseRow, EpochMsColumn } from '../../database/base.entity';
 
 /** Control-panel staff. Separate from customers: different table, login and session key. */
 @Entity('cp_users')
@@ -10,6 +10,7 @@ export class CpUser extends BaseRow {
   @Column({ type: 'varchar', length: 191, default: '' })
   name: string;
 
+  /** Empty while an invitation or a password reset waits for its link: no password opens the account then. */
   @Column({ type: 'varchar', length: 255 })
   passwordHash: string;
 
@@ -30,4 +31,8 @@ export class CpUser extends BaseRow {
    */
   @Column({ type: 'integer', default: 0 })
   authVersion: number;
+
+  /** The last successful CP login. */
+  @EpochMsColumn({ nullable: true })
+  lastLoginAt: number | null;
 }

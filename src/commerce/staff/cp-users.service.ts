@@ -5,10 +5,13 @@ import { AppError } from '../../common/errors/app-error';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../common/password';
 import { CpLogin } from '../../common/session-data';
 import { AppConfig, DEMO_CP_PASSWORD } from '../../config/app-config';
+import { assertStaffPassword, staffEmail } from './staff-credentials';
 import { LoginThrottle } from '../../common/throttling/login-throttle.service';
 import { InjectConfig } from '../../config/config.module';
 import { isUniqueViolation } from '../../database/errors';
 import { TransactionRunner } from '../../database/transaction-runner';
+import { AuditChange } from '../audit/audit-entry.entity';
+import { auditChanges, AuditLog } from '../audit/audit-log.service';
 import { CpUser } from './cp-user.entity';
 import { commonErrors } from '../../common/errors/common-errors';
 import { staffErrors } from './staff-errors';
@@ -30,6 +33,7 @@ export class CpUsersService {
     private readonly runner: TransactionRunner,
     private readonly throttle: LoginThrottle,
     private readonly permissions: CpPermissionCatalogue,
+    private readonly audit: AuditLog,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -41,21 +45,35 @@ export class CpUsersService {
   async createFirstAdmin(email: string, password: string): Promise<CpUser | null> {
     if (await this.any()) return null;
     try {
-      return await this.create({ email, password, name: 'Admin', admin: true });
+      return await this.create({ email, password, name: 'Admin', admin: true }, 'system');
     } catch (error) {
       if (error instanceof AppError && error.code === 'cp_user_exists') return null;
       throw error;
     }
   }
 
-  /** Refuses (400) a permission the catalogue does not know, and a taken e-mail (409). */
-  async create(input: NewCpUser): Promise<CpUser> {
+  /**
+   * A user with a password, as `cp:create-user` (the audited `actor`, `cli`) or the start-up's first admin make
+   * one. Refuses (400) a permission the catalogue does not know, and a taken e-mail (409).
+   */
+  async create(input: NewCpUser, actor = 'cli'): Promise<CpUser> {
     const permissions = [...new Set(input.permissions ?? [])];
     this.permissions.assertKnown(permissions);
     const { email, passwordHash } = await this.credentials(input.email, input.password);
-    const user = { email, passwordHash, name: input.name ?? '', admin: input.admin ?? false, permissions };
+    const rights = { name: input.name ?? '', admin: input.admin ?? false, permissions };
     try {
-      return await this.runner.run(({ manager }) => manager.save(manager.create(CpUser, user)));
+      return await this.runner.run(async ({ manager }) => {
+        const user = await manager.save(manager.create(CpUser, { email, passwordHash, ...rights }));
+        await this.audit.record(manager, {
+          actor,
+          area: 'staff',
+          action: 'created',
+          subject: email,
+          subjectLabel: rights.name,
+          changes: auditChanges({}, { ...rights, enabled: true }),
+        });
+        return user;
+      });
     } catch (error) {
       // The e-mail's unique index decides, also between two instances creating the first admin at once.
       if (isUniqueViolation(error)) throw staffErrors.cp_user_exists({ email });
@@ -71,32 +89,31 @@ export class CpUsersService {
     const { email, passwordHash } = await this.credentials(emailInput, password);
     return this.runner.run(async ({ manager }) => {
       const existing = await manager.findOneBy(CpUser, { email });
+      const admin = { admin: true, enabled: true };
+      const record = (action: string, changes: Record<string, AuditChange>) =>
+        this.audit.record(manager, { actor: 'cli', area: 'staff', action, subject: email, changes });
       if (!existing) {
         const user = await manager.save(
-          manager.create(CpUser, { email, passwordHash, name: 'Admin', admin: true, permissions: [] }),
+          manager.create(CpUser, { email, passwordHash, name: 'Admin', permissions: [], ...admin }),
         );
+        await record('created', auditChanges({}, { name: 'Admin', ...admin, permissions: [] }));
         return { user, created: true };
       }
       await manager.update(
         CpUser,
         { id: existing.id },
-        { passwordHash, admin: true, enabled: true, authVersion: () => 'authVersion + 1' },
+        { passwordHash, ...admin, authVersion: () => 'authVersion + 1' },
       );
+      // `setup` sets a new password: the action says so, the entry holds no trace of it.
+      await record('setup', auditChanges(existing, admin));
       return { user: await manager.findOneByOrFail(CpUser, { id: existing.id }), created: false };
     });
   }
 
   /** The normalised e-mail and the password's hash, once both pass the rules. */
   private async credentials(emailInput: string, password: string): Promise<{ email: string; passwordHash: string }> {
-    const email = emailInput.trim().toLowerCase();
-    // Bounded by the column before any pattern looks at it; a bare host (admin@localhost) is allowed for staff.
-    if (email.length > 191 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
-      throw AppError.invalid({ email: ['must be an e-mail address'] });
-    }
-    if (password.length < 10) throw AppError.invalid({ password: ['must be at least 10 characters'] });
-    if (password === DEMO_CP_PASSWORD && !this.config.demoSeed) {
-      throw AppError.invalid({ password: ['must not be the demo password'] });
-    }
+    const email = staffEmail(emailInput);
+    assertStaffPassword(password, this.config.demoSeed);
     return { email, passwordHash: await hashPassword(password) };
   }
 
@@ -120,7 +137,8 @@ export class CpUsersService {
     const user = await this.dataSource
       .getRepository(CpUser)
       .findOneBy({ email: email.trim().toLowerCase(), enabled: true });
-    const valid = await verifyPassword(password, user?.passwordHash ?? dummyPasswordHash());
+    // A user still waiting for a set-password link has no hash: checked against the dummy, in the same time.
+    const valid = await verifyPassword(password, user?.passwordHash || dummyPasswordHash());
     // A database that began as the demo keeps its admin's public password; outside the demo it opens nothing.
     const demoPassword = valid && password === DEMO_CP_PASSWORD && !this.config.demoSeed;
     if (demoPassword) {
@@ -130,6 +148,14 @@ export class CpUsersService {
     }
     if (!user || !valid || demoPassword) throw commonErrors.invalid_credentials({ login: 'cp' });
     await attempt.takeBack();
+    await this.recordLogin(user.id);
     return { userId: user.id, authVersion: user.authVersion };
+  }
+
+  /** Shown in the staff list: when the user last logged in. */
+  recordLogin(userId: number): Promise<void> {
+    return this.runner.run(async ({ manager }) => {
+      await manager.update(CpUser, { id: userId }, { lastLoginAt: Date.now() });
+    });
   }
 }

@@ -32,6 +32,7 @@ import { WithdrawalDeadlineAndTermsLanguage1795793705640 } from './1795793705640
 import { AuditLog1795797950571 } from './1795797950571-audit-log';
 import { CustomerBlocked1795798126300 } from './1795798126300-customer-blocked';
 import { ProductImages1795798592038 } from './1795798592038-product-images';
+import { CpStaffInvitations1795798126301 } from './1795798126301-cp-staff-invitations';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
 export const MIGRATIONS = [
@@ -68,5 +69,6 @@ export const MIGRATIONS = [
   WithdrawalDeadlineAndTermsLanguage1795793705640,
   AuditLog1795797950571,
   CustomerBlocked1795798126300,
+  CpStaffInvitations1795798126301,
   ProductImages1795798592038,
 ];

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsEmail, IsString, Matches, MaxLength } from 'class-validator';
-import { LINK_TOKEN_PATTERN } from '../../../commerce/customers/link-token';
+import { LINK_TOKEN_PATTERN } from '../../../common/link-token';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** Codes are often pasted or typed in groups: "123 456" is the same code. */
