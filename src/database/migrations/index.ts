@@ -30,6 +30,7 @@ import { ProductSearch1795335200000 } from './1795335200000-product-search';
 import { Withdrawals1795786795231 } from './1795786795231-withdrawals';
 import { WithdrawalDeadlineAndTermsLanguage1795793705640 } from './1795793705640-withdrawal-deadline-and-terms-language';
 import { AuditLog1795797950571 } from './1795797950571-audit-log';
+import { ProductAdminFields1795798112075 } from './1795798112075-product-admin-fields';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   UnitPricesProductSafety1795790774793,
   WithdrawalDeadlineAndTermsLanguage1795793705640,
   AuditLog1795797950571,
+  ProductAdminFields1795798112075,
 ];
