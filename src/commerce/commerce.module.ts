@@ -41,6 +41,7 @@ import { RefundReconciliation } from './refunds/refund-reconciliation.service';
 import { RefundService } from './refunds/refund.service';
 import { RefundedMail } from './refunds/refunded.mail';
 import { PriceHistory } from './products/price-history.service';
+import { CatalogTransfer } from './products/catalog-transfer.service';
 import { ProductImportService } from './products/product-import.service';
 import { ProductsService } from './products/products.service';
 import { SellableProducts } from './products/sellable-products';
@@ -70,6 +71,7 @@ const COMMERCE_SERVICES = [
   OrdersService,
   PriceHistory,
   ProductImportService,
+  CatalogTransfer,
   ProductsService,
   SellableProducts,
   StockService,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { In, ObjectLiteral } from 'typeorm';
 import { toMinor } from '../../common/money';
+import { AuditLog } from '../audit/audit-log.service';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { NetUnit, parseNetQuantity } from './net-quantity';
 import { PriceHistory } from './price-history.service';
@@ -34,6 +35,9 @@ export interface ProductImportRow extends NetQuantityFields {
   /** The VAT class (docs/shop.md, _VAT by destination_); standard when not given. */
   taxClass?: TaxClass;
   description?: string;
+  /** The page's title and meta description (empty when not given). */
+  metaTitle?: string;
+  metaDescription?: string;
   images?: string[];
   options?: ProductOption[];
   variants?: Array<
@@ -79,6 +83,8 @@ export interface ImportOptions {
    * may name products of later batches.
    */
   relations?: boolean;
+  /** Who imports (`cli`, `cp:<email>`): the batch's audit entry names them. Without it nothing is audited (the demo seed). */
+  actor?: string;
 }
 
 /** Rows per multi-row INSERT: well inside both databases' limits on bound parameters. */
@@ -105,6 +111,7 @@ export class ProductImportService {
     private readonly runner: TransactionRunner,
     private readonly stock: StockService,
     private readonly history: PriceHistory,
+    private readonly audit: AuditLog,
   ) {}
 
   /**
@@ -161,6 +168,19 @@ export class ProductImportService {
       await this.stock.set(tx, [...levels.values()]);
       await this.history.record(tx, [...ids.values()], now);
       if (options.relations ?? true) await this.replaceRelations(tx, accepted, ids);
+      if (options.actor && accepted.length > 0) {
+        await this.audit.record(tx.manager, {
+          actor: options.actor,
+          area: 'product',
+          action: 'imported',
+          subject: 'catalog',
+          subjectLabel: `${summary.created} created, ${summary.updated} updated`,
+          changes: {
+            created: { from: null, to: accepted.filter((row) => !known.products.has(row.sku)).map((row) => row.sku) },
+            updated: { from: null, to: accepted.filter((row) => known.products.has(row.sku)).map((row) => row.sku) },
+          },
+        });
+      }
       return summary;
     });
   }
@@ -341,6 +361,8 @@ function productFields(
     slug,
     name: row.name,
     description: row.description ?? '',
+    metaTitle: row.metaTitle ?? '',
+    metaDescription: row.metaDescription ?? '',
     type: variants.length > 0 ? 'configurable' : 'simple',
     price: toMinor(row.price, decimals),
     ...settledSale,

@@ -1,8 +1,9 @@
-import { NET_QUANTITY_SCALE, readNetQuantity as readNetQuantityOf } from '../../commerce/products/net-quantity';
-import { ImportSale, NetQuantityFields, ProductImportRow } from '../../commerce/products/product-import.service';
-import { readSafetyInfo, SafetyInfo } from '../../commerce/products/product-safety';
-import { ProductOption } from '../../commerce/products/product.entity';
-import { isTaxClass, TAX_CLASSES, TaxClass } from '../../commerce/tax/tax-class';
+import { AppError } from '../../common/errors/app-error';
+import { isTaxClass, TAX_CLASSES, TaxClass } from '../tax/tax-class';
+import { NET_QUANTITY_SCALE, readNetQuantity as readNetQuantityOf } from './net-quantity';
+import { ImportSale, NetQuantityFields, ProductImportRow } from './product-import.service';
+import { readSafetyInfo, SafetyInfo } from './product-safety';
+import { ProductOption } from './product.entity';
 
 /** A row of the import file that is skipped; `line` is its 1-based position in the array. */
 export interface RowError {
@@ -23,6 +24,19 @@ const MAX_DESCRIPTION_BYTES = 65_535;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 type Raw = Record<string, unknown>;
+
+/** The rows of an import file's text (`file` names it in the messages), or a 400 when it is not a JSON array. */
+export function parseCatalogFile(text: string, file: string): unknown[] {
+  let rows: unknown;
+  try {
+    rows = JSON.parse(text);
+  } catch (error) {
+    throw AppError.invalid({ file: ['is not valid JSON'] }, `${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(rows))
+    throw AppError.invalid({ file: ['must be a JSON array'] }, `${file} must hold a JSON array of products`);
+  return rows;
+}
 
 /**
  * Checks every row of an import file (docs/demo-catalog.md format) on its own and against the rows before it,
@@ -89,6 +103,14 @@ function readRow(
   ) {
     problems.push(`description must be text of at most ${MAX_DESCRIPTION_BYTES} bytes`);
   }
+  for (const [field, max] of [
+    ['metaTitle', 255],
+    ['metaDescription', 500],
+  ] as const) {
+    const value = raw[field];
+    if (value !== undefined && !(typeof value === 'string' && value.length <= max))
+      problems.push(`${field} must be text of at most ${max} characters`);
+  }
   const images = readStrings(raw.images, 'images', 2048, problems);
   const related = readStrings(raw.related, 'related', 64, problems);
   const crossSell = readStrings(raw.crossSell, 'crossSell', 64, problems);
@@ -108,6 +130,8 @@ function readRow(
     weight: raw.weight as number | undefined,
     taxClass: raw.taxClass as TaxClass | undefined,
     description: raw.description as string | undefined,
+    metaTitle: raw.metaTitle as string | undefined,
+    metaDescription: raw.metaDescription as string | undefined,
     images,
     options,
     variants,
