@@ -1,6 +1,7 @@
 import { AppError } from '../../common/errors/app-error';
 import { isTaxClass, TAX_CLASSES, TaxClass } from '../tax/tax-class';
 import { NET_QUANTITY_SCALE, readNetQuantity as readNetQuantityOf } from './net-quantity';
+import { MAX_DESCRIPTION_BYTES, SLUG_PATTERN } from './product-details';
 import { ImportSale, NetQuantityFields, ProductImportRow } from './product-import.service';
 import { readSafetyInfo, SafetyInfo } from './product-safety';
 import { ProductOption } from './product.entity';
@@ -20,8 +21,6 @@ export interface CheckedRows {
 /** Largest value the integer columns hold on MySQL (signed INT). */
 const MAX_INT = 2_147_483_647;
 /** MySQL TEXT holds 65,535 bytes. */
-const MAX_DESCRIPTION_BYTES = 65_535;
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 type Raw = Record<string, unknown>;
 
@@ -87,7 +86,10 @@ function readRow(
   const sku = readSku(raw.sku, 'sku', problems);
   const name = typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim() : null;
   if (name === null || name.length > 255) problems.push('name is required (up to 255 characters)');
-  if (raw.slug !== undefined && !(typeof raw.slug === 'string' && SLUG.test(raw.slug) && raw.slug.length <= 191)) {
+  if (
+    raw.slug !== undefined &&
+    !(typeof raw.slug === 'string' && SLUG_PATTERN.test(raw.slug) && raw.slug.length <= 191)
+  ) {
     problems.push('slug must be lowercase letters and digits joined by single hyphens (up to 191 characters)');
   }
   const price = readPrice(raw.price, 'price', decimals, problems);
