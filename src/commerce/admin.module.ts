@@ -4,9 +4,20 @@ import { GiftCardList } from './gift-cards/gift-card-list.service';
 import { AbandonedCartsReport } from './marketing/abandoned-carts-report.service';
 import { OrderAdmin } from './orders/order-admin.service';
 import { ProductAdmin } from './products/product-admin.service';
+import { ProductLifecycle } from './products/product-lifecycle.service';
+import { ProductVariantAdmin } from './products/product-variant-admin.service';
 import { ShippingAdmin } from './shipping/shipping-admin.service';
 
-const ADMIN_SERVICES = [OrderAdmin, ProductAdmin, ShippingAdmin, CouponList, GiftCardList, AbandonedCartsReport];
+const ADMIN_SERVICES = [
+  OrderAdmin,
+  ProductAdmin,
+  ProductLifecycle,
+  ProductVariantAdmin,
+  ShippingAdmin,
+  CouponList,
+  GiftCardList,
+  AbandonedCartsReport,
+];
 
 /** Commerce as staff see and edit it: the lists, details and edits behind the control panel's screens. */
 @Module({ providers: ADMIN_SERVICES, exports: ADMIN_SERVICES })
