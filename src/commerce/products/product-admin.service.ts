@@ -71,8 +71,8 @@ export interface ProductEdit {
   safety?: SafetyInfo | null;
   /** The VAT class; unchanged when not given. */
   taxClass?: TaxClass;
-  /** Name, slug, description and meta texts; unchanged when not given. */
-  details?: ProductDetails;
+  /** Name, slug, description and meta texts; those not given stay as they are. */
+  details?: Partial<ProductDetails>;
   /** SKUs of the related and cross-sell products, in order; unchanged when not given. */
   related?: string[];
   crossSell?: string[];
@@ -181,8 +181,15 @@ export class ProductAdmin {
       variants: variants.map((variant) => ({
         ...variant,
         optionsLabel: Object.values(variant.options).join(' / '),
+        // As the variant form takes them: "Size: M; Colour: red".
+        optionsText: Object.entries(variant.options)
+          .map(([code, value]) => `${product.options.find((option) => option.code === code)?.label ?? code}: ${value}`)
+          .join('; '),
+        priceText: variant.price === null ? '' : toMajor(variant.price, base.decimals).toFixed(base.decimals),
+        priceLabel: formatMoney(variant.price ?? product.price, base),
         netQuantity: netQuantityText(variant),
       })),
+      optionLabels: product.options.map((option) => option.label),
       safety: safety && safetyInfo(safety),
       convertedPrices,
       related: (await relatedSkus(this.dataSource.manager, id, 'related')).join(' '),
@@ -211,16 +218,17 @@ export class ProductAdmin {
       const variants = await manager.find(ProductVariant, { where: { productId: id } });
       const sale = settleSale(product, edit.sale, now);
       const problems = new FormProblems();
-      if (edit.details) {
-        detailProblems(edit.details, problems);
-        await slugTaken(manager, edit.details.slug, problems, id);
+      const details = edit.details && { ...detailsOf(product), ...withoutUndefined(edit.details) };
+      if (details) {
+        detailProblems(details, problems);
+        await slugTaken(manager, details.slug, problems, id);
       }
       const related = edit.related && (await productIdsBySku(manager, edit.related, 'related', problems, id));
       const crossSell = edit.crossSell && (await productIdsBySku(manager, edit.crossSell, 'crossSell', problems, id));
       const stock = checkEdit(product, variants, edit, sale, problems);
       const before = auditedFields(product);
       const changes = {
-        ...edit.details,
+        ...details,
         price: edit.price,
         ...sale,
         visible: edit.visible,
@@ -306,6 +314,15 @@ function checkEdit(
   if (!isColumnInt(stock)) problems.add('stock', 'stock', 'must be a whole number ≥ 0');
   problems.check('The product');
   return stock as number;
+}
+
+function detailsOf(product: Product): ProductDetails {
+  const { name, slug, description, metaTitle, metaDescription } = product;
+  return { name, slug, description, metaTitle, metaDescription };
+}
+
+function withoutUndefined<T extends object>(record: T): Partial<T> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 /** Variant stocks as audited fields: `stock <variant SKU>`. */

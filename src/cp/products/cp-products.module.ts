@@ -1,7 +1,12 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { CommerceAdminModule } from '../../commerce/admin.module';
+import { CatalogUploadMiddleware } from './catalog-upload.middleware';
 import { CpProductsController } from './cp-products.controller';
 
-/** CP product screens (list, search, edit price/stock/visibility), mounted under `/{CP_TRIGGER}/products`. */
+/** CP product screens (list, create, edit, variants, bulk actions, import and export), mounted under `/{CP_TRIGGER}/products`. */
 @Module({ imports: [CommerceAdminModule], controllers: [CpProductsController] })
-export class CpProductsModule {}
+export class CpProductsModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(CatalogUploadMiddleware).forRoutes(CpProductsController);
+  }
+}
