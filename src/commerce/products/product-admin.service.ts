@@ -227,6 +227,7 @@ export class ProductAdmin {
       const crossSell = edit.crossSell && (await productIdsBySku(manager, edit.crossSell, 'crossSell', problems, id));
       const stock = checkEdit(product, variants, edit, sale, problems);
       const before = auditedFields(product);
+      const stockBefore = { stock: product.stock, ...variantStockFields(variants) };
       const changes = {
         ...details,
         price: edit.price,
@@ -257,7 +258,6 @@ export class ProductAdmin {
         subjectLabel: product.sku,
         changes: auditChanges(before, auditedFields(saved)),
       });
-      const stockBefore = { stock: product.stock, ...variantStockFields(variants) };
       const stockAfter = {
         stock,
         ...variantStockFields(variants.map((variant) => ({ ...variant, stock: edit.variantStocks.get(variant.id)! }))),

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CatalogTransfer } from '../../commerce/products/catalog-transfer.service';
@@ -120,6 +120,7 @@ export class CpProductsController {
 
   /** The upload is read by CatalogUploadMiddleware; the report is this answer's page. */
   @Post('import')
+  @HttpCode(200)
   @RefusedGoesTo('products/import')
   async import(@Req() req: Request & { file?: UploadedCatalog }): Promise<PageView> {
     if (!req.file) throw AppError.invalid({ file: ['is required'] }, 'Choose the JSON file to import.');
