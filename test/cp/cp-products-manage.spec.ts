@@ -172,6 +172,73 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     });
   });
 
+  it('edits and removes variants; an ordered variant stays', async () => {
+    const socks = (await bySku('CP-SOCKS'))!;
+    await admin.submitForm(`/admin/products/${socks.id}/variants`, {
+      sku: 'CP-SOCKS-L',
+      options: 'Size: L',
+      price: '19.90',
+      stock: '2',
+    });
+    const large = await shop.dataSource.getRepository(ProductVariant).findOneByOrFail({ sku: 'CP-SOCKS-L' });
+    const form = await admin
+      .get(`/admin/products/${socks.id}/variants/${large.id}`)
+      .set('Accept', 'text/html')
+      .expect(200);
+    expect(form.text).toContain('name="options" value="Size: L"');
+    expect(form.text).toContain('name="price" value="19.90"');
+    const clash = await admin.post(`/admin/products/${socks.id}/variants/${large.id}`, {
+      sku: 'CP-SOCKS-L',
+      options: 'Size: M',
+      stock: '2',
+    });
+    expect(clash.body.error.fields).toEqual({ options: ['are those of another variant'] });
+    const saved = await admin.submitForm(`/admin/products/${socks.id}/variants/${large.id}`, {
+      sku: 'CP-SOCKS-XL',
+      options: 'Size: XL',
+      price: '',
+      stock: '5',
+    });
+    expect(saved.status).toBe(303);
+    expect(await shop.dataSource.getRepository(ProductVariant).findOneByOrFail({ id: large.id })).toMatchObject({
+      sku: 'CP-SOCKS-XL',
+      options: { size: 'XL' },
+      price: null,
+      stock: 5,
+    });
+    expect(await products().findOneByOrFail({ id: socks.id })).toMatchObject({
+      stock: 12,
+      options: [{ code: 'size', label: 'Size', values: ['M', 'XL'] }],
+    });
+
+    const medium = await shop.dataSource.getRepository(ProductVariant).findOneByOrFail({ sku: 'CP-SOCKS-M' });
+    const order = await insertOrder(shop.dataSource);
+    await shop.dataSource.getRepository(OrderLine).save({
+      orderId: order.id,
+      productId: socks.id,
+      variantId: medium.id,
+      sku: medium.sku,
+      name: socks.name,
+      qty: 1,
+      price: 1850,
+      total: 1850,
+    });
+    const ordered = await admin.post(`/admin/products/${socks.id}/variants/${medium.id}/remove`, { confirm: 'yes' });
+    expect(ordered.status).toBe(409);
+    expect((await admin.post(`/admin/products/${socks.id}/variants/${large.id}/remove`, {})).status).toBe(400);
+    const removed = await admin.post(`/admin/products/${socks.id}/variants/${large.id}/remove`, { confirm: 'yes' });
+    expect(removed.status).toBe(200);
+    expect(await shop.dataSource.getRepository(ProductVariant).countBy({ productId: socks.id })).toBe(1);
+    expect(await products().findOneByOrFail({ id: socks.id })).toMatchObject({ stock: 7 });
+    expect((await audits(socks.id)).map((entry) => entry.action)).toEqual([
+      'created',
+      'variant added',
+      'variant added',
+      'variant updated',
+      'variant removed',
+    ]);
+  });
+
   it('duplicates a product as a hidden copy without stock', async () => {
     const mug = (await bySku('DEMO-MUG-ENAMEL'))!;
     const res = await admin.submitForm(`/admin/products/${mug.id}/duplicate`, {});
@@ -299,6 +366,13 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
       .attach('file', Buffer.from('{"sku":'), 'broken.json');
     expect(notJson.status).toBe(400);
     expect(notJson.body.error.fields).toEqual({ file: ['is not valid JSON'] });
+    const tooLarge = await admin.agent
+      .post('/admin/products/import')
+      .set('Accept', 'application/json')
+      .field('_csrf', token)
+      .attach('file', Buffer.alloc(5 * 1024 * 1024 + 1, ' '), 'huge.json');
+    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.body.error.fields).toEqual({ file: ['must be at most 5 MB'] });
 
     const exported = await admin.get('/admin/products/export.json').expect(200);
     expect(exported.headers['content-disposition']).toMatch(/^attachment; filename="catalog-\d{4}-\d{2}-\d{2}\.json"$/);

@@ -62,7 +62,15 @@ export class ProductVariantAdmin {
       await manager.delete(WishlistItem, { variantId });
       await manager.delete(ProductVariant, { id: variantId });
       const remaining = variants.filter((other) => other.id !== variantId);
-      const productChanges = remaining.length === 0 ? { type: 'simple' as const, options: [] } : {};
+      const productChanges =
+        remaining.length === 0
+          ? { type: 'simple' as const, options: [] }
+          : {
+              options: optionsInUse(
+                product.options,
+                remaining.map((other) => other.options),
+              ),
+            };
       await manager.update(Product, { id: productId }, productChanges);
       await this.setStock(tx, product, remaining);
       await this.audit.record(manager, {
@@ -125,7 +133,10 @@ export class ProductVariantAdmin {
           netUnit: null,
         });
       }
-      const productChanges = { type: 'configurable' as const, options };
+      const productChanges = {
+        type: 'configurable' as const,
+        options: optionsInUse(options, [...others.map((other) => other.options), values!]),
+      };
       await manager.update(Product, { id: productId }, productChanges);
       const after = [...others, { ...saved, stock: input.stock }];
       await this.setStock(tx, product, after);
@@ -235,6 +246,14 @@ function optionsWith(
     return { options, values: null };
   }
   return { options, values };
+}
+
+/** The options with only the values some variant uses, so the shop offers no choice that nothing sells. */
+function optionsInUse(options: ProductOption[], used: Array<Record<string, string>>): ProductOption[] {
+  return options.map((option) => ({
+    ...option,
+    values: option.values.filter((value) => used.some((choice) => choice[option.code] === value)),
+  }));
 }
 
 function sameOptions(a: Record<string, string>, b: Record<string, string>): boolean {

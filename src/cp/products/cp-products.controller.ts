@@ -150,6 +150,7 @@ export class CpProductsController {
   }
 
   @Post('bulk')
+  @HttpCode(200)
   @RefusedGoesTo('products')
   async bulk(@Body() body: CpProductBulkDto, @Req() req: Request): Promise<FormAnswer> {
     requireConfirmation(body);
@@ -271,6 +272,7 @@ export class CpProductsController {
   }
 
   @Post(':id/variants/:variantId/remove')
+  @HttpCode(200)
   @RefusedGoesTo('products/:id/variants/:variantId')
   async removeVariant(
     @Param('id', ParseIntPipe) id: number,
@@ -284,6 +286,7 @@ export class CpProductsController {
   }
 
   @Post(':id/delete')
+  @HttpCode(200)
   @RefusedGoesTo('products/:id/delete')
   async delete(
     @Param('id', ParseIntPipe) id: number,
