@@ -1,12 +1,19 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { CommerceAdminModule } from '../../commerce/admin.module';
+import { AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config.module';
 import { CatalogUploadMiddleware } from './catalog-upload.middleware';
 import { CpProductsController } from './cp-products.controller';
 
 /** CP product screens (list, create, edit, variants, bulk actions, import and export), mounted under `/{CP_TRIGGER}/products`. */
 @Module({ imports: [CommerceAdminModule], controllers: [CpProductsController] })
 export class CpProductsModule implements NestModule {
+  constructor(@InjectConfig() private readonly config: AppConfig) {}
+
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(CatalogUploadMiddleware).forRoutes(CpProductsController);
+    // A path given as text is not prefixed with the module's mount point, so it names the CP's own.
+    consumer
+      .apply(CatalogUploadMiddleware)
+      .forRoutes({ path: `${this.config.cpTrigger}/products/import`, method: RequestMethod.POST });
   }
 }
