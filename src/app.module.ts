@@ -20,6 +20,7 @@ import { SettingsModule } from './config/settings.module';
 import { CpModule } from './cp/cp.module';
 import { CpContentModule } from './cp/content/cp-content.module';
 import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
+import { CpCustomersModule } from './cp/customers/cp-customers.module';
 import { CpGiftCardsModule } from './cp/gift-cards/cp-gift-cards.module';
 import { CpReportsModule } from './cp/reports/cp-reports.module';
 import { CpReturnsModule } from './cp/returns/cp-returns.module';
@@ -62,6 +63,7 @@ export interface AppModuleOptions {
 const CP_MODULES = [
   CpModule,
   CpProductsModule,
+  CpCustomersModule,
   CpCouponsModule,
   CpShippingModule,
   CpMarketingModule,

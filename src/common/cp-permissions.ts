@@ -11,6 +11,7 @@ export const CORE_CP_PERMISSIONS = [
   'accessFlows',
   'accessContent', // content pages: terms, privacy policy, contact, withdrawal, accessibility statement
   'accessReports', // tax reports (the One-Stop-Shop VAT return)
+  'accessCustomers', // customer accounts: blocking, password-reset e-mails, GDPR export and erasure
 ] as const;
 
 export type CoreCpPermission = (typeof CORE_CP_PERMISSIONS)[number];

@@ -15,6 +15,7 @@ const CORE_ENTRIES: CpNavEntry[] = [
   { label: 'Returns', path: 'returns', permission: 'accessOrders' },
   { label: 'Withdrawals', path: 'withdrawals', permission: 'accessOrders' },
   { label: 'Products', path: 'products', permission: 'accessProducts' },
+  { label: 'Customers', path: 'customers', permission: 'accessCustomers' },
   { label: 'Jobs', path: 'jobs', permission: 'accessJobs' },
   { label: 'Coupons', path: 'coupons', permission: 'accessMarketing' },
   { label: 'Abandoned carts', path: 'marketing/abandoned-carts', permission: 'accessMarketing' },

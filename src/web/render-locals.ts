@@ -10,7 +10,8 @@ import { CpNavigation } from './cp-navigation';
  * shared-cached (`csrf: true`, and every CP page), the session's CSRF token for forms and
  * `<meta name="csrf-token">`; CP pages also get the header links the staff member may follow (`cpNav`, by the
  * permissions CpGuard loaded for this request, `req.cpStaff`). A page carrying a token or a flash message is
- * personal: never cached. CP pages also name every switch that loosens security while it is on (`loosened`). The
+ * personal: never cached. CP pages also name every switch that loosens security while it is on (`loosened`) and get their own URL
+ * (`requestUrl`, for list links). The
  * navigation and switches are looked up on first use (configureApp runs before the modules initialise).
  */
 export function renderLocals(app: INestApplication, cpTrigger: string) {
@@ -26,6 +27,8 @@ export function renderLocals(app: INestApplication, cpTrigger: string) {
       if (page.layout === 'cp' && staff) {
         page.cpNav = cpNavigation().for(staff);
         page.loosened = loosened();
+        // For the lists' pager and sort links, which keep the other query parameters.
+        page.requestUrl = req.originalUrl;
       }
       if ((page.csrf || page.layout === 'cp') && req.session) page.csrfToken = csrf.generateToken(req);
       if (page.csrfToken || (page.flashes as unknown[]).length > 0) res.setHeader('Cache-Control', 'no-store');

@@ -60,6 +60,44 @@ function registerHelpers(hbs: typeof Handlebars): void {
   hbs.registerHelper('date', (value: Date | string | number | null) =>
     value ? new Date(value).toISOString().replace('T', ' ').slice(0, 16) : '',
   );
+  registerListHelpers(hbs);
+}
+
+/** The URL of the list page being shown (`@root.requestUrl`, set for CP pages) with `changes` to its query. */
+function listUrl(options: Handlebars.HelperOptions, changes: Record<string, string | undefined>): string {
+  const current = (options.data?.root as { requestUrl?: string } | undefined)?.requestUrl ?? '/';
+  const url = new URL(current, 'http://list.invalid');
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) url.searchParams.delete(name);
+    else url.searchParams.set(name, value);
+  }
+  return `${url.pathname}${url.search}`;
+}
+
+/**
+ * CP lists: `{{#with (pagerLinks page pages)}}` gives `previous` / `next` links keeping the list's filters and sort
+ * (views/partials/cp-pager.hbs); `{{#with (sortLink "name")}}` gives a column's `url` (ascending first, then
+ * descending) and its `ariaSort` from the list's `?sort=name` / `?sort=-name` (views/partials/cp-sort-header.hbs).
+ */
+function registerListHelpers(hbs: typeof Handlebars): void {
+  hbs.registerHelper('pagerLinks', (page: number, pages: number, options: Handlebars.HelperOptions) => ({
+    page,
+    pages,
+    previous: page > 1 ? listUrl(options, { page: String(page - 1) }) : undefined,
+    next: page < pages ? listUrl(options, { page: String(page + 1) }) : undefined,
+  }));
+  hbs.registerHelper('sortLink', (key: string, options: Handlebars.HelperOptions) => {
+    const current = new URL(
+      (options.data?.root as { requestUrl?: string } | undefined)?.requestUrl ?? '/',
+      'http://list.invalid',
+    ).searchParams.get('sort');
+    const ascending = current === key;
+    const descending = current === `-${key}`;
+    return {
+      url: listUrl(options, { sort: ascending ? `-${key}` : key, page: undefined }),
+      ariaSort: ascending ? 'ascending' : descending ? 'descending' : undefined,
+    };
+  });
 }
 
 /** The page language the page-locals middleware put in `res.locals`, seen by templates as `@root.lang`. */

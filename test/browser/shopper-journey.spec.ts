@@ -8,10 +8,18 @@ import { SalesDocument } from '../../src/commerce/invoices/sales-document.entity
 import { Order } from '../../src/commerce/orders/order.entity';
 import { OrderReturn } from '../../src/commerce/returns/return.entity';
 import { SettingsService } from '../../src/config/settings.service';
-import { fillCheckoutDetails, launchBrowser, watchPage } from '../support/browser';
+import {
+  cpLogIn,
+  expectText,
+  fillCheckoutDetails,
+  follow,
+  launchBrowser,
+  settled,
+  watchPage,
+} from '../support/browser';
 import { shippingValue } from '../support/checkout';
 import { pdfText } from '../support/pdf-text';
-import { eventually, startTestApp, TEST_CP_PASSWORD, TestApp, usingMysql } from '../support/test-app';
+import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts', 'shopper-journey');
 const COUPON = 'JOURNEY10';
@@ -88,11 +96,7 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
       staffContext.setDefaultTimeout(10_000);
       const cp = await staffContext.newPage();
       staffWatcher = watchPage(cp);
-      await cp.goto('/admin/login');
-      await cp.getByLabel('E-mail').fill('admin@example.com');
-      await cp.getByLabel('Password').fill(TEST_CP_PASSWORD);
-      await follow(cp.getByRole('button', { name: 'Log in' }));
-      await cp.waitForURL(/\/admin$/);
+      await cpLogIn(cp);
       return cp;
     }
 
@@ -367,38 +371,6 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
     return shop.dataSource.getRepository(Order).findOneByOrFail({ id: order.id });
   }
 });
-
-/** Waits for a locator's text to show `expected` (pages change after scripts answer), then asserts it. */
-async function expectText(locator: Locator, expected: string | RegExp): Promise<void> {
-  const matches = (text: string) => (typeof expected === 'string' ? text.includes(expected) : expected.test(text));
-  let shown = '';
-  await eventually(async () => {
-    shown =
-      (await locator
-        .first()
-        .textContent({ timeout: 2_000 })
-        .catch(() => '')) ?? '';
-    return matches(shown);
-  }).catch(() => undefined);
-  expect(shown).toEqual(
-    typeof expected === 'string' ? expect.stringContaining(expected) : expect.stringMatching(expected),
-  );
-}
-
-/** Waits for the page's late requests (lazy images, the mini-cart) before the shopper moves on. */
-function settled(page: Page): Promise<void> {
-  return page.waitForLoadState('networkidle');
-}
-
-/**
- * Follows a link (or presses a form's button) once what the page and scrolling to it started loading has arrived:
- * leaving earlier would abort it, the page's icon too.
- */
-async function follow(link: Locator): Promise<void> {
-  await link.scrollIntoViewIfNeeded();
-  await settled(link.page());
-  await link.click();
-}
 
 function miniCartCount(page: Page): Locator {
   return page.locator('a.mini-cart [data-minicart-count]');

@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { OrderHistory } from '../../src/commerce/orders/order-history.entity';
 import { OrderLine } from '../../src/commerce/orders/order-line.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { Withdrawal, WithdrawalLine } from '../../src/commerce/withdrawals/withdrawal.entity';
-import { launchBrowser, watchPage } from '../support/browser';
+import { cpLogIn, expectText, follow, launchBrowser, watchPage } from '../support/browser';
 import { productBySku } from '../support/catalog';
 import { insertOrder } from '../support/fixtures';
-import { startTestApp, TEST_CP_PASSWORD, TestApp, usingMysql } from '../support/test-app';
+import { startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts', 'withdrawal-journey');
 const VIEWPORTS = [
@@ -133,11 +133,7 @@ describe(`a guest's withdrawal in the browser (${usingMysql ? 'MariaDB' : 'SQLit
       const staff = await cp.newPage();
       const staffWatcher = watchPage(staff);
       try {
-        await staff.goto('/admin/login');
-        await staff.getByLabel('E-mail').fill('admin@example.com');
-        await staff.getByLabel('Password').fill(TEST_CP_PASSWORD);
-        await follow(staff.getByRole('button', { name: 'Log in' }));
-        await staff.waitForURL(/\/admin$/);
+        await cpLogIn(staff);
         await follow(staff.getByRole('navigation').getByRole('link', { name: 'Withdrawals', exact: true }));
         await staff.waitForURL(/\/admin\/withdrawals$/);
         const [withdrawal] = await shop.dataSource.getRepository(Withdrawal).findBy({ orderId: order.id });
@@ -155,16 +151,3 @@ describe(`a guest's withdrawal in the browser (${usingMysql ? 'MariaDB' : 'SQLit
     });
   });
 });
-
-/** Waits for a locator's text to show `expected`, then asserts it. */
-async function expectText(locator: Locator, expected: string): Promise<void> {
-  await locator.first().waitFor();
-  expect(await locator.first().textContent()).toContain(expected);
-}
-
-/** Follows a link or presses a form's button once the page has settled (leaving earlier would abort its loads). */
-async function follow(link: Locator): Promise<void> {
-  await link.scrollIntoViewIfNeeded();
-  await (link.page() as Page).waitForLoadState('networkidle');
-  await link.click();
-}

@@ -83,6 +83,7 @@ describe('schema and demo seed', () => {
           'WithdrawalDeadlineAndTermsLanguage1795793705640',
           'AuditLog1795797950571',
           'ProductAdminFields1795798112075',
+          'CustomerBlocked1795798126300',
         ],
       });
     } finally {

@@ -1,6 +1,8 @@
-import { Browser, chromium, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { Browser, chromium, Locator, Page } from 'playwright-core';
 import { findChromium, missingChromiumMessage } from '../../scripts/ensure-browser';
 import { ADDRESS } from './checkout';
+import { eventually, TEST_CP_PASSWORD } from './test-app';
 
 /**
  * One headless Chromium for a test file: a system one, which `npm test` installs first where it
@@ -64,4 +66,66 @@ export async function fillCheckoutDetails(page: Page, email: string): Promise<vo
   await billing.getByLabel('Country').selectOption(ADDRESS.country);
   await page.getByRole('button', { name: 'Continue to shipping' }).click();
   await page.locator('input[name="shippingMethod"]').first().waitFor();
+}
+
+/** Waits for a locator's text to show `expected` (pages change after scripts answer), then asserts it. */
+export async function expectText(locator: Locator, expected: string | RegExp): Promise<void> {
+  const matches = (text: string) => (typeof expected === 'string' ? text.includes(expected) : expected.test(text));
+  let shown = '';
+  await eventually(async () => {
+    shown =
+      (await locator
+        .first()
+        .textContent({ timeout: 2_000 })
+        .catch(() => '')) ?? '';
+    return matches(shown);
+  }).catch(() => undefined);
+  expect(shown).toEqual(
+    typeof expected === 'string' ? expect.stringContaining(expected) : expect.stringMatching(expected),
+  );
+}
+
+/** Waits for the page's late requests (lazy images, the mini-cart) before the user moves on. */
+export function settled(page: Page): Promise<void> {
+  return page.waitForLoadState('networkidle');
+}
+
+/**
+ * Follows a link (or presses a form's button) once what the page and scrolling to it started loading has arrived:
+ * leaving earlier would abort it, the page's icon too.
+ */
+export async function follow(link: Locator): Promise<void> {
+  await link.scrollIntoViewIfNeeded();
+  await settled(link.page());
+  await link.click();
+}
+
+/** Logs a page in to the CP through the login form and waits for the dashboard. */
+export async function cpLogIn(page: Page, email = 'admin@example.com', password = TEST_CP_PASSWORD): Promise<void> {
+  await page.goto('/admin/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await follow(page.getByRole('button', { name: 'Log in' }));
+  await page.waitForURL(/\/admin$/);
+}
+
+let axeSource: string | undefined;
+
+/**
+ * The page's violations of WCAG 2.1 A and AA as axe-core finds them, one line each (rule, impact, the first
+ * offending elements). axe is evaluated through the DevTools protocol, which the page's CSP does not govern, so
+ * the page is checked with its real policy in force.
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  // A string, not a function: the test is compiled without the DOM's types.
+  const violations = await page.evaluate<string[]>(`
+    axe
+      .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+      .then((results) => results.violations.map((violation) =>
+        violation.id + ' (' + violation.impact + '): ' +
+        violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')))
+  `);
+  return violations.map((violation) => `${page.url()}: ${violation}`);
 }

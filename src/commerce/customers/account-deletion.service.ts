@@ -21,53 +21,58 @@ export function deletedEmail(customerId: number): string {
   return `deleted-${customerId}@invalid`;
 }
 
-/** Deleting an account at the customer's request, confirmed with their password. */
+/** Deleting an account: by the customer, confirmed with their password, or by staff (CustomerAdmin.erase). */
 @Injectable()
 export class AccountDeletionService {
   constructor(private readonly runner: TransactionRunner) {}
 
-  /**
-   * Removes the personal data in one transaction. The customer row stays (orders point at it) without a
-   * name, e-mail or any way to log in, and its raised `authVersion` ends every open session.
-   */
+  /** The customer's own deletion: the personal data goes in one transaction (see `erase`). */
   async delete(customer: Customer, password: string): Promise<void> {
     await assertCurrentPassword(customer, password, 'password');
+    await this.runner.run(({ manager }) => this.erase(manager, customer));
+  }
+
+  /**
+   * Removes the personal data in the caller's transaction (the customer's own deletion, or staff erasing the
+   * account on request). The customer row stays (orders point at it) without a name, e-mail or any way to log
+   * in, and its raised `authVersion` ends every open session. `customer` is the row as read: a change made to it
+   * since is a 409 `account_changed`.
+   */
+  async erase(manager: EntityManager, customer: Customer): Promise<void> {
     const email = deletedEmail(customer.id);
-    await this.runner.run(async ({ manager }) => {
-      const deleted = await manager.update(
-        Customer,
-        { id: customer.id, authVersion: customer.authVersion, deletedAt: IsNull() },
-        {
-          email,
-          username: null,
-          passwordHash: null,
-          firstName: DELETED_NAME,
-          lastName: DELETED_NAME,
-          socialIds: null,
-          emailVerifiedAt: null,
-          deletedAt: Date.now(),
-          authVersion: customer.authVersion + 1,
-        },
-      );
-      if (!deleted.affected) throw accountChangedMeanwhile();
-      await manager.delete(CustomerAddress, { customerId: customer.id });
-      const wishlists = await manager.find(Wishlist, { select: { id: true }, where: { customerId: customer.id } });
-      if (wishlists.length > 0) {
-        await manager.delete(WishlistItem, { wishlistId: In(wishlists.map((wishlist) => wishlist.id)) });
-        await manager.delete(Wishlist, { customerId: customer.id });
-      }
-      await manager.delete(WatchdogAlert, { customerId: customer.id });
-      await manager.delete(PasswordReset, { customerId: customer.id });
-      await manager.delete(EmailVerification, { customerId: customer.id });
-      await manager.delete(NewsletterSubscriber, { email: customer.email });
-      await forgetConsents(manager, customer.email);
-      await anonymiseOrders(manager, customer.id, email);
-      await manager.update(
-        Cart,
-        { customerId: customer.id },
-        { email: null, billingAddress: null, shippingAddress: null, notes: null, vatId: null, companyName: null },
-      );
-    });
+    const deleted = await manager.update(
+      Customer,
+      { id: customer.id, authVersion: customer.authVersion, deletedAt: IsNull() },
+      {
+        email,
+        username: null,
+        passwordHash: null,
+        firstName: DELETED_NAME,
+        lastName: DELETED_NAME,
+        socialIds: null,
+        emailVerifiedAt: null,
+        deletedAt: Date.now(),
+        authVersion: customer.authVersion + 1,
+      },
+    );
+    if (!deleted.affected) throw accountChangedMeanwhile();
+    await manager.delete(CustomerAddress, { customerId: customer.id });
+    const wishlists = await manager.find(Wishlist, { select: { id: true }, where: { customerId: customer.id } });
+    if (wishlists.length > 0) {
+      await manager.delete(WishlistItem, { wishlistId: In(wishlists.map((wishlist) => wishlist.id)) });
+      await manager.delete(Wishlist, { customerId: customer.id });
+    }
+    await manager.delete(WatchdogAlert, { customerId: customer.id });
+    await manager.delete(PasswordReset, { customerId: customer.id });
+    await manager.delete(EmailVerification, { customerId: customer.id });
+    await manager.delete(NewsletterSubscriber, { email: customer.email });
+    await forgetConsents(manager, customer.email);
+    await anonymiseOrders(manager, customer.id, email);
+    await manager.update(
+      Cart,
+      { customerId: customer.id },
+      { email: null, billingAddress: null, shippingAddress: null, notes: null, vatId: null, companyName: null },
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountDeletionService } from './account-deletion.service';
+import { CustomerAdmin } from './customer-admin.service';
 import { CustomerAccountsService } from './customer-accounts.service';
 import { CustomerOrdersService } from './customer-orders.service';
 import { EmailVerificationService } from './email-verification.service';
@@ -17,11 +18,12 @@ const CUSTOMER_ACCOUNT_SERVICES = [
   CustomerOrdersService,
   SocialAccountsService,
   PasswordResetService,
+  CustomerAdmin,
 ];
 
 /**
  * Customer accounts: registration and login checks, address verification, login details, social accounts,
- * password resets, the account's orders and its deletion. The session, the address book and wishlists are in
+ * password resets, the account's orders and its deletion, and the accounts as staff manage them (CustomerAdmin). The session, the address book and wishlists are in
  * the commerce module, which every area shares.
  */
 @Module({

@@ -77,12 +77,15 @@ export class CustomerAccountsService {
 
   /**
    * The account for a login name (e-mail or username) and password, or null. Unknown accounts are checked
-   * against a dummy hash, so both failures take the same time.
+   * against a dummy hash, so both failures take the same time. A blocked account with the right password is a
+   * 403 `account_blocked`: only someone who knows the password learns it is blocked.
    */
   async authenticate(loginName: string, password: string): Promise<Customer | null> {
     const customer = await this.byLoginName(loginName);
     const matches = await verifyPassword(password, customer?.passwordHash ?? dummyPasswordHash());
-    return customer && customer.passwordHash && matches ? customer : null;
+    if (!customer || !customer.passwordHash || !matches) return null;
+    if (customer.blockedAt) throw customerErrors.account_blocked();
+    return customer;
   }
 
   /**

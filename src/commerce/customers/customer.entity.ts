@@ -41,6 +41,13 @@ export class Customer extends BaseRow {
   @EpochMsColumn({ nullable: true })
   lastLoginAt: number | null;
 
+  /**
+   * Set while staff have blocked the account: no login (password or social) is let in, and blocking raised
+   * `authVersion`, which ended the sessions open at the time. Checkout as a guest under the address stays open.
+   */
+  @EpochMsColumn({ nullable: true })
+  blockedAt: number | null;
+
   /** Set when the account was deleted: the row stays (orders point at it) without personal data. */
   @EpochMsColumn({ nullable: true })
   deletedAt: number | null;

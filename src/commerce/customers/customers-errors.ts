@@ -11,6 +11,12 @@ export const customerErrors = errorCatalogue({
     status: 409,
     message: 'An account with this e-mail already exists. Log in or reset the password.',
   },
+  /** Told only to whoever proved they hold the account (the right password, the linked social login). */
+  account_blocked: {
+    status: 403,
+    message:
+      'This account is blocked and cannot log in. Contact the shop if you think this is a mistake; you can still order as a guest.',
+  },
   account_changed: { status: 409, message: 'Your account was changed in another session. Log in again.' },
   address_book_full: {
     status: 409,

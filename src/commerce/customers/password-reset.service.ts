@@ -62,7 +62,12 @@ export class PasswordResetService implements OnModuleInit {
    * takes the same time either way, so it tells nobody which addresses are registered.
    */
   request(email: string): Promise<void> {
-    return this.runner.run((tx) => this.jobs.enqueue(tx, START_JOB, { email: normaliseEmail(email) }));
+    return this.runner.run((tx) => this.requestIn(tx, email));
+  }
+
+  /** `request` in the caller's transaction: staff sending the e-mail record it in the audit log with it. */
+  async requestIn(tx: Tx, email: string): Promise<void> {
+    await this.jobs.enqueue(tx, START_JOB, { email: normaliseEmail(email) });
   }
 
   /** A reset whose link is still good (neither used nor expired), or a 400 saying what is wrong with it. */

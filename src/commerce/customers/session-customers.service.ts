@@ -11,8 +11,8 @@ export interface SessionLogin {
 }
 
 /**
- * Who a session is logged in as: the customer while accounts are on, the account still exists and its
- * password has not changed since this login (`authVersion`). The one check behind the account guard,
+ * Who a session is logged in as: the customer while accounts are on, the account still exists, is not blocked and
+ * its password has not changed since this login (`authVersion`). The one check behind the account guard,
  * private page sections, wishlists, carts and the orders a session places.
  */
 @Injectable()
@@ -33,7 +33,10 @@ export class SessionCustomers {
   async standingLogin(login: SessionLogin | undefined): Promise<Customer | null> {
     const customerId = login?.customerId;
     if (!customerId) return null;
-    const customer = await this.dataSource.getRepository(Customer).findOneBy({ id: customerId, deletedAt: IsNull() });
+    // Blocking raises authVersion too; the blockedAt check keeps a blocked account out whatever its sessions hold.
+    const customer = await this.dataSource
+      .getRepository(Customer)
+      .findOneBy({ id: customerId, deletedAt: IsNull(), blockedAt: IsNull() });
     return customer && customer.authVersion === login.customerAuthVersion ? customer : null;
   }
 

@@ -13,6 +13,7 @@ import { normaliseEmail } from './customer-accounts.service';
 import { accountClaimedMail } from './account-claimed.mail';
 import { PROVIDER_LABELS, SocialProfile } from './social-identity';
 import { LIKE_ESCAPE, likeContaining } from '../../database/like';
+import { customerErrors } from './customers-errors';
 
 export type SocialSignIn = { customer: Customer } | { refusal: string };
 
@@ -51,6 +52,8 @@ export class SocialAccountsService {
       ? await manager.findOne(Customer, { where: { email, deletedAt: IsNull() }, ...writeLock(manager) })
       : null;
     let customer = byEmail?.socialIds?.[provider] === subject ? byEmail : await this.bySubject(manager, profile);
+    // The account this login would use (a new one is never blocked), refused before anything is linked or taken over.
+    if ((customer ?? byEmail)?.blockedAt) return { refusal: customerErrors.account_blocked().message };
     if (!customer) {
       const label = PROVIDER_LABELS[provider];
       if (!email) {

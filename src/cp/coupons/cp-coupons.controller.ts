@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { CouponList } from '../../commerce/coupons/coupon-list.service';
+import { COUPON_SORTS, CouponList, NEWEST_COUPONS_FIRST } from '../../commerce/coupons/coupon-list.service';
 import { CouponService } from '../../commerce/coupons/coupon.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { CpListQuery } from '../../common/cp-list.query';
@@ -25,7 +25,8 @@ export class CpCouponsController {
   @Get()
   async index(@Query() query: CpListQuery): Promise<PageView> {
     const page = query.pageNumber;
-    return new PageView('cp/coupons', { layout: 'cp', title: 'Coupons', ...(await this.list.list(page)), page });
+    const sort = query.sortBy(COUPON_SORTS, NEWEST_COUPONS_FIRST);
+    return new PageView('cp/coupons', { layout: 'cp', title: 'Coupons', ...(await this.list.list(page, sort)), page });
   }
 
   @Get('new')

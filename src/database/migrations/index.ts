@@ -31,6 +31,7 @@ import { Withdrawals1795786795231 } from './1795786795231-withdrawals';
 import { WithdrawalDeadlineAndTermsLanguage1795793705640 } from './1795793705640-withdrawal-deadline-and-terms-language';
 import { AuditLog1795797950571 } from './1795797950571-audit-log';
 import { ProductAdminFields1795798112075 } from './1795798112075-product-admin-fields';
+import { CustomerBlocked1795798126300 } from './1795798126300-customer-blocked';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   WithdrawalDeadlineAndTermsLanguage1795793705640,
   AuditLog1795797950571,
   ProductAdminFields1795798112075,
+  CustomerBlocked1795798126300,
 ];

@@ -12,8 +12,8 @@ declare module 'express' {
 }
 
 /**
- * Account routes: a logged-in customer whose session is still valid (the account exists and its password
- * has not changed since this login). Pair with `@RequiresFeature('customerAccountsEnabled')`.
+ * Account routes: a logged-in customer whose session is still valid (the account exists, is not blocked and its
+ * password has not changed since this login). Pair with `@RequiresFeature('customerAccountsEnabled')`.
  */
 @Injectable()
 export class CustomerGuard implements CanActivate {

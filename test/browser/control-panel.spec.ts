@@ -1,0 +1,82 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { Product } from '../../src/commerce/products/product.entity';
+import { accessibilityViolations, cpLogIn, launchBrowser, settled, watchPage } from '../support/browser';
+import { insertOrder } from '../support/fixtures';
+import { startTestApp, TestApp, usingMysql } from '../support/test-app';
+
+const ARTIFACTS = join(__dirname, '..', 'artifacts', 'control-panel');
+const VIEWPORTS = [
+  { name: 'desktop', viewport: { width: 1280, height: 900 } },
+  { name: 'phone', viewport: { width: 375, height: 740 } },
+];
+
+/**
+ * Every CP screen in a real browser, as staff meet it on a desktop and on a phone: each page the header links,
+ * and the detail pages behind them, passes axe-core's WCAG 2.1 A/AA rules, fits the screen's width (wide tables
+ * scroll in their own box), loads without a console error, failed request or error answer, and leaves a screenshot
+ * in test/artifacts/control-panel/.
+ */
+describe(`the control panel in the browser (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
+  let shop: TestApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [shop, browser] = await Promise.all([startTestApp({ listen: true }), launchBrowser()]);
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await shop?.close();
+  });
+
+  describe.each(VIEWPORTS)('on a $name screen', ({ name, viewport }) => {
+    it('serves every screen accessible, within the screen, and clean', async () => {
+      const order = await insertOrder(shop.dataSource, 'paid');
+      const product = await shop.dataSource.getRepository(Product).findOneOrFail({ where: {}, order: { id: 'ASC' } });
+      const context = await browser.newContext({ baseURL: shop.config.baseUrl, viewport });
+      context.setDefaultTimeout(10_000);
+      const page = await context.newPage();
+      const watcher = watchPage(page);
+      const violations: string[] = [];
+      const tooWide: string[] = [];
+      /** Checks the page that is open and keeps its screenshot under `what`. */
+      const check = async (what: string) => {
+        await settled(page);
+        violations.push(...(await accessibilityViolations(page)));
+        const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+        if (width > viewport.width) tooWide.push(`${page.url()}: ${width} px`);
+        await page.screenshot({ path: join(ARTIFACTS, `${name}-${what}.png`), fullPage: true });
+      };
+      try {
+        await page.goto('/admin/login');
+        await check('login');
+        await cpLogIn(page);
+        await check('dashboard');
+        for (const path of await headerLinks(page)) {
+          await page.goto(path);
+          await check(path.replace(/^\/admin\/?/, '').replace(/[^a-z0-9]+/g, '-') || 'home');
+        }
+        const details = { order: `/admin/orders/${order.id}`, product: `/admin/products/${product.id}` };
+        for (const [what, path] of Object.entries(details)) {
+          await page.goto(path);
+          await check(what);
+        }
+        expect(violations).toEqual([]);
+        expect(tooWide).toEqual([]);
+        watcher.expectClean();
+      } finally {
+        await context.close();
+      }
+    });
+  });
+});
+
+/** The CP paths the header links, once each (on a phone the menu holds them). */
+async function headerLinks(page: Page): Promise<string[]> {
+  const hrefs = await page
+    .locator('header.cp-header nav a')
+    .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+  return [...new Set(hrefs.filter((href) => href.startsWith('/admin')))];
+}
