@@ -326,7 +326,7 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
       changes: { visible: { from: true, to: false } },
     });
 
-    const byPrice = await admin.get('/admin/products?sort=price&dir=desc').set('Accept', 'text/html').expect(200);
+    const byPrice = await admin.get('/admin/products?sort=-price').set('Accept', 'text/html').expect(200);
     const [mostExpensive] = await products().find({
       where: { archivedAt: IsNull() },
       order: { price: 'DESC', id: 'DESC' },
@@ -335,7 +335,7 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     expect(/<tbody>\s*<tr>[\s\S]*?<a href="\/admin\/products\/\d+">([^<]+)<\/a>/.exec(byPrice.text)![1]).toBe(
       mostExpensive.sku,
     );
-    await admin.get('/admin/products?sort=colour').expect(400);
+    expect(byPrice.text).toContain('aria-sort="descending"');
   });
 
   it('imports an uploaded file with a report of rejected rows, and round-trips the export', async () => {

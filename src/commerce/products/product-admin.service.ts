@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { ListSort } from '../../common/cp-list.query';
 import { AppError } from '../../common/errors/app-error';
 import { FormProblems, isColumnInt } from '../../common/errors/form-problems';
 import { convertMinor, toMajor } from '../../common/money';
@@ -37,9 +38,7 @@ export interface ProductFilter {
   /** An exact SKU, or part of a name or SKU. */
   q?: string;
   page: number;
-  /** Newest first when not given. */
-  sort?: ProductSort;
-  descending?: boolean;
+  sort: ListSort<ProductSort>;
   /** The archived products instead of those in use. */
   archived?: boolean;
 }
@@ -127,8 +126,7 @@ export class ProductAdmin {
 
   async list(filter: ProductFilter) {
     const query = this.dataSource.getRepository(Product).createQueryBuilder('p');
-    if (filter.sort) query.orderBy(SORT_COLUMNS[filter.sort], filter.descending ? 'DESC' : 'ASC');
-    query.addOrderBy('p.id', filter.sort && !filter.descending ? 'ASC' : 'DESC');
+    query.orderBy(SORT_COLUMNS[filter.sort.key], filter.sort.direction).addOrderBy('p.id', filter.sort.direction);
     query.where(filter.archived ? 'p.archivedAt IS NOT NULL' : 'p.archivedAt IS NULL');
     const q = filter.q?.trim();
     if (q) {

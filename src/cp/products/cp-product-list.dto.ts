@@ -1,17 +1,8 @@
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PRODUCT_SORTS, ProductSort } from '../../commerce/products/product-admin.service';
 import { CpListQuery } from '../../common/cp-list.query';
 
-/** `?q=&page=&sort=&dir=&archived=` of the product list. */
+/** `?q=&page=&sort=&archived=` of the product list. */
 export class CpProductListQuery extends CpListQuery {
-  @IsOptional()
-  @IsIn(PRODUCT_SORTS)
-  sort?: ProductSort;
-
-  @IsOptional()
-  @IsIn(['asc', 'desc'])
-  dir?: 'asc' | 'desc';
-
   /** `1`: the archived products instead. */
   @IsOptional()
   @IsIn(['', '1'])

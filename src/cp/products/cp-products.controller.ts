@@ -45,27 +45,8 @@ export class CpProductsController {
   async list(@Query() query: CpProductListQuery): Promise<PageView> {
     const page = query.pageNumber;
     const archived = query.archived === '1';
-    const result = await this.products.list({
-      q: query.q,
-      page,
-      sort: query.sort,
-      descending: query.dir === 'desc',
-      archived,
-    });
-    // Each column's link sorts by it, the other way round when it is the current sort.
-    const sortLinks = Object.fromEntries(
-      PRODUCT_SORTS.map((sort) => {
-        const params = new URLSearchParams({
-          ...(query.q ? { q: query.q } : {}),
-          ...(archived ? { archived: '1' } : {}),
-          sort,
-          dir: query.sort === sort && query.dir !== 'desc' ? 'desc' : 'asc',
-        });
-        return [sort, `?${params}`];
-      }),
-    );
-    const pageLink = (to: number) =>
-      `?${new URLSearchParams({ ...(query.q && { q: query.q }), ...(archived ? { archived: '1' } : {}), ...(query.sort ? { sort: query.sort, dir: query.dir ?? 'asc' } : {}), page: String(to) })}`;
+    const sort = query.sortBy(PRODUCT_SORTS, { key: 'updated', direction: 'DESC' });
+    const result = await this.products.list({ q: query.q, page, sort, archived });
     return new PageView('cp/products', {
       layout: 'cp',
       title: archived ? 'Archived products' : 'Products',
@@ -73,9 +54,6 @@ export class CpProductsController {
       page,
       filter: query,
       archived,
-      sortLinks,
-      previousPage: page > 1 ? pageLink(page - 1) : null,
-      nextPage: page < result.pages ? pageLink(page + 1) : null,
     });
   }
 
