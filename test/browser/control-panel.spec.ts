@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { ProductVariant } from '../../src/commerce/products/product-variant.entity';
 import { Product } from '../../src/commerce/products/product.entity';
 import { accessibilityViolations, cpLogIn, launchBrowser, settled, watchPage } from '../support/browser';
 import { insertOrder } from '../support/fixtures';
@@ -35,6 +36,9 @@ describe(`the control panel in the browser (${usingMysql ? 'MariaDB' : 'SQLite'}
     it('serves every screen accessible, within the screen, and clean', async () => {
       const order = await insertOrder(shop.dataSource, 'paid');
       const product = await shop.dataSource.getRepository(Product).findOneOrFail({ where: {}, order: { id: 'ASC' } });
+      const variant = await shop.dataSource
+        .getRepository(ProductVariant)
+        .findOneOrFail({ where: {}, order: { id: 'ASC' } });
       const context = await browser.newContext({ baseURL: shop.config.baseUrl, viewport });
       context.setDefaultTimeout(10_000);
       const page = await context.newPage();
@@ -58,7 +62,15 @@ describe(`the control panel in the browser (${usingMysql ? 'MariaDB' : 'SQLite'}
           await page.goto(path);
           await check(path.replace(/^\/admin\/?/, '').replace(/[^a-z0-9]+/g, '-') || 'home');
         }
-        const details = { order: `/admin/orders/${order.id}`, product: `/admin/products/${product.id}` };
+        const details = {
+          order: `/admin/orders/${order.id}`,
+          product: `/admin/products/${product.id}`,
+          'product-new': '/admin/products/new',
+          'product-variant': `/admin/products/${variant.productId}/variants/${variant.id}`,
+          'product-delete': `/admin/products/${product.id}/delete`,
+          'products-bulk': `/admin/products/bulk?action=hide&ids=${product.id}`,
+          'products-import': '/admin/products/import',
+        };
         for (const [what, path] of Object.entries(details)) {
           await page.goto(path);
           await check(what);
