@@ -261,8 +261,10 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     const id = await create({ sku: 'CP-DELETE-ME', name: 'Delete me', price: '1' });
     const confirm = await admin.get(`/admin/products/${id}/delete`).set('Accept', 'text/html').expect(200);
     expect(confirm.text).toContain('name="confirm" value="yes" required');
+    expect(confirm.text).toContain(`action="/admin/products/${id}/delete"`);
     expect(confirm.text).toContain('deleted');
     const unconfirmed = await admin.post(`/admin/products/${id}/delete`, {});
+    expect(confirm.text).toContain('this product');
     expect(unconfirmed.status).toBe(400);
     expect(unconfirmed.body.error.fields).toEqual({ confirm: ['must be ticked'] });
     const deleted = await admin.post(`/admin/products/${id}/delete`, { confirm: 'yes' });

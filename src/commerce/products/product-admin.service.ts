@@ -248,14 +248,17 @@ export class ProductAdmin {
       await this.stock.set(tx, [{ productId: id, stock, variants: edit.variantStocks }]);
       await this.history.record(tx, [id], now);
       const saved = Object.assign(product, changes, { stock });
-      await this.audit.record(manager, {
-        actor,
-        area: 'product',
-        action: 'updated',
-        subject: id,
-        subjectLabel: product.sku,
-        changes: auditChanges(before, auditedFields(saved)),
-      });
+      const fieldChanges = auditChanges(before, auditedFields(saved));
+      if (Object.keys(fieldChanges).length > 0) {
+        await this.audit.record(manager, {
+          actor,
+          area: 'product',
+          action: 'updated',
+          subject: id,
+          subjectLabel: product.sku,
+          changes: fieldChanges,
+        });
+      }
       const stockAfter = {
         stock,
         ...variantStockFields(variants.map((variant) => ({ ...variant, stock: edit.variantStocks.get(variant.id)! }))),

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { FormProblems, isColumnInt } from '../../common/errors/form-problems';
 import { writeLock } from '../../database/locking';
@@ -44,6 +44,7 @@ export const BULK_LIMIT = 100;
 @Injectable()
 export class ProductLifecycle {
   constructor(
+    private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
     private readonly stores: StoreService,
     private readonly history: PriceHistory,
@@ -194,22 +195,23 @@ export class ProductLifecycle {
   async selection(
     ids: number[],
   ): Promise<Array<Pick<Product, 'id' | 'sku' | 'name' | 'visible'> & { ordered: boolean }>> {
-    return this.runner.run(async ({ manager }) => {
-      const products = await this.lockMany(manager, ids);
-      const ordered = await orderedIds(
-        manager,
-        products.map((product) => product.id),
-      );
-      return products.map(({ id, sku, name, visible }) => ({ id, sku, name, visible, ordered: ordered.has(id) }));
+    const products = await this.dataSource.manager.find(Product, {
+      where: { id: In(checkedSelection(ids)) },
+      order: { id: 'ASC' },
     });
+    const ordered = await orderedIds(
+      this.dataSource.manager,
+      products.map((product) => product.id),
+    );
+    return products.map(({ id, sku, name, visible }) => ({ id, sku, name, visible, ordered: ordered.has(id) }));
   }
 
   private async lockMany(manager: EntityManager, ids: number[]): Promise<Product[]> {
-    const wanted = [...new Set(ids)];
-    if (wanted.length === 0 || wanted.length > BULK_LIMIT) {
-      throw AppError.invalid({ ids: [`select 1 to ${BULK_LIMIT} products`] }, `Select 1 to ${BULK_LIMIT} products.`);
-    }
-    return manager.find(Product, { where: { id: In(wanted) }, order: { id: 'ASC' }, ...writeLock(manager) });
+    return manager.find(Product, {
+      where: { id: In(checkedSelection(ids)) },
+      order: { id: 'ASC' },
+      ...writeLock(manager),
+    });
   }
 
   private async removeOne(manager: EntityManager, product: Product, actor: string): Promise<Removal> {
@@ -251,6 +253,15 @@ function rowFields<T extends BaseRow & { product?: Product }>(row: T): Omit<T, k
   delete fields.dateUpdated;
   delete fields.product;
   return fields as Omit<T, keyof BaseRow | 'product'>;
+}
+
+/** The ids of a bulk selection once each, or a 400 when there are none or too many. */
+function checkedSelection(ids: number[]): number[] {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0 || wanted.length > BULK_LIMIT) {
+    throw AppError.invalid({ ids: [`select 1 to ${BULK_LIMIT} products`] }, `Select 1 to ${BULK_LIMIT} products.`);
+  }
+  return wanted;
 }
 
 /** Which of the products an order line names. */

@@ -23,6 +23,8 @@ import { CpConfirmDto, CpProductBulkDto, CpProductListQuery, selectedIds } from 
 import { CpVariantFormDto, parseVariantForm } from './cp-variant-form.dto';
 
 const BULK_LABELS = { show: 'Show', hide: 'Hide', remove: 'Delete or archive' } as const;
+/** The confirmation checkbox's verb: "Yes, hide these 2 products". */
+const BULK_VERBS = { show: 'show', hide: 'hide', remove: 'delete or archive' } as const;
 
 /**
  * Products as staff see them: list, search and sort, create, edit (with variants, SEO texts and related products),
@@ -120,8 +122,10 @@ export class CpProductsController {
     return new PageView('cp/products-bulk', {
       layout: 'cp',
       title: `${BULK_LABELS[query.action]} ${products.length} products`,
+      formAction: `${this.listPage()}/bulk`,
       action: query.action,
       actionLabel: BULK_LABELS[query.action],
+      actionVerb: BULK_VERBS[query.action],
       removing: query.action === 'remove',
       products,
     });
@@ -200,8 +204,10 @@ export class CpProductsController {
     return new PageView('cp/products-bulk', {
       layout: 'cp',
       title: `Delete ${product.name}`,
+      formAction: `${this.productPage(id)}/delete`,
       action: 'remove',
       actionLabel: BULK_LABELS.remove,
+      actionVerb: BULK_VERBS.remove,
       removing: true,
       products: [product],
     });
