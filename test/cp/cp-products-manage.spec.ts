@@ -161,6 +161,8 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     ]);
     const form = await admin.get(`/admin/products/${lantern.id}`).set('Accept', 'text/html').expect(200);
     expect(form.text).toContain('name="related" value="DEMO-TENT-2P DEMO-TENT-4P"');
+    // One price, in the base currency; the others are shown converted, read-only.
+    expect(form.text).toMatch(/converted at today's rate: [^<]*43\.20/);
     const [updated] = await audits(lantern.id);
     expect(updated.action).toBe('updated');
     expect(updated.changes).toMatchObject({
@@ -298,6 +300,14 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     expect((await admin.get('/admin/products?q=DEMO-GRINDER-HAND').expect(200)).text).toContain('No products match.');
     const archivedList = await admin.get('/admin/products?archived=1').set('Accept', 'text/html').expect(200);
     expect(archivedList.text).toContain('DEMO-GRINDER-HAND');
+    const edit = await admin.post(`/admin/products/${grinder.id}`, {
+      price: '1',
+      stock: '1',
+      visible: '1',
+      enabled: '1',
+    });
+    expect(edit.status).toBe(409);
+    expect(edit.body.error.code).toBe('product_archived');
     expect((await audits(grinder.id)).at(-1)).toMatchObject({
       action: 'archived',
       changes: { visible: { from: true, to: false }, enabled: { from: true, to: false } },

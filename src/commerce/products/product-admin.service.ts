@@ -28,6 +28,7 @@ import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 import { SaleInput, saleProblems, settleSale } from './sale-price';
 import { isTaxClass, TAX_CLASSES, TaxClass } from '../tax/tax-class';
+import { productErrors } from './products-errors';
 import { StockService } from './stock.service';
 import { LIKE_ESCAPE, likeContaining } from '../../database/like';
 
@@ -213,6 +214,7 @@ export class ProductAdmin {
       const now = Date.now();
       const product = await manager.findOne(Product, { where: { id }, ...writeLock(manager) });
       if (!product) throw AppError.notFound('Product not found');
+      if (product.archivedAt !== null) throw productErrors.product_archived({ sku: product.sku });
       const variants = await manager.find(ProductVariant, { where: { productId: id } });
       const sale = settleSale(product, edit.sale, now);
       const problems = new FormProblems();

@@ -14,6 +14,7 @@ import { slugify } from './product-import.service';
 import { PriceHistory } from './price-history.service';
 import { ProductVariant } from './product-variant.entity';
 import { Product, ProductOption } from './product.entity';
+import { productErrors } from './products-errors';
 import { StockService } from './stock.service';
 
 /** A variant as staff type it: its options by label ("Size" → "M"), in the product's option order. */
@@ -53,10 +54,7 @@ export class ProductVariantAdmin {
       const { product, variants, variant } = await this.load(manager, productId, variantId);
       if (!variant) throw AppError.notFound('Variant not found');
       if (await manager.exists(OrderLine, { where: { variantId } })) {
-        throw AppError.conflict(
-          'variant_ordered',
-          `${variant.sku} was ordered and stays on its orders: set its stock to 0 instead of removing it.`,
-        );
+        throw productErrors.variant_ordered({ sku: variant.sku });
       }
       await manager.delete(CartLine, { variantId });
       await manager.delete(WishlistItem, { variantId });
@@ -168,6 +166,7 @@ export class ProductVariantAdmin {
   private async load(manager: EntityManager, productId: number, variantId: number | null) {
     const product = await manager.findOne(Product, { where: { id: productId }, ...writeLock(manager) });
     if (!product) throw AppError.notFound('Product not found');
+    if (product.archivedAt !== null) throw productErrors.product_archived({ sku: product.sku });
     const variants = await manager.find(ProductVariant, { where: { productId }, order: { id: 'ASC' } });
     return { product, variants, variant: variants.find((variant) => variant.id === variantId) };
   }
