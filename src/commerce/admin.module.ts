@@ -4,12 +4,16 @@ import { GiftCardList } from './gift-cards/gift-card-list.service';
 import { AbandonedCartsReport } from './marketing/abandoned-carts-report.service';
 import { OrderAdmin } from './orders/order-admin.service';
 import { ProductAdmin } from './products/product-admin.service';
+import { ProductLifecycle } from './products/product-lifecycle.service';
+import { ProductVariantAdmin } from './products/product-variant-admin.service';
 import { ShippingAdmin } from './shipping/shipping-admin.service';
 import { ShopStatistics } from './statistics/shop-statistics.service';
 
 const ADMIN_SERVICES = [
   OrderAdmin,
   ProductAdmin,
+  ProductLifecycle,
+  ProductVariantAdmin,
   ShippingAdmin,
   CouponList,
   GiftCardList,

@@ -44,6 +44,7 @@ import { PriceHistory } from './products/price-history.service';
 import { ImportImageSources } from './products/import-image-sources';
 import { ProductImageFiles } from './products/product-image-files';
 import { ProductImages } from './products/product-images.service';
+import { CatalogTransfer } from './products/catalog-transfer.service';
 import { ProductImportService } from './products/product-import.service';
 import { ProductsService } from './products/products.service';
 import { SellableProducts } from './products/sellable-products';
@@ -78,6 +79,7 @@ const COMMERCE_SERVICES = [
   ProductImageFiles,
   ProductImages,
   ProductImportService,
+  CatalogTransfer,
   ProductsService,
   SellableProducts,
   StockService,

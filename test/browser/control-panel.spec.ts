@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { ProductVariant } from '../../src/commerce/products/product-variant.entity';
 import { Product } from '../../src/commerce/products/product.entity';
 import { CpPasswordLink } from '../../src/commerce/staff/cp-password-link.entity';
 import { CpUser } from '../../src/commerce/staff/cp-user.entity';
@@ -42,6 +43,9 @@ describe(`the control panel in the browser (${usingMysql ? 'MariaDB' : 'SQLite'}
         .getRepository(CpUser)
         .findOneOrFail({ where: {}, order: { id: 'ASC' } });
       const invitation = await openInvitation(shop, `invited-${name}@example.com`);
+      const variant = await shop.dataSource
+        .getRepository(ProductVariant)
+        .findOneOrFail({ where: {}, order: { id: 'ASC' } });
       const context = await browser.newContext({ baseURL: shop.config.baseUrl, viewport });
       context.setDefaultTimeout(10_000);
       const page = await context.newPage();
@@ -71,6 +75,11 @@ describe(`the control panel in the browser (${usingMysql ? 'MariaDB' : 'SQLite'}
           'staff-invite': '/admin/users/new',
           'staff-member': `/admin/users/${staffMember.id}`,
           'set-password': `/admin/set-password/${invitation}`,
+          'product-new': '/admin/products/new',
+          'product-variant': `/admin/products/${variant.productId}/variants/${variant.id}`,
+          'product-delete': `/admin/products/${product.id}/delete`,
+          'products-bulk': `/admin/products/bulk?action=hide&ids=${product.id}`,
+          'products-import': '/admin/products/import',
         };
         for (const [what, path] of Object.entries(details)) {
           await page.goto(path);

@@ -141,13 +141,17 @@ describe('staff edit rules', () => {
     };
 
     const simple = await refusal(
-      products.save(tent.id, {
-        ...edit,
-        price: 1.5,
-        sale: { ...noSale, salePrice: 2000 },
-        stock: -1,
-        variantStocks: new Map([[variants[0].id, 2]]),
-      }),
+      products.save(
+        tent.id,
+        {
+          ...edit,
+          price: 1.5,
+          sale: { ...noSale, salePrice: 2000 },
+          stock: -1,
+          variantStocks: new Map([[variants[0].id, 2]]),
+        },
+        'cli',
+      ),
     );
     expect(simple.fields).toEqual({
       price: ['must be a whole number of minor units ≥ 0'],
@@ -161,7 +165,7 @@ describe('staff edit rules', () => {
     });
 
     const stocks = new Map(variants.map((variant, index) => [variant.id, index + 1]));
-    const saved = await products.save(mug.id, { ...edit, stock: 999, variantStocks: stocks });
+    const saved = await products.save(mug.id, { ...edit, stock: 999, variantStocks: stocks }, 'cli');
     expect(saved.stock).toBe(6);
     expect(await shop.dataSource.getRepository(Product).findOneByOrFail({ id: mug.id })).toMatchObject({
       price: 1000,

@@ -110,7 +110,8 @@ describe('CP permissions', () => {
   it('declares a permission or an explicit opening on every CP route, and refuses one that declares neither', async () => {
     const routes = nestRoutes(shop).filter(({ route }) => underCp(route));
     // The audit sees every CP route there is: nothing under the CP is served past Nest's guards.
-    expect(routes.map(({ route }) => route).sort()).toEqual(expressRoutes(shop).filter(underCp).sort());
+    // A route with middleware of its own (the catalog upload) has a router layer for each: the same route.
+    expect(routes.map(({ route }) => route).sort()).toEqual([...new Set(expressRoutes(shop).filter(underCp))].sort());
     expect(routes.length).toBeGreaterThan(60);
 
     // Only the one planted above declares nothing.

@@ -82,6 +82,7 @@ describe('schema and demo seed', () => {
           'UnitPricesProductSafety1795790774793',
           'WithdrawalDeadlineAndTermsLanguage1795793705640',
           'AuditLog1795797950571',
+          'ProductAdminFields1795798112075',
           'CustomerBlocked1795798126300',
           'CpStaffInvitations1795798126301',
           'ProductImages1795798592038',

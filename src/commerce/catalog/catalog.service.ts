@@ -56,6 +56,8 @@ export interface ProductPage {
   related: CatalogProduct[];
   crossSell: CatalogProduct[];
   currency: Currency;
+  /** The page's `<title>` (the meta title staff set, else the name) and meta description (may be empty). */
+  meta: { title: string; description: string };
 }
 
 /**
@@ -238,6 +240,7 @@ export class CatalogService {
       related: await this.products.present(related, currency),
       crossSell: await this.products.present(crossSell, currency),
       currency,
+      meta: { title: product.metaTitle || product.name, description: product.metaDescription },
     };
   }
 

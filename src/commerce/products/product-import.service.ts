@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { In, ObjectLiteral } from 'typeorm';
 import { toMinor } from '../../common/money';
+import { AuditLog } from '../audit/audit-log.service';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { NetUnit, parseNetQuantity } from './net-quantity';
 import { ImageRejection, ImportImageSources } from './import-image-sources';
@@ -36,6 +37,9 @@ export interface ProductImportRow extends NetQuantityFields {
   /** The VAT class (docs/shop.md, _VAT by destination_); standard when not given. */
   taxClass?: TaxClass;
   description?: string;
+  /** The page's title and meta description (empty when not given). */
+  metaTitle?: string;
+  metaDescription?: string;
   images?: string[];
   options?: ProductOption[];
   variants?: Array<
@@ -85,6 +89,8 @@ export interface ImportOptions {
   relations?: boolean;
   /** The folder file paths in `images` are relative to (the import file's); without it they are refused. */
   imageFolder?: string;
+  /** Who imports (`cli`, `cp:<email>`): the batch's audit entry names them. Without it nothing is audited (the demo seed). */
+  actor?: string;
 }
 
 /** Rows per multi-row INSERT: well inside both databases' limits on bound parameters. */
@@ -113,6 +119,7 @@ export class ProductImportService {
     private readonly history: PriceHistory,
     private readonly imageSources: ImportImageSources,
     private readonly images: ProductImages,
+    private readonly audit: AuditLog,
   ) {}
 
   /**
@@ -176,6 +183,19 @@ export class ProductImportService {
       await this.replaceImages(tx, acceptedIndexes, rows, ids, pictures.stored);
       const imported = new Set(acceptedIndexes);
       summary.rejectedImages = pictures.rejected.filter((rejection) => imported.has(rejection.index));
+      if (options.actor && accepted.length > 0) {
+        await this.audit.record(tx.manager, {
+          actor: options.actor,
+          area: 'product',
+          action: 'imported',
+          subject: 'catalog',
+          subjectLabel: `${summary.created} created, ${summary.updated} updated`,
+          changes: {
+            created: { from: null, to: accepted.filter((row) => !known.products.has(row.sku)).map((row) => row.sku) },
+            updated: { from: null, to: accepted.filter((row) => known.products.has(row.sku)).map((row) => row.sku) },
+          },
+        });
+      }
       return summary;
     });
   }
@@ -380,6 +400,8 @@ function productFields(
     slug,
     name: row.name,
     description: row.description ?? '',
+    metaTitle: row.metaTitle ?? '',
+    metaDescription: row.metaDescription ?? '',
     type: variants.length > 0 ? 'configurable' : 'simple',
     price: toMinor(row.price, decimals),
     ...settledSale,

@@ -88,4 +88,18 @@ export class Product extends BaseRow {
 
   @Column({ type: 'varchar', length: 4, nullable: true })
   netUnit: string | null;
+
+  /** The page's `<title>` and meta description; empty: the product's name and the start of its description. */
+  @Column({ type: 'varchar', length: 255, default: '' })
+  metaTitle: string;
+
+  @Column({ type: 'varchar', length: 500, default: '' })
+  metaDescription: string;
+
+  /**
+   * When staff archived it instead of deleting it, because orders name it: it stays hidden and disabled, out of
+   * the CP list unless asked for. Null for a product in use.
+   */
+  @EpochMsColumn({ nullable: true })
+  archivedAt: number | null;
 }

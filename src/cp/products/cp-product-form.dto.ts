@@ -88,6 +88,48 @@ export class CpProductFormDto {
   @IsString()
   @MaxLength(16)
   taxClass?: string;
+
+  /** Name, slug, description and the meta texts: each kept when not sent (ProductAdmin checks them). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  name?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  slug?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(70_000)
+  description?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  metaTitle?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  metaDescription?: string;
+
+  /** SKUs separated by spaces, commas or lines; kept when not sent, empty clears the list. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  related?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  crossSell?: string;
+}
+
+/** A list of SKUs as typed: separated by spaces, commas or lines. */
+function skuList(text: string | undefined): string[] | undefined {
+  return text?.split(/[\s,]+/).filter(Boolean);
 }
 
 /** `variantStock` keys: `v` and the variant's id. */
@@ -163,6 +205,15 @@ export function parseProductForm(
     variantNetQuantities,
     safety: safety?.info,
     taxClass: form.taxClass as TaxClass | undefined,
+    details: {
+      name: form.name?.trim(),
+      slug: form.slug?.trim(),
+      description: form.description,
+      metaTitle: form.metaTitle?.trim(),
+      metaDescription: form.metaDescription?.trim(),
+    },
+    related: skuList(form.related),
+    crossSell: skuList(form.crossSell),
   };
 }
 

@@ -30,6 +30,7 @@ import { ProductSearch1795335200000 } from './1795335200000-product-search';
 import { Withdrawals1795786795231 } from './1795786795231-withdrawals';
 import { WithdrawalDeadlineAndTermsLanguage1795793705640 } from './1795793705640-withdrawal-deadline-and-terms-language';
 import { AuditLog1795797950571 } from './1795797950571-audit-log';
+import { ProductAdminFields1795798112075 } from './1795798112075-product-admin-fields';
 import { CustomerBlocked1795798126300 } from './1795798126300-customer-blocked';
 import { ProductImages1795798592038 } from './1795798592038-product-images';
 import { CpStaffInvitations1795798126301 } from './1795798126301-cp-staff-invitations';
@@ -68,6 +69,7 @@ export const MIGRATIONS = [
   UnitPricesProductSafety1795790774793,
   WithdrawalDeadlineAndTermsLanguage1795793705640,
   AuditLog1795797950571,
+  ProductAdminFields1795798112075,
   CustomerBlocked1795798126300,
   CpStaffInvitations1795798126301,
   ProductImages1795798592038,

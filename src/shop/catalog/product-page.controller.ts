@@ -31,7 +31,8 @@ export class ProductPageController {
     if (!page) return productNotFoundPage(req, text);
     if (wantsJson(req)) return { success: true, product: page.product };
     return guestPage(req, 'shop/product', {
-      title: page.product.name,
+      title: page.meta.title,
+      metaDescription: page.meta.description,
       ...productPageView(page, this.config.baseUrl, language),
     });
   }

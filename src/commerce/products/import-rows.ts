@@ -1,9 +1,11 @@
-import { NET_QUANTITY_SCALE, readNetQuantity as readNetQuantityOf } from '../../commerce/products/net-quantity';
-import { ImportSale, NetQuantityFields, ProductImportRow } from '../../commerce/products/product-import.service';
-import { MAX_IMAGE_BYTES } from '../../commerce/products/product-image-files';
-import { readSafetyInfo, SafetyInfo } from '../../commerce/products/product-safety';
-import { ProductOption } from '../../commerce/products/product.entity';
-import { isTaxClass, TAX_CLASSES, TaxClass } from '../../commerce/tax/tax-class';
+import { AppError } from '../../common/errors/app-error';
+import { isTaxClass, TAX_CLASSES, TaxClass } from '../tax/tax-class';
+import { NET_QUANTITY_SCALE, readNetQuantity as readNetQuantityOf } from './net-quantity';
+import { MAX_DESCRIPTION_BYTES, SLUG_PATTERN } from './product-details';
+import { MAX_IMAGE_BYTES } from './product-image-files';
+import { ImportSale, NetQuantityFields, ProductImportRow } from './product-import.service';
+import { readSafetyInfo, SafetyInfo } from './product-safety';
+import { ProductOption } from './product.entity';
 
 /** A row of the import file that is skipped; `line` is its 1-based position in the array. */
 export interface RowError {
@@ -19,13 +21,23 @@ export interface CheckedRows {
 
 /** Largest value the integer columns hold on MySQL (signed INT). */
 const MAX_INT = 2_147_483_647;
-/** MySQL TEXT holds 65,535 bytes. */
-const MAX_DESCRIPTION_BYTES = 65_535;
 /** A base64 `data:` URL of the largest picture accepted, with room for its media type. */
 const MAX_DATA_URL = Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 100;
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 type Raw = Record<string, unknown>;
+
+/** The rows of an import file's text (`file` names it in the messages), or a 400 when it is not a JSON array. */
+export function parseCatalogFile(text: string, file: string): unknown[] {
+  let rows: unknown;
+  try {
+    rows = JSON.parse(text);
+  } catch (error) {
+    throw AppError.invalid({ file: ['is not valid JSON'] }, `${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(rows))
+    throw AppError.invalid({ file: ['must be a JSON array'] }, `${file} must hold a JSON array of products`);
+  return rows;
+}
 
 /**
  * Checks every row of an import file (docs/demo-catalog.md format) on its own and against the rows before it,
@@ -76,7 +88,10 @@ function readRow(
   const sku = readSku(raw.sku, 'sku', problems);
   const name = typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim() : null;
   if (name === null || name.length > 255) problems.push('name is required (up to 255 characters)');
-  if (raw.slug !== undefined && !(typeof raw.slug === 'string' && SLUG.test(raw.slug) && raw.slug.length <= 191)) {
+  if (
+    raw.slug !== undefined &&
+    !(typeof raw.slug === 'string' && SLUG_PATTERN.test(raw.slug) && raw.slug.length <= 191)
+  ) {
     problems.push('slug must be lowercase letters and digits joined by single hyphens (up to 191 characters)');
   }
   const price = readPrice(raw.price, 'price', decimals, problems);
@@ -91,6 +106,14 @@ function readRow(
     !(typeof raw.description === 'string' && Buffer.byteLength(raw.description) <= MAX_DESCRIPTION_BYTES)
   ) {
     problems.push(`description must be text of at most ${MAX_DESCRIPTION_BYTES} bytes`);
+  }
+  for (const [field, max] of [
+    ['metaTitle', 255],
+    ['metaDescription', 500],
+  ] as const) {
+    const value = raw[field];
+    if (value !== undefined && !(typeof value === 'string' && value.length <= max))
+      problems.push(`${field} must be text of at most ${max} characters`);
   }
   const images = readImages(raw.images, problems);
   const related = readStrings(raw.related, 'related', 64, problems);
@@ -111,6 +134,8 @@ function readRow(
     weight: raw.weight as number | undefined,
     taxClass: raw.taxClass as TaxClass | undefined,
     description: raw.description as string | undefined,
+    metaTitle: raw.metaTitle as string | undefined,
+    metaDescription: raw.metaDescription as string | undefined,
     images,
     options,
     variants,
