@@ -102,9 +102,11 @@ export class JobQueue {
   }
 
   /** A page of the CP job list, optionally of one status. */
-  async page(
-    filter: { status?: JobStatus; page: number; sort?: JobSort },
-  ): Promise<{ jobs: Job[]; total: number; pages: number }> {
+  async page(filter: {
+    status?: JobStatus;
+    page: number;
+    sort?: JobSort;
+  }): Promise<{ jobs: Job[]; total: number; pages: number }> {
     const sort = filter.sort ?? NEWEST_JOBS_FIRST;
     const [jobs, total] = await this.dataSource.getRepository(Job).findAndCount({
       where: filter.status ? { status: filter.status } : {},

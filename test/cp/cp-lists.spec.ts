@@ -203,7 +203,7 @@ describe('CP list paging and sorting', () => {
       const html = (await staff.get(pagePath).set('Accept', 'text/html').expect(200)).text;
       const form = html.slice(html.indexOf(`action="${action}"`));
       expect(form.slice(0, form.indexOf('</form>'))).toContain(
-        '<label class="confirm"><input type="checkbox" name="confirm" value="yes" required> I am sure</label>',
+        '<label class="confirm"><input type="checkbox" name="confirm" value="yes" required> I am sure',
       );
       const fields = { ...formFields(html, action), ...typed };
       delete fields._csrf;

@@ -1,5 +1,5 @@
-import { CpConfirmationDto } from '../../common/cp-confirmation';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { CpConfirmationDto } from '../../common/cp-confirmation';
 import { AppError } from '../../common/errors/app-error';
 import { NewCoupon, parseIsoMoment } from '../../commerce/coupons/coupon-input';
 import { CouponType } from '../../commerce/coupons/coupon.entity';

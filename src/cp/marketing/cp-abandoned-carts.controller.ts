@@ -23,7 +23,10 @@ export class CpAbandonedCartsController {
   @Get()
   async index(@Query() query: CpListQuery): Promise<PageView> {
     const page = query.pageNumber;
-    const [list, revenue] = await Promise.all([this.abandoned.list(page, query.sortBy(ABANDONED_CART_SORTS, LATEST_ACTIVITY_FIRST)), this.abandoned.recoveredRevenue()]);
+    const [list, revenue] = await Promise.all([
+      this.abandoned.list(page, query.sortBy(ABANDONED_CART_SORTS, LATEST_ACTIVITY_FIRST)),
+      this.abandoned.recoveredRevenue(),
+    ]);
     return new PageView('cp/abandoned-carts', {
       layout: 'cp',
       title: 'Abandoned carts',
