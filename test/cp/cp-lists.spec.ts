@@ -193,6 +193,23 @@ describe('CP list paging and sorting', () => {
     });
   });
 
+  it("sorts the withdrawals, the abandoned carts and a flow's runs by their columns", async () => {
+    const withdrawals = await page('/admin/withdrawals?sort=-deadline');
+    expect(withdrawals).toContain(
+      '<th scope="col" aria-sort="descending"><a href="/admin/withdrawals?sort=deadline">Period ends ▼',
+    );
+    const carts = await page('/admin/marketing/abandoned-carts?sort=email');
+    expect(carts).toContain(
+      '<th scope="col" aria-sort="ascending"><a href="/admin/marketing/abandoned-carts?sort=-email">E-mail ▲',
+    );
+    const { flow } = await shop.app
+      .get(FlowsService)
+      .create({ name: 'Runs flow', actions: '[{"type":"log","message":"hi"}]' }, true);
+    const runs = await page(`/admin/flows/${flow.id}/runs?sort=status`);
+    expect(runs).toContain(`aria-sort="ascending"><a href="/admin/flows/${flow.id}/runs?sort=-status">Outcome ▲`);
+    expect(runs).toContain('Page 1 of 1');
+  });
+
   /**
    * A destructive form as the page renders it, posted untouched (the box not ticked) is refused with a flash and
    * changes nothing; ticked, it is done.
