@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { ListSort } from '../common/cp-list.query';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { TransactionRunner, Tx } from '../database/transaction-runner';
@@ -16,6 +17,13 @@ export interface JobType<P extends object> {
   /** Carries the payload type only; never set. */
   readonly payload?: P;
 }
+
+const CP_PAGE_SIZE = 50;
+
+/** What the CP job list sorts by; newest first unless asked. */
+export const JOB_SORTS = ['id', 'name', 'status', 'attempts', 'runAt'] as const;
+export type JobSort = ListSort<(typeof JOB_SORTS)[number]>;
+export const NEWEST_JOBS_FIRST: JobSort = { key: 'id', direction: 'DESC' };
 
 export function defineJob<P extends object = Record<string, never>>(name: string): JobType<P> {
   return { name };
@@ -93,11 +101,21 @@ export class JobQueue {
     tx.afterCommit(() => this.wakeWorkers());
   }
 
-  /** The newest jobs, optionally of one status, for the CP. */
-  recent(status?: JobStatus, limit = 100): Promise<Job[]> {
-    return this.dataSource
-      .getRepository(Job)
-      .find({ where: status ? { status } : {}, order: { id: 'DESC' }, take: limit });
+  /** A page of the CP job list, optionally of one status. */
+  async page(filter: {
+    status?: JobStatus;
+    page: number;
+    sort?: JobSort;
+  }): Promise<{ jobs: Job[]; total: number; pages: number }> {
+    const sort = filter.sort ?? NEWEST_JOBS_FIRST;
+    const [jobs, total] = await this.dataSource.getRepository(Job).findAndCount({
+      where: filter.status ? { status: filter.status } : {},
+      // The id breaks ties, so a page boundary never repeats or skips a job.
+      order: { [sort.key]: sort.direction, id: sort.direction },
+      skip: (filter.page - 1) * CP_PAGE_SIZE,
+      take: CP_PAGE_SIZE,
+    });
+    return { jobs, total, pages: Math.max(1, Math.ceil(total / CP_PAGE_SIZE)) };
   }
 
   countByStatus(status: JobStatus): Promise<number> {

@@ -195,7 +195,7 @@ describe(`carrier B CP dashboard and settings (${usingMysql ? 'MariaDB' : 'SQLit
       const res = await page('/admin/carrier-b/dashboard').expect(200);
       const orders = widgetHtml(res.text, 'orders-by-country');
       expect(orders).toContain('<tbody><tr><td>SK</td><td>2</td></tr><tr><td>CZ</td><td>1</td></tr></tbody>');
-      expect(orders).toContain('<tfoot><tr><th>Total</th><td>3</td></tr></tfoot>');
+      expect(orders).toContain('<tfoot><tr><th scope="row">Total</th><td>3</td></tr></tfoot>');
     });
   });
 

@@ -265,7 +265,7 @@ describe('creating coupons', () => {
 
     it('disables and enables a coupon', async () => {
       const coupon = await stored('SUMMER10');
-      const off = await staff.submitForm(`/admin/coupons/${coupon.id}/enabled`, { enabled: 'false' });
+      const off = await staff.submitForm(`/admin/coupons/${coupon.id}/enabled`, { enabled: 'false', confirm: 'yes' });
       expect(off.status).toBe(303);
       expect((await stored('SUMMER10')).enabled).toBe(false);
       const list = await staff.get('/admin/coupons').set('Accept', 'text/html').expect(200);
@@ -273,7 +273,7 @@ describe('creating coupons', () => {
 
       await staff.submitForm(`/admin/coupons/${coupon.id}/enabled`, { enabled: 'true' });
       expect((await stored('SUMMER10')).enabled).toBe(true);
-      const missing = await staff.post('/admin/coupons/999999/enabled', { enabled: 'false' });
+      const missing = await staff.post('/admin/coupons/999999/enabled', { enabled: 'false', confirm: 'yes' });
       expect(missing.status).toBe(404);
     });
   });

@@ -177,7 +177,7 @@ describe(`flows in the control panel (${usingMysql ? 'MariaDB' : 'SQLite'})`, ()
 
   it('disables and enables a flow: its webhook answers 404 meanwhile', async () => {
     const { flow, secret } = await createByForm('Switchable');
-    const off = await staff.submitForm(`/admin/flows/${flow.id}/enabled`, { enabled: 'false' });
+    const off = await staff.submitForm(`/admin/flows/${flow.id}/enabled`, { enabled: 'false', confirm: 'yes' });
     expect(off.status).toBe(303);
     expect(off.headers.location).toBe('/admin/flows');
     expect((await page(staff, '/admin/flows').expect(200)).text).toContain('Flow &quot;Switchable&quot; disabled.');
@@ -191,7 +191,7 @@ describe(`flows in the control panel (${usingMysql ? 'MariaDB' : 'SQLite'})`, ()
 
   it('rotates the secret: the new one is shown once and works, the old one answers 403', async () => {
     const { flow, secret: old } = await createByForm('Rotating');
-    const res = await staff.submitForm(`/admin/flows/${flow.id}/rotate-secret`, {});
+    const res = await staff.submitForm(`/admin/flows/${flow.id}/rotate-secret`, { confirm: 'yes' });
     expect(res.status).toBe(200);
     const fresh = shownSecret(res.text)!;
     expect(fresh).toBeDefined();
@@ -205,7 +205,7 @@ describe(`flows in the control panel (${usingMysql ? 'MariaDB' : 'SQLite'})`, ()
     expect((await page(staff, `/admin/flows/${flow.id}`).expect(200)).text).not.toContain(fresh);
 
     // A script gets the new secret as JSON.
-    const json = await staff.post(`/admin/flows/${flow.id}/rotate-secret`);
+    const json = await staff.post(`/admin/flows/${flow.id}/rotate-secret`, { confirm: 'yes' });
     expect(json.body).toEqual({
       success: true,
       flow: expect.objectContaining({ id: flow.id, name: 'Rotating' }),
@@ -226,7 +226,7 @@ describe(`flows in the control panel (${usingMysql ? 'MariaDB' : 'SQLite'})`, ()
 
     const runs = await page(staff, `/admin/flows/${flow.id}/runs`).expect(200);
     expect(runs.text).toContain('<h1>Runs of Logged</h1>');
-    expect(runs.text).toContain('2 runs, newest first.');
+    expect(runs.text).toContain('2 runs');
     // The first run: its inputs, the action that succeeded, the one that failed and why.
     expect(runs.text).toContain('&quot;sku&quot;: &quot;TENT-&lt;2&gt;&quot;');
     expect(runs.text).toContain('logged: got TENT-&lt;2&gt;');

@@ -92,7 +92,7 @@ describe(`gift cards in the CP and the CLI (${usingMysql ? 'MariaDB' : 'SQLite'}
       .set('Accept', 'text/html')
       .expect(200);
     expect(found.text).toContain('1 card(s)');
-    await staff.submitForm(`/admin/gift-cards/${card.id}/status`, { status: 'disabled' });
+    await staff.submitForm(`/admin/gift-cards/${card.id}/status`, { status: 'disabled', confirm: 'yes' });
     expect((await cards().findOneByOrFail({ id: card.id })).status).toBe('disabled');
     await staff.submitForm(`/admin/gift-cards/${card.id}/status`, { status: 'active' });
     expect((await cards().findOneByOrFail({ id: card.id })).status).toBe('active');
@@ -165,7 +165,7 @@ describe(`gift cards in the CP and the CLI (${usingMysql ? 'MariaDB' : 'SQLite'}
     const unknown = await staff.get(`/admin/gift-cards/designs/${design.id}`).set('Accept', 'text/html').expect(200);
     expect(flashOf(unknown.text)).toEqual(['error', 'No product has the SKU "NOPE".']);
 
-    await staff.submitForm(`/admin/gift-cards/designs/${design.id}/products/${blanket.id}/remove`, {});
+    await staff.submitForm(`/admin/gift-cards/designs/${design.id}/products/${blanket.id}/remove`, { confirm: 'yes' });
     expect(await shop.dataSource.getRepository(GiftCardProduct).findOneBy({ productId: blanket.id })).toBeNull();
   });
 

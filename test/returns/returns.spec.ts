@@ -310,7 +310,10 @@ describe(`returns (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
 
     const silent = await staffPost(`${both.body.returnId}/refuse`, { message: '' });
     expect(silent.status).toBe(400);
-    const refused = await staffPost(`${both.body.returnId}/refuse`, { message: 'Worn and without its box.' });
+    const refused = await staffPost(`${both.body.returnId}/refuse`, {
+      message: 'Worn and without its box.',
+      confirm: 'yes',
+    });
     expect(refused.status).toBe(200);
     expect(await reload(both.body.returnId)).toMatchObject({
       status: 'refused',

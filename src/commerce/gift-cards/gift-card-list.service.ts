@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
+import type { ListSort } from '../../common/cp-list.query';
 import { formatMoney } from '../../common/money-format';
 import { Order } from '../orders/order.entity';
 import { CurrencyService } from '../stores/currency.service';
@@ -7,6 +8,11 @@ import { maskGiftCardCode, normalizeGiftCardCode } from './gift-card-code';
 import { GiftCard, giftCardState, GiftCardState } from './gift-card.entity';
 
 const PAGE_SIZE = 50;
+
+/** What the CP gift-card list sorts by (amounts in the card's own currency); newest first unless asked. */
+export const GIFT_CARD_SORTS = ['initialAmount', 'balance', 'expiresAt', 'dateCreated'] as const;
+export type GiftCardSort = ListSort<(typeof GIFT_CARD_SORTS)[number]>;
+export const NEWEST_GIFT_CARDS_FIRST: GiftCardSort = { key: 'dateCreated', direction: 'DESC' };
 
 const BADGES: Record<GiftCardState, string> = {
   active: 'status-active',
@@ -39,11 +45,16 @@ export class GiftCardList {
   ) {}
 
   /** The newest cards first; `q` finds one card by its full code (staff helping a customer on the phone). */
-  async list(page: number, q?: string): Promise<{ cards: GiftCardRow[]; total: number; pages: number }> {
+  async list(
+    page: number,
+    q?: string,
+    sort: GiftCardSort = NEWEST_GIFT_CARDS_FIRST,
+  ): Promise<{ cards: GiftCardRow[]; total: number; pages: number }> {
     const code = q ? normalizeGiftCardCode(q) : null;
     const [cards, total] = await this.dataSource.getRepository(GiftCard).findAndCount({
       where: q ? { code: code ?? '' } : {},
-      order: { id: 'DESC' },
+      // The id breaks ties, so a page boundary never repeats or skips a card.
+      order: { [sort.key]: sort.direction, id: sort.direction },
       skip: (page - 1) * PAGE_SIZE,
       take: PAGE_SIZE,
     });

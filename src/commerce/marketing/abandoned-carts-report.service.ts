@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
+import type { ListSort } from '../../common/cp-list.query';
 import { formatMoney } from '../../common/money-format';
 import { SettingsService } from '../../config/settings.service';
 import { CartPricingService } from '../carts/cart-pricing.service';
@@ -13,6 +14,11 @@ import { AbandonedCartReminder } from './abandoned-cart-reminder.entity';
 import { abandonedCarts } from './abandoned-carts.query';
 
 const PAGE_SIZE = 50;
+
+/** What the CP abandoned-cart list sorts by; the latest activity first unless asked. */
+export const ABANDONED_CART_SORTS = ['email', 'lastActivityAt'] as const;
+export type AbandonedCartSort = ListSort<(typeof ABANDONED_CART_SORTS)[number]>;
+export const LATEST_ACTIVITY_FIRST: AbandonedCartSort = { key: 'lastActivityAt', direction: 'DESC' };
 
 export interface AbandonedCartRow {
   email: string;
@@ -43,10 +49,14 @@ export class AbandonedCartsReport {
   ) {}
 
   /** Abandoned carts, the most recently active first. */
-  async list(page: number): Promise<{ carts: AbandonedCartRow[]; total: number; pages: number }> {
+  async list(
+    page: number,
+    sort: AbandonedCartSort = LATEST_ACTIVITY_FIRST,
+  ): Promise<{ carts: AbandonedCartRow[]; total: number; pages: number }> {
     const [carts, total] = await abandonedCarts(this.dataSource, Date.now() - abandonedCartPolicy(this.settings).idleMs)
-      .orderBy('cart.lastActivityAt', 'DESC')
-      .addOrderBy('cart.id', 'DESC')
+      .orderBy(`cart.${sort.key}`, sort.direction)
+      // The id breaks ties, so a page boundary never repeats or skips a cart.
+      .addOrderBy('cart.id', sort.direction)
       .skip((page - 1) * PAGE_SIZE)
       .take(PAGE_SIZE)
       .getManyAndCount();

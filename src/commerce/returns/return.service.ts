@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager, In, Like } from 'typeorm';
+import type { ListSort } from '../../common/cp-list.query';
 import { OnDomainEvent } from '../../common/domain-events';
 import { AppError } from '../../common/errors/app-error';
 import { SettingsService } from '../../config/settings.service';
@@ -21,6 +22,11 @@ import { OrderReturn, OrderReturnHistory, OrderReturnLine } from './return.entit
 
 const DAY_MS = 86_400_000;
 const PAGE_SIZE = 50;
+
+/** What the CP return list sorts by; newest first unless asked. */
+export const RETURN_SORTS = ['id', 'dateCreated', 'status'] as const;
+export type ReturnSort = ListSort<(typeof RETURN_SORTS)[number]>;
+export const NEWEST_RETURNS_FIRST: ReturnSort = { key: 'id', direction: 'DESC' };
 
 export interface LineQuantity {
   orderLineId: number;
@@ -252,11 +258,14 @@ export class ReturnService {
   }
 
   /** The CP list: newest first, optionally in one status, with each return's order. */
-  async list(filter: { status?: ReturnStatus; page: number }) {
+  async list(filter: { status?: ReturnStatus; page: number; sort?: ReturnSort }) {
+    const sort = filter.sort ?? NEWEST_RETURNS_FIRST;
     const query = this.dataSource
       .getRepository(OrderReturn)
       .createQueryBuilder('ret')
-      .orderBy('ret.id', 'DESC')
+      .orderBy(`ret.${sort.key}`, sort.direction)
+      // The id breaks ties, so a page boundary never repeats or skips a return.
+      .addOrderBy('ret.id', sort.direction)
       .skip((filter.page - 1) * PAGE_SIZE)
       .take(PAGE_SIZE);
     if (filter.status) query.andWhere('ret.status = :status', { status: filter.status });

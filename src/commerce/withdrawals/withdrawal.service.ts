@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
+import type { ListSort } from '../../common/cp-list.query';
 import { AppError } from '../../common/errors/app-error';
 import { SettingsService } from '../../config/settings.service';
 import { writeLock } from '../../database/locking';
@@ -22,6 +23,11 @@ declare module '../order-mails/order-mails.service' {
 }
 
 const PAGE_SIZE = 50;
+
+/** What the CP withdrawal list sorts by; newest first unless asked. */
+export const WITHDRAWAL_SORTS = ['id', 'dateCreated', 'deadline'] as const;
+export type WithdrawalSort = ListSort<(typeof WITHDRAWAL_SORTS)[number]>;
+export const NEWEST_WITHDRAWALS_FIRST: WithdrawalSort = { key: 'id', direction: 'DESC' };
 
 /** Orders with nothing left to withdraw from: called off, or all the money given back. */
 const CLOSED = new Set(['canceled', 'refunded']);
@@ -181,10 +187,13 @@ export class WithdrawalService implements OnModuleInit {
   }
 
   /** The CP list: newest first, each with its order. */
-  async list(page: number) {
-    const [withdrawals, total] = await this.dataSource
-      .getRepository(Withdrawal)
-      .findAndCount({ order: { id: 'DESC' }, skip: (page - 1) * PAGE_SIZE, take: PAGE_SIZE });
+  async list(page: number, sort: WithdrawalSort = NEWEST_WITHDRAWALS_FIRST) {
+    const [withdrawals, total] = await this.dataSource.getRepository(Withdrawal).findAndCount({
+      // The id breaks ties, so a page boundary never repeats or skips a withdrawal.
+      order: { [sort.key]: sort.direction, id: sort.direction },
+      skip: (page - 1) * PAGE_SIZE,
+      take: PAGE_SIZE,
+    });
     const orders = withdrawals.length
       ? await this.dataSource.getRepository(Order).findBy({ id: In(withdrawals.map((entry) => entry.orderId)) })
       : [];

@@ -1,4 +1,5 @@
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { CpConfirmationDto } from '../../common/cp-confirmation';
 import { AppError } from '../../common/errors/app-error';
 import { NewCoupon, parseIsoMoment } from '../../commerce/coupons/coupon-input';
 import { CouponType } from '../../commerce/coupons/coupon.entity';
@@ -54,7 +55,8 @@ export class CpCouponFormDto {
   enabled?: string;
 }
 
-export class CpCouponToggleDto {
+/** Disabling asks "I am sure"; enabling does not. */
+export class CpCouponToggleDto extends CpConfirmationDto {
   @IsIn(['true', 'false'])
   enabled: 'true' | 'false';
 }

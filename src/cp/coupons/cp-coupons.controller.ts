@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { COUPON_SORTS, CouponList, NEWEST_COUPONS_FIRST } from '../../commerce/coupons/coupon-list.service';
 import { CouponService } from '../../commerce/coupons/coupon.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
+import { requireConfirmation } from '../../common/cp-confirmation';
 import { CpListQuery } from '../../common/cp-list.query';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppConfig } from '../../config/app-config';
@@ -44,7 +45,9 @@ export class CpCouponsController {
 
   @Post(':id/enabled')
   async toggle(@Param('id', ParseIntPipe) id: number, @Body() body: CpCouponToggleDto): Promise<FormAnswer> {
-    const coupon = await this.coupons.setEnabled(id, body.enabled === 'true');
+    const enable = body.enabled === 'true';
+    if (!enable) requireConfirmation(body, 'Disabling the coupon');
+    const coupon = await this.coupons.setEnabled(id, enable);
     return new FormAnswer(`Coupon ${coupon.code} ${coupon.enabled ? 'enabled' : 'disabled'}.`, {
       to: this.listPage(),
     });

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post } from '@nes
 import { ApiExcludeController } from '@nestjs/swagger';
 import { GiftCardDesigns } from '../../commerce/gift-cards/gift-card-designs.service';
 import { DEFAULT_DESIGN } from '../../commerce/gift-cards/gift-card-voucher.pdf';
+import { CpConfirmationDto, requireConfirmation } from '../../common/cp-confirmation';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
@@ -70,7 +71,9 @@ export class CpGiftCardDesignsController {
   async detach(
     @Param('id', ParseIntPipe) id: number,
     @Param('productId', ParseIntPipe) productId: number,
+    @Body() body: CpConfirmationDto,
   ): Promise<FormAnswer> {
+    requireConfirmation(body, 'Stopping the product selling gift cards');
     await this.designs.detachProduct(id, productId);
     return FormAnswer.done('The product no longer sells gift cards.', this.page(id));
   }

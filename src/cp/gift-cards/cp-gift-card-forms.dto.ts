@@ -1,4 +1,5 @@
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { CpConfirmationDto } from '../../common/cp-confirmation';
 
 /**
  * The CP "issue a gift card" form as posted: every field a string, empty when left blank. GiftCardIssuer
@@ -46,7 +47,8 @@ export class CpIssueGiftCardDto {
   message?: string;
 }
 
-export class CpGiftCardStatusDto {
+/** Disabling asks "I am sure"; enabling does not. */
+export class CpGiftCardStatusDto extends CpConfirmationDto {
   @IsIn(['active', 'disabled'])
   status: 'active' | 'disabled';
 }

@@ -6,8 +6,13 @@ import { formatGiftCardCode, maskGiftCardCode } from '../../commerce/gift-cards/
 import { GiftCardDesigns } from '../../commerce/gift-cards/gift-card-designs.service';
 import { GiftCardIssuer } from '../../commerce/gift-cards/gift-card-issuer.service';
 import { GiftCardLedger } from '../../commerce/gift-cards/gift-card-ledger.service';
-import { GiftCardList } from '../../commerce/gift-cards/gift-card-list.service';
+import {
+  GIFT_CARD_SORTS,
+  GiftCardList,
+  NEWEST_GIFT_CARDS_FIRST,
+} from '../../commerce/gift-cards/gift-card-list.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
+import { requireConfirmation } from '../../common/cp-confirmation';
 import { CpListQuery } from '../../common/cp-list.query';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppError } from '../../common/errors/app-error';
@@ -42,9 +47,10 @@ export class CpGiftCardsController {
     return new PageView('cp/gift-cards', {
       layout: 'cp',
       title: 'Gift cards',
-      ...(await this.list.list(page, query.q)),
+      ...(await this.list.list(page, query.q, query.sortBy(GIFT_CARD_SORTS, NEWEST_GIFT_CARDS_FIRST))),
       page,
       q: query.q ?? '',
+      sort: query.sort,
       enabled: this.settings.isOn('salesGiftCardsEnabled'),
     });
   }
@@ -90,7 +96,9 @@ export class CpGiftCardsController {
   @HttpCode(200)
   @RefusedGoesTo('gift-cards')
   async setStatus(@Param('id', ParseIntPipe) id: number, @Body() body: CpGiftCardStatusDto): Promise<FormAnswer> {
-    const card = await this.ledger.setDisabled(id, body.status === 'disabled');
+    const disable = body.status === 'disabled';
+    if (disable) requireConfirmation(body, 'Disabling the gift card');
+    const card = await this.ledger.setDisabled(id, disable);
     return FormAnswer.done(`Gift card ${maskGiftCardCode(card.code)} is now ${card.status}.`, this.listPage(), {
       status: card.status,
     });

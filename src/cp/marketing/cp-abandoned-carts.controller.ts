@@ -1,6 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { AbandonedCartsReport } from '../../commerce/marketing/abandoned-carts-report.service';
+import {
+  ABANDONED_CART_SORTS,
+  AbandonedCartsReport,
+  LATEST_ACTIVITY_FIRST,
+} from '../../commerce/marketing/abandoned-carts-report.service';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { SettingsService } from '../../config/settings.service';
 import { CpListQuery } from '../../common/cp-list.query';
@@ -19,7 +23,10 @@ export class CpAbandonedCartsController {
   @Get()
   async index(@Query() query: CpListQuery): Promise<PageView> {
     const page = query.pageNumber;
-    const [list, revenue] = await Promise.all([this.abandoned.list(page), this.abandoned.recoveredRevenue()]);
+    const [list, revenue] = await Promise.all([
+      this.abandoned.list(page, query.sortBy(ABANDONED_CART_SORTS, LATEST_ACTIVITY_FIRST)),
+      this.abandoned.recoveredRevenue(),
+    ]);
     return new PageView('cp/abandoned-carts', {
       layout: 'cp',
       title: 'Abandoned carts',

@@ -4,8 +4,9 @@ import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validat
 import type { Request } from 'express';
 import { RefundService } from '../../commerce/refunds/refund.service';
 import { RETURN_STATUSES, returnLifecycle, ReturnStatus } from '../../commerce/returns/return-lifecycle';
-import { ReturnService } from '../../commerce/returns/return.service';
+import { NEWEST_RETURNS_FIRST, RETURN_SORTS, ReturnService } from '../../commerce/returns/return.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
+import { CpConfirmationDto, requireConfirmation } from '../../common/cp-confirmation';
 import { CpListQuery } from '../../common/cp-list.query';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppConfig } from '../../config/app-config';
@@ -28,7 +29,8 @@ class ApproveDto {
   message?: string;
 }
 
-class RefuseDto {
+/** Refusing is final for the customer: it asks "I am sure". */
+class RefuseDto extends CpConfirmationDto {
   @IsString({ message: 'tell the customer why' })
   @IsNotEmpty({ message: 'tell the customer why' })
   @MaxLength(1000)
@@ -53,7 +55,8 @@ export class CpReturnsController {
   @Get()
   async list(@Query() query: ReturnListQuery): Promise<PageView> {
     const page = query.pageNumber;
-    const result = await this.returns.list({ status: query.status, page });
+    const sort = query.sortBy(RETURN_SORTS, NEWEST_RETURNS_FIRST);
+    const result = await this.returns.list({ status: query.status, page, sort });
     return new PageView('cp/returns', {
       layout: 'cp',
       title: 'Returns',
@@ -102,6 +105,7 @@ export class CpReturnsController {
     @Body() body: RefuseDto,
     @Req() req: Request,
   ): Promise<FormAnswer> {
+    requireConfirmation(body, 'Refusing the return');
     return this.moved(id, await this.returns.refuse(id, body.message, `cp:${req.cpStaff!.email}`), 'refused');
   }
 

@@ -2,7 +2,11 @@ import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req 
 import { ApiExcludeController } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import type { Request } from 'express';
-import { WithdrawalService } from '../../commerce/withdrawals/withdrawal.service';
+import {
+  NEWEST_WITHDRAWALS_FIRST,
+  WITHDRAWAL_SORTS,
+  WithdrawalService,
+} from '../../commerce/withdrawals/withdrawal.service';
 import { CpListQuery } from '../../common/cp-list.query';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppConfig } from '../../config/app-config';
@@ -37,7 +41,7 @@ export class CpWithdrawalsController {
     return new PageView('cp/withdrawals', {
       layout: 'cp',
       title: 'Withdrawals',
-      ...(await this.withdrawals.list(page)),
+      ...(await this.withdrawals.list(page, query.sortBy(WITHDRAWAL_SORTS, NEWEST_WITHDRAWALS_FIRST))),
       page,
     });
   }

@@ -1,4 +1,5 @@
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { CpConfirmationDto } from '../../common/cp-confirmation';
 
 /** The CP flow form as posted; FlowsService checks the name and the actions JSON and names every problem. */
 export class FlowFormDto {
@@ -18,7 +19,8 @@ export class FlowFormDto {
   enabled?: string;
 }
 
-export class FlowToggleDto {
+/** Disabling asks "I am sure"; enabling does not. */
+export class FlowToggleDto extends CpConfirmationDto {
   @IsIn(['true', 'false'])
   enabled: 'true' | 'false';
 }

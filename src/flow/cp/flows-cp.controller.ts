@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Header, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { CpConfirmationDto, requireConfirmation } from '../../common/cp-confirmation';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppError, FieldErrors } from '../../common/errors/app-error';
 import { wantsHtml } from '../../common/session-data';
@@ -9,7 +10,7 @@ import { InjectConfig } from '../../config/config.module';
 import { CpListQuery } from '../../common/cp-list.query';
 import { FormAnswer, PageView } from '../../web/answers/answers';
 import { RefusedGoesTo } from '../../web/answers/refused-form.decorator';
-import { FlowsService, FlowWithSecret } from '../flows.service';
+import { FlowsService, FlowWithSecret, NEWEST_RUNS_FIRST, RUN_SORTS } from '../flows.service';
 import { FlowFormDto, FlowToggleDto } from './flow-form.dto';
 import { actionsText, describeFlow, describeRun, WEBHOOK_PATH } from './flow-views';
 
@@ -98,15 +99,24 @@ export class FlowsCpController {
   @HttpCode(200)
   @RefusedGoesTo('flows')
   async toggle(@Param('id', ParseIntPipe) id: number, @Body() body: FlowToggleDto): Promise<FormAnswer> {
-    const flow = await this.flows.setEnabled(id, body.enabled === 'true');
+    const enable = body.enabled === 'true';
+    if (!enable) requireConfirmation(body, 'Disabling the flow');
+    const flow = await this.flows.setEnabled(id, enable);
     const message = `Flow "${flow.name}" ${flow.enabled ? 'enabled' : 'disabled'}.`;
     return FormAnswer.done(message, { to: this.url('') }, { enabled: flow.enabled });
   }
 
+  /** The old secret stops working at once, so this asks "I am sure". */
   @Post(':id/rotate-secret')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  async rotate(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<object> {
+  @RefusedGoesTo('flows/:id')
+  async rotate(
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: CpConfirmationDto,
+    @Req() req: Request,
+  ): Promise<object> {
+    requireConfirmation(body, 'Rotating the webhook secret');
     return this.secretAnswer(req, await this.flows.rotateSecret(id));
   }
 
@@ -114,7 +124,7 @@ export class FlowsCpController {
   async runs(@Param('id', ParseIntPipe) id: number, @Query() query: CpListQuery): Promise<PageView> {
     const flow = describeFlow(await this.flows.get(id));
     const page = query.pageNumber;
-    const { runs, total, pages } = await this.flows.runs(id, page);
+    const { runs, total, pages } = await this.flows.runs(id, page, query.sortBy(RUN_SORTS, NEWEST_RUNS_FIRST));
     return new PageView('cp/flows-runs', {
       layout: 'cp',
       title: `Runs of ${flow.name}`,
@@ -123,8 +133,6 @@ export class FlowsCpController {
       total,
       page,
       pages,
-      prevPage: page > 1 ? page - 1 : null,
-      nextPage: page < pages ? page + 1 : null,
     });
   }
 

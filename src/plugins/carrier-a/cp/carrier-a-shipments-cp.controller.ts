@@ -1,21 +1,28 @@
-import { Controller, Get, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import {
   AppConfig,
   commonErrors,
+  CpConfirmationDto,
   CpPermission,
   FileAnswer,
   FormAnswer,
   InjectConfig,
   PageView,
+  requireConfirmation,
   wantsHtml,
 } from '../../../plugin-api';
 import { CarrierAShipmentCarrier } from '../carrier-a-shipment-carrier';
 import { CarrierAShipments } from '../carrier-a-shipments.service';
 import { CarrierAConfigurationError } from '../carrier-a.errors';
 import { CarrierAShipmentsCpService } from './carrier-a-shipments-cp.service';
-import { CARRIER_A_STATUSES, ShipmentListQuery } from './carrier-a-shipments-filter';
+import {
+  CARRIER_A_STATUSES,
+  NEWEST_SHIPMENTS_FIRST,
+  SHIPMENT_SORTS,
+  ShipmentListQuery,
+} from './carrier-a-shipments-filter';
 
 /** Carrier A's shipment screens (`carrier-a/shipments*`). */
 @ApiExcludeController()
@@ -43,17 +50,16 @@ export class CarrierAShipmentsCpController {
       });
     }
     const page = query.pageNumber;
-    const result = await this.cp.list(filter, page);
+    const result = await this.cp.list(filter, page, query.sortBy(SHIPMENT_SORTS, NEWEST_SHIPMENTS_FIRST));
     const url = (extra: Record<string, string>) => `?${new URLSearchParams({ ...definedOnly(filter), ...extra })}`;
     return new PageView('cp/carrier-a-shipments', {
       layout: 'cp',
       title: 'Carrier A shipments',
       ...result,
       page,
-      previousUrl: page > 1 ? url({ page: String(page - 1) }) : null,
-      nextUrl: page < result.pages ? url({ page: String(page + 1) }) : null,
       exportUrl: url({ format: 'csv' }),
       filter,
+      sort: query.sort,
       statuses: CARRIER_A_STATUSES,
     });
   }
@@ -135,9 +141,10 @@ export class CarrierAShipmentsCpController {
     });
   }
 
-  /** Nothing to delete is told in an info flash. */
+  /** Asks "I am sure"; nothing to delete is told in an info flash. */
   @Post('delete-label/:id')
-  async deleteLabel(@Param('id', ParseIntPipe) id: number): Promise<FormAnswer> {
+  async deleteLabel(@Param('id', ParseIntPipe) id: number, @Body() body: CpConfirmationDto): Promise<FormAnswer> {
+    requireConfirmation(body, 'Deleting the stored label');
     const detail = { to: this.detailUrl(id) };
     if (!(await this.shipments.deleteLabel(await this.cp.shipment(id)))) {
       return FormAnswer.note('info', 'There is no stored label to delete.', detail);

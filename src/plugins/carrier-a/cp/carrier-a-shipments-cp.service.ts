@@ -3,7 +3,7 @@ import { DataSource, In, SelectQueryBuilder } from 'typeorm';
 import { Address, AppError, Currency, isSqlite, Order, toMajor } from '../../../plugin-api';
 import { CarrierAShipment } from '../carrier-a-shipment.entity';
 import { csvFile, csvLine } from './carrier-a-shipments-csv';
-import { ShipmentFilter } from './carrier-a-shipments-filter';
+import { NEWEST_SHIPMENTS_FIRST, ShipmentFilter, ShipmentSort } from './carrier-a-shipments-filter';
 
 const PAGE_SIZE = 50;
 /** Records read per query while exporting, so a big export never loads every record at once. */
@@ -53,10 +53,16 @@ export interface ShipmentRow extends Pick<
 export class CarrierAShipmentsCpService {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** One page of the filtered shipments, newest first. */
-  async list(filter: ShipmentFilter, page: number): Promise<{ rows: ShipmentRow[]; total: number; pages: number }> {
+  /** One page of the filtered shipments, newest first unless asked. */
+  async list(
+    filter: ShipmentFilter,
+    page: number,
+    sort: ShipmentSort = NEWEST_SHIPMENTS_FIRST,
+  ): Promise<{ rows: ShipmentRow[]; total: number; pages: number }> {
     const [shipments, total] = await this.filtered(filter)
-      .orderBy('s.id', 'DESC')
+      .orderBy(`s.${sort.key}`, sort.direction)
+      // The id breaks ties, so a page boundary never repeats or skips a shipment.
+      .addOrderBy('s.id', sort.direction)
       .offset((page - 1) * PAGE_SIZE)
       .limit(PAGE_SIZE)
       .getManyAndCount();
