@@ -84,6 +84,7 @@ export { RefusedGoesTo } from '../web/answers/refused-form.decorator';
 export { PageText } from '../web/i18n/page-text.decorator';
 export type { PageTextFn } from '../web/i18n/page-text.decorator';
 export { CpListQuery } from '../common/cp-list.query';
+export { csvFile, csvLine } from '../common/csv';
 export { backUrl } from '../common/back-url';
 export { addFlash, wantsHtml } from '../common/session-data';
 export { DashboardLayout } from '../config/dashboard-layout';
