@@ -3,12 +3,16 @@ import { CouponList } from './coupons/coupon-list.service';
 import { GiftCardList } from './gift-cards/gift-card-list.service';
 import { AbandonedCartsReport } from './marketing/abandoned-carts-report.service';
 import { OrderAdmin } from './orders/order-admin.service';
+import { OrderList } from './orders/order-list.service';
+import { OrderMethodNames } from './orders/order-method-names';
 import { ProductAdmin } from './products/product-admin.service';
 import { ShippingAdmin } from './shipping/shipping-admin.service';
 import { ShopStatistics } from './statistics/shop-statistics.service';
 
 const ADMIN_SERVICES = [
   OrderAdmin,
+  OrderList,
+  OrderMethodNames,
   ProductAdmin,
   ShippingAdmin,
   CouponList,

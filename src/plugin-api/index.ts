@@ -53,7 +53,7 @@ export { OrderLine } from '../commerce/orders/order-line.entity';
 export { ORDER_STATUSES } from '../commerce/orders/order-status.machine';
 export { OrderStatusService } from '../commerce/orders/order-status.service';
 export type { OrderStatusChange } from '../commerce/orders/order-status.service';
-export type { OrderPageSection } from '../commerce/orders/order-page-sections';
+export type { OrderPageAction, OrderPageSection } from '../commerce/orders/order-page-sections';
 export type { Address } from '../commerce/carts/cart.entity';
 export { Currency } from '../commerce/stores/currency.entity';
 export { CurrencyService } from '../commerce/stores/currency.service';
