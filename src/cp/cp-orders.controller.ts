@@ -12,7 +12,7 @@ import { cpUserHolds } from '../common/session-data';
 import { SalesDocuments } from '../commerce/invoices/sales-documents.service';
 import { COUNTRY_CODES, countryOptions } from '../common/countries';
 import { OrderAdmin } from '../commerce/orders/order-admin.service';
-import { OrderFilter, OrderList, ORDER_SORTS, OrderSort } from '../commerce/orders/order-list.service';
+import { NEWEST_ORDERS_FIRST, OrderFilter, OrderList, ORDER_SORTS } from '../commerce/orders/order-list.service';
 import { MethodNames, OrderMethodNames } from '../commerce/orders/order-method-names';
 import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.machine';
 import { ORDER_STATUS_LABELS } from '../commerce/orders/order-summary';
@@ -35,7 +35,7 @@ import { refundDone, RefundFormDto, refundRequest, TICKED } from './refund-form'
 /** The form's "Any" options send an empty value. */
 const emptyIsAbsent = Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value));
 
-/** The order list's GET form (`?status=&from=&to=&payment=&shipping=&country=&q=&sort=&dir=&page=`). */
+/** The order list's GET form (`?status=&from=&to=&payment=&shipping=&country=&customer=&q=&sort=&page=`). */
 class OrderListQuery extends CpListQuery {
   @emptyIsAbsent
   @IsOptional()
@@ -77,16 +77,6 @@ class OrderListQuery extends CpListQuery {
   @MaxLength(10)
   customer?: string;
 
-  @emptyIsAbsent
-  @IsOptional()
-  @IsIn(ORDER_SORTS)
-  sort?: OrderSort;
-
-  @emptyIsAbsent
-  @IsOptional()
-  @IsIn(['asc', 'desc'])
-  dir?: 'asc' | 'desc';
-
   get filter(): OrderFilter {
     return {
       status: this.status,
@@ -97,19 +87,8 @@ class OrderListQuery extends CpListQuery {
       shippingMethod: this.shipping,
       country: this.country,
       customer: this.customer ? Number(this.customer) : undefined,
-      sort: this.sort,
-      dir: this.dir,
+      sort: this.sortBy(ORDER_SORTS, NEWEST_ORDERS_FIRST),
     };
-  }
-
-  /** The query string of these filters (and sort), with `extra` over them: for the pager, sort and export links. */
-  url(extra: Record<string, string | undefined> = {}): string {
-    const fields = ['status', 'q', 'from', 'to', 'payment', 'shipping', 'country', 'customer', 'sort', 'dir'] as const;
-    const values: Record<string, string | undefined> = Object.fromEntries(fields.map((key) => [key, this[key]]));
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries({ ...values, ...extra })) if (value) params.set(key, value);
-    const query = params.toString();
-    return query ? `?${query}` : '';
   }
 }
 
@@ -141,31 +120,21 @@ export class CpOrdersController {
   ) {}
 
   @Get()
-  async list(@Query() query: OrderListQuery): Promise<PageView> {
+  async list(@Query() query: OrderListQuery, @Req() req: Request): Promise<PageView> {
     const page = query.pageNumber;
     const result = await this.orderList.page(query.filter, page);
-    // A column header sorts by it, newest or largest first; the sorted column's header turns the order round.
-    const sortLinks = Object.fromEntries(
-      ORDER_SORTS.map((sort) => {
-        const current = (query.sort ?? 'date') === sort;
-        const dir = current && query.dir !== 'asc' ? 'asc' : 'desc';
-        return [
-          sort,
-          { url: query.url({ sort, dir, page: undefined }), current, dir: current ? (query.dir ?? 'desc') : null },
-        ];
-      }),
-    );
+    // The exports take the list's filters and sort, not its page.
+    const filters = new URL(req.originalUrl, 'http://list.invalid').searchParams;
+    filters.delete('page');
+    const exportQuery = filters.size > 0 ? `?${filters}` : '';
     return new PageView('cp/orders', {
       layout: 'cp',
       title: 'Orders',
       ...result,
       page,
       filter: query,
-      sortLinks,
-      previousUrl: page > 1 ? query.url({ page: String(page - 1) }) : null,
-      nextUrl: page < result.pages ? query.url({ page: String(page + 1) }) : null,
-      ordersCsvUrl: `export.csv${query.url()}`,
-      linesCsvUrl: `lines.csv${query.url()}`,
+      ordersCsvUrl: `export.csv${exportQuery}`,
+      linesCsvUrl: `lines.csv${exportQuery}`,
       statuses: ORDER_STATUSES.map((status) => ({ value: status, label: ORDER_STATUS_LABELS[status] })),
       paymentMethods: this.names.paymentChoices(),
       shippingMethods: await this.names.shippingChoices(),

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, SelectQueryBuilder } from 'typeorm';
+import type { ListSort } from '../../common/cp-list.query';
 import { csvFile, csvLine } from '../../common/csv';
 import { toMajor } from '../../common/money';
 import { formatMoney } from '../../common/money-format';
@@ -13,7 +14,8 @@ import { OrderStatus } from './order-status.machine';
 import { Order } from './order.entity';
 
 export const ORDER_SORTS = ['date', 'total', 'status'] as const;
-export type OrderSort = (typeof ORDER_SORTS)[number];
+export type OrderSort = ListSort<(typeof ORDER_SORTS)[number]>;
+export const NEWEST_ORDERS_FIRST: OrderSort = { key: 'date', direction: 'DESC' };
 
 /** The CP order list's filters (a GET form): every one given narrows the list. */
 export interface OrderFilter {
@@ -32,14 +34,13 @@ export interface OrderFilter {
   /** The delivery country (the billing one for orders shipped nowhere). */
   country?: string;
   sort?: OrderSort;
-  dir?: 'asc' | 'desc';
 }
 
 export const ORDER_PAGE_SIZE = 50;
 /** Orders read per query while exporting, so a big export never holds every order at once. */
 const EXPORT_BATCH = 500;
 
-const SORT_COLUMNS: Record<OrderSort, string> = { date: 'o.dateCreated', total: 'o.total', status: 'o.status' };
+const SORT_COLUMNS: Record<OrderSort['key'], string> = { date: 'o.dateCreated', total: 'o.total', status: 'o.status' };
 
 const ORDER_CSV_HEADER = [
   'Number',
@@ -206,8 +207,8 @@ export class OrderList {
         { country: likeContaining(`"country":"${filter.country}"`) },
       );
     }
-    const direction = filter.dir === 'asc' ? 'ASC' : 'DESC';
-    return query.orderBy(SORT_COLUMNS[filter.sort ?? 'date'], direction).addOrderBy('o.id', direction);
+    const { key, direction } = filter.sort ?? NEWEST_ORDERS_FIRST;
+    return query.orderBy(SORT_COLUMNS[key], direction).addOrderBy('o.id', direction);
   }
 
   /** The lines of these orders, by order, from one query. */
