@@ -4,12 +4,12 @@ import { Order } from '../../src/commerce/orders/order.entity';
 import { PaymentTransaction } from '../../src/commerce/payments/payment-transaction.entity';
 import { ShippingMethod } from '../../src/commerce/shipping/shipping-method.entity';
 import { ShippingMethodRegistry } from '../../src/commerce/shipping/shipping-method.registry';
-import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { SettingsService } from '../../src/config/settings.service';
 import { CarrierAAutoShipment } from '../../src/plugins/carrier-a/carrier-a-auto-shipment.entity';
 import { CarrierAShipment } from '../../src/plugins/carrier-a/carrier-a-shipment.entity';
 import { productBySku } from '../support/catalog';
 import { addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
+import { cpNavLabels, loginNewStaff } from '../support/cp-staff';
 import { insertOrder, insertOrderLine } from '../support/fixtures';
 import { ShopClient } from '../support/shop-client';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
@@ -268,11 +268,17 @@ describe(`CP orders screen (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(page).not.toContain('2712 EUR');
   });
 
-  it('links a registered customer to their orders', async () => {
+  it('links a registered customer to their account and their orders', async () => {
     const order = await insertOrder(shop.dataSource, 'paid', { customerId: 424242 });
     const page = main((await html(`/admin/orders/${order.id}`).expect(200)).text);
-    expect(page).toContain('<a href="/admin/orders?customer&#x3D;424242">Registered customer: all their orders</a>');
+    expect(page).toContain('<a href="/admin/customers/424242">account</a>');
+    expect(page).toContain('<a href="/admin/orders?customer&#x3D;424242">all their orders</a>');
     expect(await listed('customer=424242')).toEqual([order.reference]);
+    // Staff who may not open customers get no link to one.
+    const clerk = await loginNewStaff(shop, 'orders-only@example.com', ['accessOrders']);
+    const clerkPage = main((await html(`/admin/orders/${order.id}`, clerk).expect(200)).text);
+    expect(clerkPage).not.toContain('/admin/customers/');
+    expect(clerkPage).toContain('all their orders');
   });
 
   describe('carrier A parcel actions', () => {
@@ -389,13 +395,7 @@ describe(`CP orders screen (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   });
 
   it('is refused without accessOrders, and not linked in the header', async () => {
-    await shop.app.get(CpUsersService).create({
-      email: 'products-only@example.com',
-      password: 'products-only-pass',
-      permissions: ['accessProducts'],
-    });
-    const clerk = new ShopClient(shop.server);
-    await clerk.loginCp('products-only@example.com', 'products-only-pass');
+    const clerk = await loginNewStaff(shop, 'products-only@example.com', ['accessProducts']);
     const order = await insertOrder(shop.dataSource, 'paid');
     for (const path of [
       '/admin/orders',
@@ -406,7 +406,6 @@ describe(`CP orders screen (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect((await clerk.get(path)).status).toBe(403);
     }
     expect((await clerk.post(`/admin/orders/${order.id}/status`, { status: 'processing' })).status).toBe(403);
-    const home = await html('/admin/products', clerk).expect(200);
-    expect(home.text).not.toContain('<a href="/admin/orders">');
+    expect(await cpNavLabels(clerk)).toEqual(['Products']);
   });
 });

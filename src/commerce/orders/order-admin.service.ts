@@ -80,7 +80,8 @@ export class OrderAdmin {
           name: customerName(order),
           email: order.email,
           phone: order.billingAddress.phone || order.shippingAddress?.phone || null,
-          // A registered customer's orders (the list filtered to them); guests have none but this one.
+          // A registered customer's page (for staff who may open it) and orders (the list filtered to them).
+          path: order.customerId && holds('accessCustomers') ? `customers/${order.customerId}` : null,
           ordersPath: order.customerId ? `orders?customer=${order.customerId}` : null,
         },
         shippingName: names.shipping(order),
