@@ -9,7 +9,7 @@ import { CarrierAAutoShipment } from '../../src/plugins/carrier-a/carrier-a-auto
 import { CarrierAShipment } from '../../src/plugins/carrier-a/carrier-a-shipment.entity';
 import { productBySku } from '../support/catalog';
 import { addToCart, fillCheckout, placeOrder, shippingValue } from '../support/checkout';
-import { cpNavLabels, loginNewStaff } from '../support/cp-staff';
+import { cpNavLabels, cpStaff } from '../support/cp-staff';
 import { insertOrder, insertOrderLine } from '../support/fixtures';
 import { ShopClient } from '../support/shop-client';
 import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-app';
@@ -275,7 +275,7 @@ describe(`CP orders screen (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(page).toContain('<a href="/admin/orders?customer&#x3D;424242">all their orders</a>');
     expect(await listed('customer=424242')).toEqual([order.reference]);
     // Staff who may not open customers get no link to one.
-    const clerk = await loginNewStaff(shop, 'orders-only@example.com', ['accessOrders']);
+    const clerk = await cpStaff(shop, 'orders-only@example.com', ['accessOrders']);
     const clerkPage = main((await html(`/admin/orders/${order.id}`, clerk).expect(200)).text);
     expect(clerkPage).not.toContain('/admin/customers/');
     expect(clerkPage).toContain('all their orders');
@@ -395,7 +395,7 @@ describe(`CP orders screen (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   });
 
   it('is refused without accessOrders, and not linked in the header', async () => {
-    const clerk = await loginNewStaff(shop, 'products-only@example.com', ['accessProducts']);
+    const clerk = await cpStaff(shop, 'products-only@example.com', ['accessProducts']);
     const order = await insertOrder(shop.dataSource, 'paid');
     for (const path of [
       '/admin/orders',
