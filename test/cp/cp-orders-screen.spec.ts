@@ -43,7 +43,7 @@ describe(`CP orders screen (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
 
   const html = (path: string, client = staff) => client.get(path).set('Accept', 'text/html');
   /** The page's own content, without the CP header (whose links name plugins by their handles). */
-  const main = (text: string) => /<main id="content">([\s\S]*)<\/main>/.exec(text)![1];
+  const main = (text: string) => /<main id="content"[^>]*>([\s\S]*)<\/main>/.exec(text)![1];
   /** The order references the list shows, in its order. */
   const listed = async (query: string) => {
     const res = await html(`/admin/orders?${query}`).expect(200);
