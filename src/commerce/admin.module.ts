@@ -3,6 +3,8 @@ import { CouponList } from './coupons/coupon-list.service';
 import { GiftCardList } from './gift-cards/gift-card-list.service';
 import { AbandonedCartsReport } from './marketing/abandoned-carts-report.service';
 import { OrderAdmin } from './orders/order-admin.service';
+import { OrderList } from './orders/order-list.service';
+import { OrderMethodNames } from './orders/order-method-names';
 import { ProductAdmin } from './products/product-admin.service';
 import { ProductLifecycle } from './products/product-lifecycle.service';
 import { ProductVariantAdmin } from './products/product-variant-admin.service';
@@ -11,6 +13,8 @@ import { ShopStatistics } from './statistics/shop-statistics.service';
 
 const ADMIN_SERVICES = [
   OrderAdmin,
+  OrderList,
+  OrderMethodNames,
   ProductAdmin,
   ProductLifecycle,
   ProductVariantAdmin,

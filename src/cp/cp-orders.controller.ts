@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Get, Header, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsIn, IsISO8601, IsNumberString, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { Request } from 'express';
 import { CpPermission } from '../common/decorators/cp-permission.decorator';
 import { IdempotencyKey } from '../common/decorators/idempotency-key.decorator';
@@ -9,8 +10,12 @@ import { AppError } from '../common/errors/app-error';
 import { formatMoney } from '../common/money-format';
 import { cpUserHolds } from '../common/session-data';
 import { SalesDocuments } from '../commerce/invoices/sales-documents.service';
+import { COUNTRY_CODES, countryOptions } from '../common/countries';
 import { OrderAdmin } from '../commerce/orders/order-admin.service';
+import { NEWEST_ORDERS_FIRST, OrderFilter, OrderList, ORDER_SORTS } from '../commerce/orders/order-list.service';
+import { MethodNames, OrderMethodNames } from '../commerce/orders/order-method-names';
 import { ORDER_STATUSES, OrderStatus } from '../commerce/orders/order-status.machine';
+import { ORDER_STATUS_LABELS } from '../commerce/orders/order-summary';
 import { RefundBalance } from '../commerce/refunds/refund-balance';
 import { RefundService } from '../commerce/refunds/refund.service';
 import { ReturnService } from '../commerce/returns/return.service';
@@ -27,10 +32,64 @@ import { FileAnswer, FormAnswer, PageView } from '../web/answers/answers';
 import { RefusedGoesTo } from '../web/answers/refused-form.decorator';
 import { refundDone, RefundFormDto, refundRequest, TICKED } from './refund-form';
 
+/** The form's "Any" options send an empty value. */
+const emptyIsAbsent = Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value));
+
+/** The order list's GET form (`?status=&from=&to=&payment=&shipping=&country=&customer=&q=&sort=&page=`). */
 class OrderListQuery extends CpListQuery {
+  @emptyIsAbsent
   @IsOptional()
   @IsIn(ORDER_STATUSES)
   status?: OrderStatus;
+
+  @emptyIsAbsent
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'from must be a date, YYYY-MM-DD' })
+  from?: string;
+
+  @emptyIsAbsent
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'to must be a date, YYYY-MM-DD' })
+  to?: string;
+
+  @emptyIsAbsent
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  payment?: string;
+
+  @emptyIsAbsent
+  @IsOptional()
+  @IsString()
+  @MaxLength(191)
+  shipping?: string;
+
+  @emptyIsAbsent
+  @IsOptional()
+  @IsIn(COUNTRY_CODES)
+  country?: string;
+
+  @emptyIsAbsent
+  @IsOptional()
+  @IsNumberString({ no_symbols: true })
+  @MaxLength(10)
+  customer?: string;
+
+  get filter(): OrderFilter {
+    return {
+      status: this.status,
+      q: this.q || undefined,
+      from: this.from,
+      to: this.to,
+      paymentMethod: this.payment,
+      shippingMethod: this.shipping,
+      country: this.country,
+      customer: this.customer ? Number(this.customer) : undefined,
+      sort: this.sortBy(ORDER_SORTS, NEWEST_ORDERS_FIRST),
+    };
+  }
 }
 
 class ChangeStatusDto {
@@ -49,6 +108,8 @@ class ChangeStatusDto {
 export class CpOrdersController {
   constructor(
     private readonly orders: OrderAdmin,
+    private readonly orderList: OrderList,
+    private readonly names: OrderMethodNames,
     private readonly refunds: RefundService,
     private readonly returns: ReturnService,
     private readonly withdrawals: WithdrawalService,
@@ -59,17 +120,38 @@ export class CpOrdersController {
   ) {}
 
   @Get()
-  async list(@Query() query: OrderListQuery): Promise<PageView> {
+  async list(@Query() query: OrderListQuery, @Req() req: Request): Promise<PageView> {
     const page = query.pageNumber;
-    const result = await this.orders.list({ status: query.status, q: query.q, page });
+    const result = await this.orderList.page(query.filter, page);
+    // The exports take the list's filters and sort, not its page.
+    const filters = new URL(req.originalUrl, 'http://list.invalid').searchParams;
+    filters.delete('page');
+    const exportQuery = filters.size > 0 ? `?${filters}` : '';
     return new PageView('cp/orders', {
       layout: 'cp',
       title: 'Orders',
       ...result,
       page,
       filter: query,
-      statuses: ORDER_STATUSES,
+      ordersCsvUrl: `export.csv${exportQuery}`,
+      linesCsvUrl: `lines.csv${exportQuery}`,
+      statuses: ORDER_STATUSES.map((status) => ({ value: status, label: ORDER_STATUS_LABELS[status] })),
+      paymentMethods: this.names.paymentChoices(),
+      shippingMethods: await this.names.shippingChoices(),
+      countries: countryOptions(),
     });
+  }
+
+  /** The whole filtered list (not a page of it) as CSV. */
+  @Get('export.csv')
+  async ordersCsv(@Query() query: OrderListQuery): Promise<FileAnswer> {
+    return csvAnswer(await this.orderList.ordersCsv(query.filter), 'orders');
+  }
+
+  /** The lines of the filtered orders as CSV. */
+  @Get('lines.csv')
+  async linesCsv(@Query() query: OrderListQuery): Promise<FileAnswer> {
+    return csvAnswer(await this.orderList.linesCsv(query.filter), 'order-lines');
   }
 
   @Get(':id')
@@ -79,11 +161,11 @@ export class CpOrdersController {
       this.shipments.forOrder(id),
     ]);
     const currency = await this.currencies.chosenOrBase(detail.order.currency);
-    const refunds = refundPanel(await this.refunds.balance(id), currency);
+    const refunds = refundPanel(await this.refunds.balance(id), currency, await this.names.load());
     const [returns, withdrawals] = await Promise.all([this.returns.forOrder(id), this.withdrawals.forOrder(id)]);
     return new PageView('cp/order', {
       layout: 'cp',
-      title: 'Order',
+      title: `Order ${detail.order.reference}`,
       ...detail,
       refunds,
       returns,
@@ -160,7 +242,7 @@ export class CpOrdersController {
 }
 
 /** The order page's refund section: paid, refunded and balance, each line's quantity left, the refunds so far. */
-function refundPanel(state: RefundBalance, currency: Currency) {
+function refundPanel(state: RefundBalance, currency: Currency, names: MethodNames) {
   const money = (minor: number) => formatMoney(minor, currency);
   const held = state.pending;
   return {
@@ -173,7 +255,7 @@ function refundPanel(state: RefundBalance, currency: Currency) {
     key: randomUUID(),
     payments: state.payments.map(({ transaction, paid, refunded }) => ({
       id: transaction.id,
-      code: transaction.code,
+      method: names.paymentCode(transaction.code),
       paid: money(paid),
       refunded: money(refunded),
     })),
@@ -193,6 +275,15 @@ function refundPanel(state: RefundBalance, currency: Currency) {
       giftCardAmount: refund.giftCardAmount > 0 ? money(refund.giftCardAmount) : null,
     })),
   };
+}
+
+function csvAnswer(csv: string, name: string): FileAnswer {
+  return new FileAnswer(csv, {
+    type: 'text/csv; charset=utf-8',
+    filename: `${name}-${new Date().toISOString().slice(0, 10)}.csv`,
+    disposition: 'attachment',
+    headers: { 'Cache-Control': 'private, no-store' },
+  });
 }
 
 function pdfAnswer({ filename, pdf }: { filename: string; pdf: Buffer }): FileAnswer {

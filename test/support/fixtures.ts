@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Cart } from '../../src/commerce/carts/cart.entity';
 import { OrderStatus } from '../../src/commerce/orders/order-status.machine';
+import { OrderLine } from '../../src/commerce/orders/order-line.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { randomCode, randomHex32 } from '../../src/common/ids';
 
@@ -47,4 +48,15 @@ export async function insertOrder(
     paymentMethod: 'cod',
     ...values,
   });
+}
+
+/** A line of an order inserted by `insertOrder` (its totals are not recomputed). */
+export function insertOrderLine(
+  dataSource: DataSource,
+  order: Order,
+  line: Pick<OrderLine, 'sku' | 'name' | 'qty' | 'price'> & Partial<OrderLine>,
+): Promise<OrderLine> {
+  return dataSource
+    .getRepository(OrderLine)
+    .save({ orderId: order.id, productId: 1, total: line.qty * line.price, ...line });
 }

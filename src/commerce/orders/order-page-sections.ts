@@ -2,14 +2,27 @@ import { Injectable } from '@nestjs/common';
 import type { CpPermissionName } from '../../common/cp-permissions';
 import { Order } from './order.entity';
 
+/** A button that posts to the plugin's page (with the CSRF token). */
+export interface OrderPageAction {
+  label: string;
+  path: string;
+  /**
+   * A checkbox staff must tick first, posted as `<name>=on`: for an action that is usually a mistake (a second
+   * parcel). The plugin's page must refuse the post without it; the page only asks.
+   */
+  confirm?: { name: string; label: string };
+}
+
 /**
- * A section a plugin adds to the CP order page: links to its own pages and buttons that post to them (with
- * the CSRF token). Paths are relative to the CP trigger, e.g. `carrier-a/shipments?q=…`.
+ * A section a plugin adds to the CP order page: what staff must know (`problems`: an automatic step that failed,
+ * and why), links to its own pages and buttons that post to them. Offer only the actions that make sense for the
+ * order now. Paths are relative to the CP trigger, e.g. `carrier-a/shipments?q=…`.
  */
 export interface OrderPageSection {
   title: string;
+  problems?: string[];
   links: Array<{ label: string; path: string }>;
-  actions: Array<{ label: string; path: string }>;
+  actions: OrderPageAction[];
 }
 
 export interface OrderPageSectionSource {

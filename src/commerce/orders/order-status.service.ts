@@ -4,6 +4,7 @@ import { AppError } from '../../common/errors/app-error';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { insertRows } from '../../database/upsert';
+import { AuditLog } from '../audit/audit-log.service';
 import { ORDER_STATUS_CHANGE } from '../events';
 import { OrderHistory } from './order-history.entity';
 import { orderLifecycle, OrderStatus } from './order-status.machine';
@@ -26,7 +27,10 @@ declare module '../../common/domain-events' {
 /** Runs inside the status change's transaction: the place to enqueue durable follow-up jobs (outbox). */
 export type StatusChangeSubscriber = (tx: Tx, change: OrderStatusChange) => Promise<void>;
 
-/** The one place an order's status changes: checked against the machine, written to history, announced. */
+/**
+ * The one place an order's status changes: checked against the machine, written to history and the audit log,
+ * announced.
+ */
 @Injectable()
 export class OrderStatusService {
   private readonly subscribers: StatusChangeSubscriber[] = [];
@@ -34,6 +38,7 @@ export class OrderStatusService {
   constructor(
     private readonly runner: TransactionRunner,
     private readonly events: DomainEvents,
+    private readonly audit: AuditLog,
   ) {}
 
   subscribe(subscriber: StatusChangeSubscriber): void {
@@ -81,6 +86,14 @@ export class OrderStatusService {
         toStatus: to,
         actor,
         note: note ?? null,
+      });
+      await this.audit.record(tx.manager, {
+        actor,
+        area: 'order',
+        action: 'status',
+        subject: order.number,
+        subjectLabel: order.reference,
+        changes: { status: { from: order.status, to } },
       });
       const change: OrderStatusChange = { orderId: order.id, orderNumber: order.number, from: order.status, to, actor };
       for (const subscriber of this.subscribers) await subscriber(tx, change);

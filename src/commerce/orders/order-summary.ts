@@ -71,3 +71,21 @@ export function addressLines(
     address.phone,
   ].filter((line): line is string => Boolean(line));
 }
+
+/** Carrier widgets describe their points differently: the name and, where the point has them, its address. */
+export function pickupPointName(point: Record<string, unknown> | null): string | null {
+  if (!point) return null;
+  const text = (key: string) => {
+    const value = point[key];
+    return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+  };
+  if (text('address')) return text('address');
+  const place = [text('zipCode') || text('zip'), text('city')].filter(Boolean).join(' ');
+  const parts = [text('name') || text('formatedValue') || text('id'), text('street'), place].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : 'selected pickup point';
+}
+
+/** The buyer's name, from the billing address. */
+export function customerName(order: Pick<Order, 'billingAddress'>): string {
+  return `${order.billingAddress.firstName} ${order.billingAddress.lastName}`.trim();
+}

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import {
   defineJob,
   Job,
@@ -25,6 +26,9 @@ interface AutoShipmentPayload {
   orderId: number;
 }
 
+/** One job per order: a status reached again queues nothing more. */
+const autoShipmentJobKey = (orderId: number) => `${AUTO_SHIPMENT_JOB.name}:${orderId}`;
+
 /** Another worker took the order's parcel between the claim and the call. */
 class AlreadyTaken extends Error {}
 
@@ -39,6 +43,7 @@ export class CarrierAAutoShipments implements OnModuleInit {
   private readonly logger = new Logger('carrier-a:auto-shipment');
 
   constructor(
+    private readonly dataSource: DataSource,
     private readonly orderStatus: OrderStatusService,
     private readonly queue: JobQueue,
     private readonly runner: TransactionRunner,
@@ -49,6 +54,19 @@ export class CarrierAAutoShipments implements OnModuleInit {
   onModuleInit(): void {
     this.orderStatus.subscribe((tx, change) => this.queueFor(tx, change));
     this.queue.register(AUTO_SHIPMENT_JOB, (payload, job) => this.run(payload.orderId, job));
+  }
+
+  /**
+   * Gives an order's failed automatic parcel a fresh set of attempts (the job's, as the jobs screen does); false
+   * when it has not failed (it is still trying, or it stopped for a reason a retry cannot change).
+   */
+  async retry(orderId: number): Promise<boolean> {
+    const [row, job] = await Promise.all([
+      this.dataSource.getRepository(CarrierAAutoShipment).findOneBy({ orderId }),
+      this.dataSource.getRepository(Job).findOneBy({ jobKey: autoShipmentJobKey(orderId) }),
+    ]);
+    if (row?.state !== 'failed' || !job) return false;
+    return this.queue.retryFailed(job.id);
   }
 
   private async queueFor(tx: Tx, change: OrderStatusChange): Promise<void> {
@@ -63,7 +81,7 @@ export class CarrierAAutoShipments implements OnModuleInit {
       tx,
       AUTO_SHIPMENT_JOB,
       { orderId: change.orderId },
-      { key: `${AUTO_SHIPMENT_JOB.name}:${change.orderId}` },
+      { key: autoShipmentJobKey(change.orderId) },
     );
   }
 

@@ -1,3 +1,5 @@
+import { errorCatalogue } from '../../plugin-api';
+
 /** Carrier A could not be used as configured, or it answered with an error; the message says which. */
 export class CarrierAConfigurationError extends Error {
   constructor(
@@ -29,3 +31,8 @@ export function carrierMessage(body: unknown): string | null {
   }
   return null;
 }
+
+/** What carrier A refuses staff: a parcel for an order that makes no sense, or one more without the confirmation. */
+export const carrierAErrors = errorCatalogue({
+  carrier_a_parcel_refused: { status: 409, message: (p: { reason: string }) => p.reason },
+});

@@ -9,6 +9,7 @@ import { CarrierAClient } from './carrier-a.client';
 import { CarrierAPlugin } from './carrier-a.plugin';
 import { CARRIER_A_DASHBOARD, CARRIER_A_SETTINGS } from './carrier-a.settings';
 import { CarrierADashboard } from './cp/carrier-a-dashboard';
+import { CarrierAOrderSection } from './cp/carrier-a-order-section';
 
 /** Carrier A: parcels, labels, tracking and ParcelShop pickup points. */
 @Module({
@@ -21,8 +22,9 @@ import { CarrierADashboard } from './cp/carrier-a-dashboard';
     CarrierAShipmentCarrier,
     CarrierAAutoShipments,
     CarrierADashboard,
+    CarrierAOrderSection,
     CarrierAPlugin,
   ],
-  exports: [CarrierAClient, CarrierAShipments, CarrierAShipmentCarrier],
+  exports: [CarrierAClient, CarrierAShipments, CarrierAShipmentCarrier, CarrierAAutoShipments, CarrierAOrderSection],
 })
 export class CarrierAPluginModule {}

@@ -5,7 +5,7 @@ import { CarrierAShipmentCarrier } from './carrier-a-shipment-carrier';
 import { CarrierAShippingProvider } from './carrier-a-shipping.provider';
 import { CARRIER_A_DASHBOARD } from './carrier-a.settings';
 import { CarrierADashboard } from './cp/carrier-a-dashboard';
-import { carrierAOrderSection } from './cp/carrier-a-order-section';
+import { CarrierAOrderSection } from './cp/carrier-a-order-section';
 import { CARRIER_A_SETTINGS_FORM } from './cp/carrier-a-settings-form';
 
 /**
@@ -28,6 +28,7 @@ export class CarrierAPlugin implements StorefrontPlugin {
     pickupPoints: CarrierAPickupPoints,
     dashboard: CarrierADashboard,
     parcels: CarrierAShipmentCarrier,
+    orderSection: CarrierAOrderSection,
   ) {
     this.shippingProviders = [provider];
     this.shipmentCarriers = [parcels];
@@ -39,7 +40,7 @@ export class CarrierAPlugin implements StorefrontPlugin {
     ];
     this.cp = {
       navigation: { path: 'carrier-a/dashboard' },
-      orderPageSections: [carrierAOrderSection],
+      orderPageSections: [(order) => orderSection.sectionFor(order)],
       dashboard: { layout: CARRIER_A_DASHBOARD, view: 'cp/carrier-a-dashboard', data: () => dashboard.figures() },
       // Its own view: the connection test sits below the form.
       settings: { form: CARRIER_A_SETTINGS_FORM, view: 'cp/carrier-a-settings' },

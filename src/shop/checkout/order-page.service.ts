@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { orderSummary } from '../../commerce/orders/order-summary';
+import { orderSummary, pickupPointName } from '../../commerce/orders/order-summary';
 import { Order } from '../../commerce/orders/order.entity';
 import { SalesDocuments } from '../../commerce/invoices/sales-documents.service';
 import { OrdersService } from '../../commerce/orders/orders.service';
@@ -53,17 +53,4 @@ export class OrderPageService {
         .map(({ id, number }) => ({ number, url: `/shop/order/view/${order.number}/credit-notes/${id}` })),
     };
   }
-}
-
-/** Carrier widgets describe their points differently: the name and, where the point has them, its address. */
-function pickupPointName(point: Record<string, unknown> | null): string | null {
-  if (!point) return null;
-  const text = (key: string) => {
-    const value = point[key];
-    return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
-  };
-  if (text('address')) return text('address');
-  const place = [text('zipCode') || text('zip'), text('city')].filter(Boolean).join(' ');
-  const parts = [text('name') || text('formatedValue') || text('id'), text('street'), place].filter(Boolean);
-  return parts.length > 0 ? parts.join(', ') : 'selected pickup point';
 }

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
+import { IsIn, IsOptional } from 'class-validator';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import {
@@ -15,7 +16,9 @@ import {
 } from '../../../plugin-api';
 import { CarrierAShipmentCarrier } from '../carrier-a-shipment-carrier';
 import { CarrierAShipments } from '../carrier-a-shipments.service';
-import { CarrierAConfigurationError } from '../carrier-a.errors';
+import { CarrierAAutoShipments } from '../carrier-a-auto-shipments.service';
+import { carrierAErrors, CarrierAConfigurationError } from '../carrier-a.errors';
+import { ANOTHER_PARCEL, CarrierAOrderSection } from './carrier-a-order-section';
 import { CarrierAShipmentsCpService } from './carrier-a-shipments-cp.service';
 import {
   CARRIER_A_STATUSES,
@@ -23,6 +26,13 @@ import {
   SHIPMENT_SORTS,
   ShipmentListQuery,
 } from './carrier-a-shipments-filter';
+
+class CreateParcelDto {
+  /** The tick that confirms one more parcel for an order that has one. */
+  @IsOptional()
+  @IsIn(['on'])
+  [ANOTHER_PARCEL]?: 'on';
+}
 
 /** Carrier A's shipment screens (`carrier-a/shipments*`). */
 @ApiExcludeController()
@@ -33,6 +43,8 @@ export class CarrierAShipmentsCpController {
     private readonly cp: CarrierAShipmentsCpService,
     private readonly shipments: CarrierAShipments,
     private readonly parcels: CarrierAShipmentCarrier,
+    private readonly orderSection: CarrierAOrderSection,
+    private readonly automatic: CarrierAAutoShipments,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -105,10 +117,23 @@ export class CarrierAShipmentsCpController {
     });
   }
 
+  /**
+   * A parcel for the order, from its order page: refused for a canceled or refunded order, and for an order that has
+   * a parcel already unless `another` is ticked.
+   */
   @Post('create/:orderId')
-  async create(@Param('orderId', ParseIntPipe) orderId: number, @Req() req: Request): Promise<FormAnswer> {
+  async create(
+    @Param('orderId', ParseIntPipe) orderId: number,
+    @Body() body: CreateParcelDto,
+    @Req() req: Request,
+  ): Promise<FormAnswer> {
     const order = await this.cp.order(orderId);
     const orderUrl = `/${this.config.cpTrigger}/orders/${order.id}`;
+    const refusal = await this.orderSection.parcelRefusal(order, body[ANOTHER_PARCEL] === 'on');
+    if (refusal) {
+      if (!wantsHtml(req)) throw carrierAErrors.carrier_a_parcel_refused({ reason: refusal });
+      return FormAnswer.note('error', refusal, { back: orderUrl });
+    }
     return this.carrierAction(req, orderUrl, {
       call: () => this.shipments.createParcel(order.id),
       done: (created) =>
@@ -116,6 +141,21 @@ export class CarrierAShipmentsCpController {
           to: this.detailUrl(created.id),
         }),
     });
+  }
+
+  /** The order's failed automatic parcel tried again, by its job (the order page shows the outcome). */
+  @Post('retry-auto/:orderId')
+  async retryAutomatic(@Param('orderId', ParseIntPipe) orderId: number): Promise<FormAnswer> {
+    const order = await this.cp.order(orderId);
+    const orderPage = { to: `/${this.config.cpTrigger}/orders/${order.id}` };
+    if (await this.automatic.retry(order.id)) {
+      return FormAnswer.note(
+        'success',
+        `The automatic parcel of order ${order.reference} is being tried again.`,
+        orderPage,
+      );
+    }
+    return FormAnswer.note('info', 'The automatic parcel has not failed: there is nothing to retry.', orderPage);
   }
 
   @Post('refresh/:id')

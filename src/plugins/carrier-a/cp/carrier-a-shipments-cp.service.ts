@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, SelectQueryBuilder } from 'typeorm';
-import { Address, AppError, Currency, isSqlite, Order, toMajor } from '../../../plugin-api';
+import { Address, AppError, Currency, csvFile, csvLine, isSqlite, Order, toMajor } from '../../../plugin-api';
 import { CarrierAShipment } from '../carrier-a-shipment.entity';
-import { csvFile, csvLine } from './carrier-a-shipments-csv';
 import { NEWEST_SHIPMENTS_FIRST, ShipmentFilter, ShipmentSort } from './carrier-a-shipments-filter';
 
 const PAGE_SIZE = 50;

@@ -13,7 +13,7 @@ export function csvLine(cells: string[]): string {
 /**
  * A quoted cell. One that a spreadsheet would run as a formula (starting with = + - @, or a tab or carriage
  * return that some programs skip before looking) gets a leading apostrophe, so it is shown as text (OWASP
- * "CSV injection"): pickup point ids come from the shopper's browser, parcel data from the carrier.
+ * "CSV injection"): names and addresses come from shoppers, parcel data from the carrier.
  */
 function csvCell(value: string): string {
   const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
