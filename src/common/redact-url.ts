@@ -1,6 +1,6 @@
 /**
  * Routes whose path is a bearer credential, spelled as their controllers declare them: whoever holds the URL
- * holds the thing (a webhook, a guest order, a cart, a gift card, a wishlist). `:secret` marks the segment no log
+ * holds the thing (a webhook, a guest order, a cart, a gift card, a wishlist, a staff invitation). `:secret` marks the segment no log
  * may keep; another `:param` stands for any segment. A new route of that kind belongs in this list.
  */
 export const SECRET_ROUTES = [
@@ -15,6 +15,8 @@ export const SECRET_ROUTES = [
   '/shop/marketing/gift-cards/item-details/:secret',
   '/shop/marketing/gift-cards/preview-card/:secret',
   '/shop/wishlist/shared/:id/:secret',
+  // A CP staff member's invitation or password-reset link, under whatever CP_TRIGGER names the CP.
+  '/:cpTrigger/set-password/:secret',
 ];
 
 /**

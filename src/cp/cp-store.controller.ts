@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import type { Request } from 'express';
+import { CpConfirmationDto, requireConfirmation } from '../common/cp-confirmation';
 import { DEMO_SKU_PREFIX, DemoRemoval } from '../commerce/stores/demo-removal.service';
 import { StoreDetailsService, StoreDetailsValues } from '../commerce/stores/store-details.service';
 import { CpPermission } from '../common/decorators/cp-permission.decorator';
@@ -80,7 +81,16 @@ export class CpStoreController {
   @Post('demo')
   @HttpCode(200)
   @RefusedGoesTo('store/demo')
-  async removeDemo(@Req() req: Request): Promise<FormAnswer> {
+  async removeDemo(@Req() req: Request, @Body() body: CpConfirmationDto): Promise<FormAnswer> {
+    // It deletes every order and customer, and the demo admin: only an admin, from the confirmation page, box ticked.
+    if (!req.cpStaff!.admin) {
+      throw new AppError(
+        'admin_only',
+        'Only a CP admin can remove the demo: it deletes every order and customer.',
+        403,
+      );
+    }
+    requireConfirmation(body, 'Removing the demo');
     const removed = await this.demo.remove(actor(req), req.cpStaff!.id);
     const admin = removed.admin ? ` and CP user ${removed.admin}` : '';
     return FormAnswer.done(

@@ -3,6 +3,7 @@ import { extname, join, relative } from 'node:path';
 import Handlebars from 'handlebars';
 import type { UnitPrice } from '../commerce/products/net-quantity';
 import { formatAmount } from '../common/money-format';
+import { storeTime } from '../common/store-time';
 import { FALLBACK_LANGUAGE, translations } from './i18n/translations';
 import { unitPriceText } from './i18n/unit-price-text';
 
@@ -98,30 +99,6 @@ function registerListHelpers(hbs: typeof Handlebars): void {
       ariaSort: ascending ? 'ascending' : descending ? 'descending' : undefined,
     };
   });
-}
-
-const timeFormats = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * `2026-11-27 17:05` in the store's time zone (`storeTimeZone`, which render-locals.ts gives every page from the
- * settings in memory), UTC where a page has none; one formatter per zone, made once.
- */
-function storeTime(moment: Date, timeZone = 'UTC'): string {
-  let format = timeFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    timeFormats.set(timeZone, format);
-  }
-  const part = Object.fromEntries(format.formatToParts(moment).map(({ type, value }) => [type, value]));
-  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}`;
 }
 
 /** The page language the page-locals middleware put in `res.locals`, seen by templates as `@root.lang`. */

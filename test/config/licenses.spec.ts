@@ -8,6 +8,7 @@ import { SANDBOX_LICENSE_KEY, signLicense, testClaims } from '../../src/sandbox/
 import { runCli } from '../support/cli';
 import { ShopClient } from '../support/shop-client';
 import { REFUSING_URL, startTestApp, TestApp, usingMysql } from '../support/test-app';
+import { shownIn } from '../support/shown-time';
 
 type Plugin = 'carrier-a' | 'carrier-b';
 
@@ -36,7 +37,6 @@ function facts(html: string): Record<string, string> {
 }
 
 const statusOf = (html: string) => /<span class="status status-(\w+)">([^<]+)<\/span>/.exec(html)?.slice(1);
-const minute = (iso: string) => iso.replace('T', ' ').slice(0, 16);
 
 /** A token with one character of `part` (0 claims, 1 signature) replaced at `at` (negative: from the end). */
 function tampered(token: string, part: 0 | 1, at: number): string {
@@ -103,8 +103,8 @@ describe(`plugin licenses (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
         Licensee: 'Ada Shop',
         Edition: 'test',
         'License id': claims.licenseId,
-        Issued: minute(claims.issuedAt),
-        Expires: minute(claims.expiresAt),
+        Issued: shownIn(claims.issuedAt),
+        Expires: shownIn(claims.expiresAt),
       });
       expect(await stored('carrier-a')).toMatchObject({
         token,
@@ -231,7 +231,7 @@ describe(`plugin licenses (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       const yearAhead = Date.now() + 365 * 24 * 3600 * 1000;
       expect(Math.abs(license!.expiresAt! - yearAhead)).toBeLessThan(60_000);
       expect(statusOf(html)).toEqual(['active', 'Active']);
-      expect(facts(html).Expires).toBe(minute(new Date(license!.expiresAt!).toISOString()));
+      expect(facts(html).Expires).toBe(shownIn(license!.expiresAt!));
       expect(verifyLicenseToken(license!.token, 'carrier-a', ed25519PublicKey(SANDBOX_LICENSE_PUBLIC_KEY)).ok).toBe(
         true,
       );
@@ -292,7 +292,7 @@ describe(`plugin licenses (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect(Math.abs(revoked!.revokedAt! - Date.now())).toBeLessThan(60_000);
       expect(facts(result.html)).toMatchObject({
         Licensee: 'Grace Shop',
-        Revoked: minute(new Date(revoked!.revokedAt!).toISOString()),
+        Revoked: shownIn(revoked!.revokedAt!),
       });
       // Nothing left to copy or revoke.
       expect(result.html).not.toContain('id="license-token"');

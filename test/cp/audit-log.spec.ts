@@ -213,7 +213,7 @@ describe(`CP audit log (${usingMysql ? 'MariaDB' : 'SQLite'}${usingRedis ? ' + R
     const clerk = await cpStaff(shop, 'audit-clerk@example.com', ['accessSettings']);
     const refused = await clerk.get(SCREEN).expect(403);
     expect(refused.body.error.message).toBe('You need the accessAudit permission to open this page.');
-    expect(await cpNavLabels(clerk)).toEqual(['Settings']);
+    expect(await cpNavLabels(clerk)).toEqual(['Settings', 'Store details']);
 
     const auditor = await cpStaff(shop, 'auditor@example.com', ['accessAudit']);
     expect(shownEntries(await screen('', auditor)).length).toBeGreaterThan(0);

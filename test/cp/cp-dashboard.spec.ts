@@ -338,10 +338,17 @@ describe('CP dashboard', () => {
       const page = await staff.get('/admin').set('Accept', 'text/html').expect(200);
       expect(page.text).toContain('<html lang="sk">');
       expect(page.text).toContain('Preskočiť na obsah');
-      expect(page.text).toContain('<title>Dashboard · Ovládací panel</title>');
+      expect(page.text).toContain('<title>Dashboard · Demo Outdoor &amp; Coffee · Ovládací panel</title>');
       const nav = section(page.text, /<nav aria-label="Ovládací panel">([\s\S]*?)<\/nav>/);
       const labels = [...nav.matchAll(/<a href="\/admin\/[^"]+">([^<]+)<\/a>/g)].map((link) => link[1]);
-      expect(labels.slice(0, 5)).toEqual(['Objednávky', 'Vrátenia', 'Odstúpenia od zmluvy', 'Produkty', 'Úlohy']);
+      expect(labels.slice(0, 6)).toEqual([
+        'Objednávky',
+        'Vrátenia',
+        'Odstúpenia od zmluvy',
+        'Produkty',
+        'Zákazníci',
+        'Úlohy',
+      ]);
       expect(page.text).toContain('<button type="submit">Odhlásiť sa</button>');
       expect(page.text).toMatch(/<option value="sk" lang="sk" selected>Slovenčina<\/option>/);
       // Amounts follow the page's language too.

@@ -10,6 +10,7 @@ import { cpNavLabels, cpStaff, CP_STAFF_PASSWORD } from '../support/cp-staff';
 import { ShopClient } from '../support/shop-client';
 import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, startTestApp, TEST_CP_PASSWORD, TestApp, usingMysql } from '../support/test-app';
+import { shownIn } from '../support/shown-time';
 
 const HTML = { Accept: 'text/html' };
 const NEW_PASSWORD = 'granite otter sings';
@@ -100,7 +101,7 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     // The admin logged in for this test: their last login is shown, the others have none.
     const lastLogin = (await userOf('admin@example.com')).lastLoginAt!;
     expect(Date.now() - lastLogin).toBeLessThan(120_000);
-    expect(first.text).toContain(new Date(lastLogin).toISOString().replace('T', ' ').slice(0, 16));
+    expect(first.text).toContain(shownIn(lastLogin));
     expect(first.text).toContain('<td>never</td>');
     expect(first.text).toContain('Page 1 of 2');
     expect(first.text).toContain('<a rel="next" href="/admin/users?page&#x3D;2">Next →</a>');
@@ -363,11 +364,7 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
   });
 
   it('lets a manager who is not an admin grant only the permissions they hold, and leave admins alone', async () => {
-    const manager = await cpStaff(shop, 'manager@example.com', [
-      'accessStaff',
-      'accessOrders',
-      'accessMarketing',
-    ]);
+    const manager = await cpStaff(shop, 'manager@example.com', ['accessStaff', 'accessOrders', 'accessMarketing']);
     const refusal = async (res: { status: number; body: { error?: { code: string; message: string } } }) => ({
       status: res.status,
       code: res.body.error?.code,

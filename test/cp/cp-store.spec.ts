@@ -20,19 +20,10 @@ import { attachedPdf, CapturedMail, mailHtml, startSmtpCapture, subjectOf } from
 import { eventually, startTestApp, TestApp, TestPlace, usingMysql } from '../support/test-app';
 import { placeTestPayOrder, returnPaid } from '../support/test-pay';
 import { TestPluginModule } from '../support/test-plugin.module';
+import { shownIn } from '../support/shown-time';
+import { insertOrder } from '../support/fixtures';
 
 const OWNER_PASSWORD = 'owner-password-1';
-
-/** A moment as `{{date}}` shows it in `timeZone`: `2026-11-27 12:05`. */
-const shownIn = (timeZone: string, moment: Date) =>
-  moment.toLocaleString('sv-SE', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
 
 /**
  * Making the shop yours: the CP's Store details (permission, field errors, audit), `setup` with the new details and
@@ -78,9 +69,9 @@ describe(`store details and removing the demo (${usingMysql ? 'MariaDB' : 'SQLit
     expect(await shop.dataSource.getRepository(Product).countBy({ sku: 'DEMO-HEADLAMP' })).toBe(1);
 
     const settingsClerk = await cpStaff(shop, 'settings-clerk@example.com', ['accessSettings']);
-    expect(await cpNavLabels(settingsClerk)).toEqual(['Store details']);
+    expect(await cpNavLabels(settingsClerk)).toEqual(['Settings', 'Store details']);
     const form = await settingsClerk.get('/admin/store').set('Accept', 'text/html').expect(200);
-    expect(form.text).toContain('<title>Store details · Demo Outdoor &amp; Coffee control panel</title>');
+    expect(form.text).toContain('<title>Store details · Demo Outdoor &amp; Coffee · Control panel</title>');
     expect(form.text).toContain('value="Demo Outdoor &amp; Coffee"');
     expect(form.text).toContain('<option selected>Europe/Bratislava</option>');
     expect(await storeAudit()).toEqual([]);
@@ -291,28 +282,54 @@ describe(`store details and removing the demo (${usingMysql ? 'MariaDB' : 'SQLit
     await ownerCp.loginCp('owner@kavicka.example', OWNER_PASSWORD);
     const orders = await ownerCp.get('/admin/orders').set('Accept', 'text/html').expect(200);
     expect(orders.text).toContain('<a class="brand" href="/admin">Kávička · Control panel</a>');
-    expect(orders.text).toContain(shownIn('America/New_York', order.dateCreated));
-    expect(orders.text).not.toContain(shownIn('UTC', order.dateCreated));
+    expect(orders.text).toContain(shownIn(order.dateCreated, 'America/New_York'));
+    expect(orders.text).not.toContain(shownIn(order.dateCreated, 'UTC'));
   });
 
-  it('removes the demo from the CP after a confirmation page, keeping the staff member who does it', async () => {
+  it('removes the demo from the CP: an admin, after the confirmation page, with the box ticked; once', async () => {
+    // A demo product again (the CLI removed the first demo above), and an order that would go with it.
+    const store = await shop.dataSource.getRepository(Store).findOneByOrFail({ isDefault: true });
+    await shop.app
+      .get(ProductImportService)
+      .importBatch(store.id, [{ sku: 'DEMO-AGAIN', name: 'Demo again', price: 1, stock: 1 }]);
+    const ordersBefore = await shop.dataSource.getRepository(Order).count();
+    expect(ordersBefore).toBeGreaterThan(0);
+
+    // Not for staff who merely hold accessSettings: it deletes every order, customer and the demo admin.
     const settingsClerk = new ShopClient(shop.server);
     await settingsClerk.loginCp('settings-clerk@example.com', 'staff-password-1');
-    const confirm = await settingsClerk.get('/admin/store/demo').set('Accept', 'text/html').expect(200);
-    expect(confirm.text).toContain('0 demo products');
-    expect(confirm.text).toContain('no CP user');
-    expect(confirm.text).toContain('action="/admin/store/demo"');
-    const done = await settingsClerk.submitForm('/admin/store/demo', {});
+    const refused = await settingsClerk.post('/admin/store/demo', { confirm: 'yes' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('admin_only');
+
+    const admin = await cpStaff(shop, 'store-admin@example.com', [], { admin: true });
+    const confirm = await admin.get('/admin/store/demo').set('Accept', 'text/html').expect(200);
+    expect(confirm.text).toContain('1 demo products');
+    expect(confirm.text).toContain('name="confirm"');
+    // Without the box ticked, nothing goes.
+    const unticked = await admin.post('/admin/store/demo', {});
+    expect(unticked.status).toBe(400);
+    expect(unticked.body.error.fields.confirm).toBeDefined();
+    expect(await shop.dataSource.getRepository(Order).count()).toBe(ordersBefore);
+
+    const done = await admin.submitForm('/admin/store/demo', { confirm: 'yes' });
     expect(done.status).toBe(303);
     expect(done.headers.location).toBe('/admin/store');
     expect(await shop.dataSource.getRepository(Order).count()).toBe(0);
+    expect(await shop.dataSource.getRepository(Product).countBy({ sku: 'DEMO-AGAIN' })).toBe(0);
     const entry = (await storeAudit()).at(-1)!;
     expect(entry).toMatchObject({
-      actor: 'cp:settings-clerk@example.com',
+      actor: 'cp:store-admin@example.com',
       action: 'demo-removed',
-      changes: { orders: { from: 1, to: 0 } },
+      changes: { products: { from: 1, to: 0 }, orders: { from: ordersBefore, to: 0 } },
     });
-    expect(Object.keys(entry.changes)).not.toContain('products');
-    expect(await shop.dataSource.getRepository(CpUser).countBy({ email: 'settings-clerk@example.com' })).toBe(1);
+    expect(await shop.dataSource.getRepository(CpUser).countBy({ email: 'store-admin@example.com' })).toBe(1);
+
+    // With the demo gone, a shop's own orders are never the demo's.
+    await insertOrder(shop.dataSource, 'paid');
+    const again = await admin.post('/admin/store/demo', { confirm: 'yes' });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('no_demo');
+    expect(await shop.dataSource.getRepository(Order).count()).toBe(1);
   });
 });

@@ -182,6 +182,6 @@ describe(`CP settings screen (${usingMysql ? 'MariaDB' : 'SQLite'}${usingRedis ?
 
     const keeper = await cpStaff(shop, 'settings-keeper@example.com', ['accessSettings']);
     await keeper.get(SCREEN).set('Accept', 'text/html').expect(200);
-    expect(await cpNavLabels(keeper)).toEqual(['Settings']);
+    expect(await cpNavLabels(keeper)).toEqual(['Settings', 'Store details']);
   });
 });

@@ -202,7 +202,8 @@ function actorOf(actor: CpStaff): string {
  * take away one of the last two admins, the second waits for the first and then sees only one left. Taken before the
  * changed user's own row, in every change, so the locks are always taken in the same order.
  */
-function lockEnabledAdmins(manager: EntityManager): Promise<CpUser[]> {
+/** The enabled admins, locked until the transaction ends: two changes cannot each leave the other as the last. */
+export function lockEnabledAdmins(manager: EntityManager): Promise<CpUser[]> {
   return manager.find(CpUser, { where: { admin: true, enabled: true }, order: { id: 'ASC' }, ...writeLock(manager) });
 }
 

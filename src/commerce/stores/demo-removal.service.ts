@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, EntityTarget, In, Like, Not } from 'typeorm';
+import { DataSource, EntityManager, EntityTarget, In, Like } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { TransactionRunner } from '../../database/transaction-runner';
+import { lockEnabledAdmins } from '../staff/staff-admin.service';
 import { AuditLog } from '../audit/audit-log.service';
 import { CartAdd } from '../carts/cart-add.entity';
 import { CartLine } from '../carts/cart-line.entity';
@@ -119,15 +120,23 @@ export class DemoRemoval {
   }
 
   /**
-   * Removes the demo and records it. Refused (409) when the only enabled admin left would be the demo admin
-   * removed: nobody could open the CP any more.
+   * Removes the demo and records it. Refused (409) once the demo catalog is gone: a shop that has removed it (or
+   * never had it) trades for real, and its orders and customers are not the demo's. Refused (409) too when the only
+   * enabled admin left would be the demo admin removed: nobody could open the CP any more.
    */
   async remove(actor: string, keepCpUserId?: number): Promise<DemoContents> {
     return this.runner.run(async ({ manager }) => {
       const removed = await this.count(manager, keepCpUserId);
+      if (removed.products === 0) {
+        throw new AppError(
+          'no_demo',
+          'There is no demo catalog here (any more): nothing was removed. Orders and customers stay.',
+          409,
+        );
+      }
       if (removed.admin) {
-        const admins = await manager.countBy(CpUser, { admin: true, enabled: true, email: Not(removed.admin) });
-        if (admins === 0) {
+        const admins = (await lockEnabledAdmins(manager)).filter((admin) => admin.email !== removed.admin);
+        if (admins.length === 0) {
           throw new AppError(
             'last_admin',
             `${removed.admin} is the only enabled CP admin: make your own admin first (npm run cli -- setup).`,
@@ -161,17 +170,24 @@ export class DemoRemoval {
   private async count(manager: EntityManager, keepCpUserId?: number): Promise<DemoContents> {
     const admin = await manager.findOneBy(CpUser, { email: DEMO_ADMIN_EMAIL });
     return {
-      products: await manager.countBy(Product, { sku: Like(`${DEMO_SKU_PREFIX}%`) }),
+      products: (await this.demoProductIds(manager)).length,
       orders: await manager.count(Order),
       customers: await manager.count(Customer),
       admin: admin && admin.id !== keepCpUserId ? admin.email : null,
     };
   }
 
+  /** The seed's products: `DEMO-` in capitals (LIKE ignores case on both databases; a shop's own `demo-…` stays). */
+  private async demoProductIds(manager: EntityManager): Promise<number[]> {
+    const candidates = await manager.find(Product, {
+      select: { id: true, sku: true },
+      where: { sku: Like(`${DEMO_SKU_PREFIX}%`) },
+    });
+    return candidates.filter(({ sku }) => sku.startsWith(DEMO_SKU_PREFIX)).map(({ id }) => id);
+  }
+
   private async removeDemoCatalog(manager: EntityManager): Promise<void> {
-    const ids = (
-      await manager.find(Product, { select: { id: true }, where: { sku: Like(`${DEMO_SKU_PREFIX}%`) } })
-    ).map(({ id }) => id);
+    const ids = await this.demoProductIds(manager);
     if (ids.length === 0) return;
     const designIds = (await manager.findBy(GiftCardProduct, { productId: In(ids) })).map(({ designId }) => designId);
     await manager.delete(GiftCardProduct, { productId: In(ids) });
