@@ -375,6 +375,9 @@ describe(`CP customers (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(unconfirmed.body.error.fields.confirm).toBeDefined();
     expect((await byEmail(email)).deletedAt).toBeNull();
 
+    // An earlier entry named the account by its address; the erasure takes that out of the log too.
+    await admin.submitForm(`/admin/customers/${customer.id}/password-reset`, {});
+    expect((await auditOf(customer.id)).map(({ subjectLabel }) => subjectLabel)).toEqual([email]);
     const erased = await admin.submitForm(`/admin/customers/${customer.id}/erase`, { confirm: 'yes' });
     expect(erased.status).toBe(303);
     expect(erased.headers.location).toBe('/admin/customers');
@@ -389,6 +392,7 @@ describe(`CP customers (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     await admin.get(`/admin/customers/${customer.id}`).set(HTML).expect(404);
     expect((await listed(`q=${encodeURIComponent(email)}`)).rows).toEqual([]);
     expect((await auditOf(customer.id)).map(({ action, subjectLabel }) => ({ action, subjectLabel }))).toEqual([
+      { action: 'password_reset_sent', subjectLabel: `Customer #${customer.id}` },
       { action: 'erased', subjectLabel: `Customer #${customer.id}` },
     ]);
   });

@@ -308,7 +308,7 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     const unconfirmed = await admin.post(`/admin/users/${id}/enabled`, { enabled: 'false' });
     expect({ status: unconfirmed.status, fields: unconfirmed.body.error.fields }).toEqual({
       status: 400,
-      fields: { confirm: ['tick the box to confirm'] },
+      fields: { confirm: ['tick "I am sure" to confirm'] },
     });
     await leaver.get('/admin/orders').expect(200);
 

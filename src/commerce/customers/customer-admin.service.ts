@@ -6,6 +6,7 @@ import { formatMoney } from '../../common/money-format';
 import { LIKE_ESCAPE, likeContaining } from '../../database/like';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner } from '../../database/transaction-runner';
+import { AuditEntry } from '../audit/audit-entry.entity';
 import { AuditLog, auditChanges } from '../audit/audit-log.service';
 import { MarketingConsent } from '../marketing/marketing-consent.entity';
 import { MarketingBasis, MarketingConsents } from '../marketing/marketing-consents.service';
@@ -297,13 +298,18 @@ export class CustomerAdmin {
 
   /**
    * Erases the account as the customer's own deletion does (AccountDeletionService.erase): personal data goes,
-   * orders stay anonymised for the books. The audit entry names the account by its id only: an erasure that
-   * kept the address in the log would not be one.
+   * orders stay anonymised for the books. The audit log then names the account by its id only, its earlier entries
+   * too: an erasure that kept the address in the log would not be one.
    */
   async erase(id: number, actor: string): Promise<void> {
     await this.runner.run(async ({ manager }) => {
       const customer = await this.locked(manager, id);
       await this.deletion.erase(manager, customer);
+      await manager.update(
+        AuditEntry,
+        { area: 'customer', subject: String(customer.id) },
+        { subjectLabel: `Customer #${customer.id}` },
+      );
       await this.audit.record(manager, {
         actor,
         area: 'customer',

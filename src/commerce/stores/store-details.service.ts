@@ -93,7 +93,10 @@ export class StoreDetailsService {
       const saved = await this.defaultStore.configure(tx.manager, store);
       const settings = Object.entries(SETTING_OF).filter(([field]) => field in changes);
       if (settings.length > 0) {
-        await this.settings.save(Object.fromEntries(settings.map(([field, key]) => [key, after[field as never]])));
+        await this.settings.save(
+          Object.fromEntries(settings.map(([field, key]) => [key, after[field as never]])),
+          actor,
+        );
       }
       await this.audit.record(tx.manager, {
         actor,

@@ -2,7 +2,6 @@ import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { StaffProfile } from '../../commerce/staff/staff-admin.service';
 import { STAFF_ROLES } from '../../commerce/staff/staff-roles';
-import { AppError } from '../../common/errors/app-error';
 
 /** The staff form as posted: the invitation's (with `email`) and the edit form's. */
 export class CpStaffFormDto {
@@ -58,11 +57,6 @@ export class CpStaffConfirmDto {
   @IsOptional()
   @IsString()
   confirm?: string;
-}
-
-/** A destructive action runs only with its "yes, really" box ticked: forms show one, scripts send `confirm`. */
-export function assertConfirmed(confirm: string | undefined, what: string): void {
-  if (!confirm) throw AppError.invalid({ confirm: ['tick the box to confirm'] }, `Tick the box to confirm: ${what}.`);
 }
 
 export class CpSetPasswordDto {

@@ -5,6 +5,7 @@ import { CpUser } from '../../commerce/staff/cp-user.entity';
 import { STAFF_SORT_KEYS, StaffAdmin, StaffInvitation } from '../../commerce/staff/staff-admin.service';
 import { STAFF_ROLES, staffRole } from '../../commerce/staff/staff-roles';
 import { CpListQuery } from '../../common/cp-list.query';
+import { requireConfirmation } from '../../common/cp-confirmation';
 import { CpPermissionCatalogue } from '../../common/cp-permissions';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { CpStaff } from '../../common/session-data';
@@ -12,13 +13,7 @@ import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { FormAnswer, PageView } from '../../web/answers/answers';
 import { CpNavigation } from '../../web/cp-navigation';
-import {
-  assertConfirmed,
-  CpStaffConfirmDto,
-  CpStaffEnabledDto,
-  CpStaffFormDto,
-  staffProfileFromForm,
-} from './cp-staff-forms';
+import { CpStaffConfirmDto, CpStaffEnabledDto, CpStaffFormDto, staffProfileFromForm } from './cp-staff-forms';
 
 /**
  * Staff accounts: the list, invitations, names and rights (with roles that fill the form in), disabling and
@@ -95,7 +90,7 @@ export class CpStaffController {
     @Req() req: Request,
   ): Promise<FormAnswer> {
     const enabled = body.enabled === true || body.enabled === 'true';
-    if (!enabled) assertConfirmed(body.confirm, 'disable this account');
+    if (!enabled) requireConfirmation(body, 'Disabling the account');
     const user = await this.staff.setEnabled(req.cpStaff!, id, enabled);
     return FormAnswer.done(`${user.email} ${enabled ? 'enabled' : 'disabled'}.`, { to: this.page(id) }, { id });
   }
@@ -107,7 +102,7 @@ export class CpStaffController {
     @Body() body: CpStaffConfirmDto,
     @Req() req: Request,
   ): Promise<FormAnswer> {
-    assertConfirmed(body.confirm, 'reset the password');
+    requireConfirmation(body, 'Resetting the password');
     const user = await this.staff.resetPassword(req.cpStaff!, id);
     return FormAnswer.done(`Password of ${user.email} reset: a link to choose a new one is on its way.`, {
       to: this.page(id),
