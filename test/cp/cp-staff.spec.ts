@@ -6,10 +6,10 @@ import { CpUser } from '../../src/commerce/staff/cp-user.entity';
 import { StaffAdmin } from '../../src/commerce/staff/staff-admin.service';
 import { AppError } from '../../src/common/errors/app-error';
 import { DEMO_CP_PASSWORD } from '../../src/config/app-config';
-import { cpNavLabels, cpStaff, CP_STAFF_PASSWORD } from '../support/cp-staff';
+import { cpNavLabels, cpStaff, CP_STAFF_PASSWORD, setPasswordMail } from '../support/cp-staff';
 import { ShopClient } from '../support/shop-client';
-import { mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
-import { eventually, startTestApp, TEST_CP_PASSWORD, TestApp, usingMysql } from '../support/test-app';
+import { startSmtpCapture } from '../support/smtp-capture';
+import { startTestApp, TEST_CP_PASSWORD, TestApp, usingMysql } from '../support/test-app';
 import { shownIn } from '../support/shown-time';
 
 const HTML = { Accept: 'text/html' };
@@ -39,19 +39,7 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       .find({ where: { area: 'staff', subject: email, actor: Like('cp:%') }, order: { id: 'ASC' } });
   const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-  /** The token of the `count`-th set-password e-mail to `email`, with the mail's subject and text. */
-  async function linkMail(email: string, count = 1) {
-    const mail = await eventually(
-      () =>
-        smtp.messages.filter((message) => message.to.includes(email) && /set-password/.test(mailText(message)))[
-          count - 1
-        ],
-    );
-    const text = mailText(mail);
-    const token = /http:\/\/localhost:3000\/admin\/set-password\/([0-9a-f]{64})\n/.exec(text)?.[1];
-    if (!token) throw new Error(`no link in:\n${text}`);
-    return { token, subject: subjectOf(mail), text };
-  }
+  const linkMail = (email: string, count = 1) => setPasswordMail(shop, smtp.messages, email, count);
 
   /** Sets a password with the link, as the browser that opened it; that browser is logged in afterwards. */
   async function setPassword(token: string, password = NEW_PASSWORD): Promise<ShopClient> {
