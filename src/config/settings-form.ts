@@ -57,8 +57,9 @@ export class SettingsForm {
   }
 
   /**
-   * The typed values a form post gives, for SettingsService.save. An unticked box is false; a secret left
-   * blank and a field not sent at all keep what is stored. Every field is checked before anything is
+   * The typed values a form post gives, for SettingsService.save. A checkbox comes with a hidden `off` field of
+   * its name before it (views/partials/settings-fields.hbs), so an unticked box is false, while a post that does
+   * not name a setting at all (a script, a form of another section) keeps it as stored; so does a secret left blank. Every field is checked before anything is
    * saved, and all problems are reported at once (a 400 with `fields`).
    */
   parse(settings: SettingsService, body: Record<string, unknown>): Record<string, unknown> {
@@ -99,10 +100,13 @@ export function maskSecret(secret: string): string {
 const KEEP = Symbol('keep the stored value');
 const TICKED: readonly unknown[] = [true, 'true', 'on', '1'];
 
-function submittedInput(definition: SettingDefinition, input: unknown): unknown {
-  const blank = input === undefined || (typeof input === 'string' && input.trim() === '');
-  if (definition.type === 'boolean') return blank ? false : input;
-  if (input === undefined || (definition.secret && blank)) return KEEP;
+function submittedInput(definition: SettingDefinition, sent: unknown): unknown {
+  // A ticked box arrives after its hidden field: the last value is the box's.
+  const input = Array.isArray(sent) ? sent.at(-1) : sent;
+  if (input === undefined) return KEEP;
+  const blank = typeof input === 'string' && input.trim() === '';
+  if (definition.type === 'boolean') return blank || input === 'off' ? false : input;
+  if (definition.secret && blank) return KEEP;
   if (definition.type === 'json' && blank) return definition.default;
   return input;
 }
@@ -114,7 +118,8 @@ function storedText(definition: SettingDefinition, settings: SettingsService): s
 }
 
 /** A refused input as its field shows it again: a ticked box stays ticked, text as typed. */
-function displayedInput(definition: SettingDefinition, input: unknown): string {
+function displayedInput(definition: SettingDefinition, sent: unknown): string {
+  const input = Array.isArray(sent) ? sent.at(-1) : sent;
   if (definition.type === 'boolean') return String(TICKED.includes(input));
   return typeof input === 'string' ? input : JSON.stringify(input);
 }

@@ -195,7 +195,12 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
       }
       // Within a caller's transaction (the store details with their audit entry) it is announced once that commits:
       // an instance reloading on the broadcast before then, this one too, would read the old rows.
-      afterCommit(() => this.announce(written, typed.map(({ definition }) => definition.key)));
+      afterCommit(() =>
+        this.announce(
+          written,
+          typed.map(({ definition }) => definition.key),
+        ),
+      );
       return written;
     });
     return changed.map(([key]) => key);

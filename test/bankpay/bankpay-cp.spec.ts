@@ -45,7 +45,7 @@ const FORMS: Record<string, Record<string, string>> = {
   },
   pricing: { fee: '0' },
   restrictions: { minOrderTotal: '0', maxOrderTotal: '0', countries: '[]' },
-  'test-cards': {},
+  'test-cards': { sandbox: 'off' }, // an unticked box sends only its hidden field
 };
 
 /**

@@ -395,14 +395,14 @@ describe(`carrier A CP dashboard and settings (${usingMysql ? 'MariaDB' : 'SQLit
       await submit('/admin/carrier-a/settings', { ...FORM, password: '  new-secret-9  ' });
       expect(await stored('carrier-a.password')).toBe('new-secret-9');
 
-      // A script may post JSON; fields it leaves out keep their values, a left-out box is off.
+      // A script may post JSON; fields it leaves out keep their values, boxes too.
       const json = await staff.post('/admin/carrier-a/settings', { username: 'api-user', sandbox: true });
       expect(json.status).toBe(200);
       expect(json.body).toEqual({ success: true, message: 'Carrier A settings saved.' });
       expect(await stored('carrier-a.username')).toBe('api-user');
       expect(await stored('carrier-a.password')).toBe('new-secret-9');
       expect(await stored('carrier-a.defaultWeight')).toBe(1000);
-      expect(await stored('carrier-a.pickupPointsEnabled')).toBe(false);
+      expect(await stored('carrier-a.pickupPointsEnabled')).toBe(FORM.pickupPointsEnabled === 'on');
     });
 
     it('saves nothing when a value is invalid, and shows the form again with the errors and what was typed', async () => {

@@ -78,7 +78,7 @@ describe(`CP settings screen (${usingMysql ? 'MariaDB' : 'SQLite'}${usingRedis ?
     const shopper = new ShopClient(shop.server);
     await shopper.get('/shop/login').set('Accept', 'text/html').expect(200);
     const fields = formFields(await screen(), SCREEN);
-    delete fields.customerAccountsEnabled; // unticked
+    fields.customerAccountsEnabled = 'off'; // unticked: only the box's hidden field is sent
     const entriesBefore = await auditCount();
 
     const saved = await admin.submitForm(SCREEN, fields);
@@ -114,6 +114,11 @@ describe(`CP settings screen (${usingMysql ? 'MariaDB' : 'SQLite'}${usingRedis ?
       changed: ['customerAccountsEnabled'],
     });
     await shopper.get('/shop/login').set('Accept', 'text/html').expect(200);
+
+    // A post that does not name a setting (a script, a half-sent form) leaves it as it is: no box reads as unticked.
+    const bare = await admin.post(SCREEN, { salesTaxRate: fields.salesTaxRate });
+    expect(bare.body).toMatchObject({ success: true, changed: [] });
+    expect(await stored('customerAccountsEnabled')).toBe(true);
   });
 
   it('reaches a second instance on the same database without a restart', async () => {
