@@ -232,7 +232,7 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
       await follow(cp.getByRole('button', { name: 'Add shipment' }));
       const parcel = cp.locator('table.shipments tr', { hasText: trackingNumber });
       await expectText(parcel, 'in_transit');
-      await expectText(cp.locator('.facts .status'), 'shipped');
+      await expectText(cp.locator('.facts .status'), 'Shipped');
       await follow(parcel.getByRole('button', { name: 'Mark delivered' }));
       await expectText(cp.locator('table.shipments tr', { hasText: trackingNumber }), 'delivered');
       await expectText(cp.locator('.facts .status'), 'completed');

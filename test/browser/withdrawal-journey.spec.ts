@@ -5,7 +5,7 @@ import { OrderHistory } from '../../src/commerce/orders/order-history.entity';
 import { OrderLine } from '../../src/commerce/orders/order-line.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { Withdrawal, WithdrawalLine } from '../../src/commerce/withdrawals/withdrawal.entity';
-import { cpLogIn, expectText, follow, launchBrowser, watchPage } from '../support/browser';
+import { cpHeaderLink, cpLogIn, expectText, follow, launchBrowser, watchPage } from '../support/browser';
 import { productBySku } from '../support/catalog';
 import { insertOrder } from '../support/fixtures';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
@@ -134,7 +134,7 @@ describe(`a guest's withdrawal in the browser (${usingMysql ? 'MariaDB' : 'SQLit
       const staffWatcher = watchPage(staff);
       try {
         await cpLogIn(staff);
-        await follow(staff.getByRole('navigation').getByRole('link', { name: 'Withdrawals', exact: true }));
+        await follow(await cpHeaderLink(staff, 'Withdrawals'));
         await staff.waitForURL(/\/admin\/withdrawals$/);
         const [withdrawal] = await shop.dataSource.getRepository(Withdrawal).findBy({ orderId: order.id });
         await follow(staff.getByRole('link', { name: `Withdrawal ${withdrawal.id}`, exact: true }));

@@ -129,3 +129,12 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   `);
   return violations.map((violation) => `${page.url()}: ${violation}`);
 }
+
+/** A link of the CP header, found as staff find it: on a phone the header's links sit in its "Menu", opened first. */
+export async function cpHeaderLink(page: Page, name: string): Promise<Locator> {
+  const menu = page.locator('details.cp-menu');
+  const closed = (await menu.count()) > 0 && (await menu.getAttribute('open')) === null;
+  // On a wide screen the links show without the menu being opened, and its summary is hidden.
+  if (closed && (await menu.locator('summary').isVisible())) await menu.locator('summary').click();
+  return page.getByRole('navigation').getByRole('link', { name, exact: true });
+}

@@ -15,6 +15,7 @@ import { BANK_CONTROL, chooseAtBank, comeBackFromBank } from '../support/sandbox
 import { ShopClient } from '../support/shop-client';
 import { CapturedMail, mailHtml, mailText, startSmtpCapture, subjectOf } from '../support/smtp-capture';
 import { eventually, jobsSettled, startTestApp, TestApp, usingMysql } from '../support/test-app';
+import { shownIn } from '../support/shown-time';
 
 const DAY_MS = 86_400_000;
 const ZONE = 'Europe/Bratislava';
@@ -162,13 +163,13 @@ describe(`withdrawals (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     // Staff: the list and the page, with the period's end.
     const list = await staff.get('/admin/withdrawals').expect(200);
     expect(list.text).toContain(`Withdrawal ${withdrawal.id}</a>`);
-    expect(list.text).toContain(isoMinute(deadline));
+    expect(list.text).toContain(shownIn(deadline));
     expect((await staff.get(`/admin/orders/${order.id}`).expect(200)).text).toContain(
       `<a href="/admin/withdrawals/${withdrawal.id}">Withdrawal ${withdrawal.id}</a>`,
     );
     const page = await staff.get(`/admin/withdrawals/${withdrawal.id}`).expect(200);
     expect(page.text).toContain(
-      `Period ends</dt><dd>end of ${lastDay} in shop time (${isoMinute(deadline)} UTC) · on time`,
+      `Period ends</dt><dd>end of ${lastDay} in shop time (${shownIn(deadline)} UTC) · on time`,
     );
     expect(page.text).toContain('class="withdrawal-return"');
 
@@ -367,8 +368,3 @@ describe(`withdrawals (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     expect(refused.body.error.code).toBe('too_many_requests');
   });
 });
-
-/** An epoch-ms time as the `date` helper writes it: `2026-06-19 14:03`. */
-function isoMinute(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
-}
