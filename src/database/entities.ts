@@ -50,6 +50,7 @@ import { FlowRun } from '../flow/flow-run.entity';
 import { Flow } from '../flow/flow.entity';
 import { CarrierAAutoShipment } from '../plugins/carrier-a/carrier-a-auto-shipment.entity';
 import { CarrierALabelMonth } from '../plugins/carrier-a/carrier-a-label-month.entity';
+import { CarrierAParcelClaim } from '../plugins/carrier-a/carrier-a-parcel-claim.entity';
 import { CarrierAShipment } from '../plugins/carrier-a/carrier-a-shipment.entity';
 import { Job } from '../jobs/job.entity';
 import { Withdrawal, WithdrawalLine } from '../commerce/withdrawals/withdrawal.entity';
@@ -101,6 +102,7 @@ export const ENTITIES = [
   CarrierAShipment,
   CarrierAAutoShipment,
   CarrierALabelMonth,
+  CarrierAParcelClaim,
   License,
   Flow,
   FlowRun,

@@ -6,7 +6,10 @@ import { Order } from '../../src/commerce/orders/order.entity';
 import { ShippingMethod } from '../../src/commerce/shipping/shipping-method.entity';
 import { ShippingMethodRegistry } from '../../src/commerce/shipping/shipping-method.registry';
 import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
+import { CarrierAAutoShipment } from '../../src/plugins/carrier-a/carrier-a-auto-shipment.entity';
+import { CarrierAParcelClaim } from '../../src/plugins/carrier-a/carrier-a-parcel-claim.entity';
 import { CarrierAShipment } from '../../src/plugins/carrier-a/carrier-a-shipment.entity';
+import { CarrierAClient } from '../../src/plugins/carrier-a/carrier-a.client';
 import { productBySku } from '../support/catalog';
 import { addToCart, ADDRESS, fillCheckout, placeOrder } from '../support/checkout';
 import { ShopClient } from '../support/shop-client';
@@ -385,6 +388,82 @@ describe(`carrier A CP shipments (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => 
     expect(next.text).toContain(
       `New carrier A parcel ${created.parcelNumber} created; parcel ${shipment.parcelNumber} is still registered with the carrier.`,
     );
+  });
+
+  it('refuses a resync for a canceled or refunded order', async () => {
+    const order = await placedOrder();
+    const shipment = await createFromCp(order);
+    for (const status of ['canceled', 'refunded'] as const) {
+      await shop.dataSource.getRepository(Order).update(order.id, { status });
+      const { location, next } = await submit(`${SHIPMENTS}/resync/${shipment.id}`);
+      expect(location).toBe(`${SHIPMENTS}/${shipment.id}`);
+      expect(next.text).toContain(`Order ${order.reference} is ${status}: no parcel is created for it.`);
+      const json = await staff.post(`${SHIPMENTS}/resync/${shipment.id}`);
+      expect(json.status).toBe(409);
+      expect(json.body.error.code).toBe('carrier_a_parcel_refused');
+    }
+    expect(await rows().countBy({ orderId: order.id })).toBe(1);
+    expect(await sentParcels()).toHaveLength(1);
+  });
+
+  it('makes one parcel of two quick posts for an order without one', async () => {
+    const order = await placedOrder();
+    // Two sessions (two staff members, or two browsers): one session's posts already wait for each other.
+    const colleague = new ShopClient(shop.server);
+    await colleague.loginCp();
+    // The first post is held at the carrier until the second has its answer (or reached the carrier too).
+    const client = shop.app.get(CarrierAClient);
+    const carrierCall = client.createParcel.bind(client);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const arrived: Array<() => void> = [];
+    const arrivals = [0, 1].map((n) => new Promise<void>((resolve) => (arrived[n] = resolve)));
+    let calls = 0;
+    const spy = jest.spyOn(client, 'createParcel').mockImplementation(async (payload) => {
+      arrived[calls++]?.();
+      await held;
+      return carrierCall(payload);
+    });
+    try {
+      const first = staff.submitForm(`${SHIPMENTS}/create/${order.id}`, {});
+      await arrivals[0];
+      // A script's post: the refusal is its answer.
+      const second = colleague.post(`${SHIPMENTS}/create/${order.id}`);
+      await Promise.race([second, arrivals[1]]);
+      release();
+      const [created, refused] = await Promise.all([first, second]);
+      expect(calls).toBe(1);
+      const [shipment, ...more] = await rows().findBy({ orderId: order.id });
+      expect(more).toHaveLength(0);
+      expect(await sentParcels()).toHaveLength(1);
+      expect(created.status).toBe(303);
+      expect(created.headers.location).toBe(`${SHIPMENTS}/${shipment.id}`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('carrier_a_parcel_refused');
+      expect(refused.body.error.message).toBe(
+        `A carrier A parcel for order ${order.reference} is being created right now.`,
+      );
+      expect(await shop.dataSource.getRepository(CarrierAParcelClaim).countBy({ orderId: order.id })).toBe(0);
+    } finally {
+      release();
+      spy.mockRestore();
+    }
+  });
+
+  it('counts an automatic parcel on its way or unconfirmed as one the order has', async () => {
+    for (const state of ['calling', 'unconfirmed'] as const) {
+      const order = await placedOrder();
+      await shop.dataSource.getRepository(CarrierAAutoShipment).save({ orderId: order.id, state });
+      const orderPage = await page(`/admin/orders/${order.id}`).expect(200);
+      expect(orderPage.text).toContain('<button type="submit">Create another carrier A parcel</button>');
+      const { location, next } = await submit(`${SHIPMENTS}/create/${order.id}`);
+      expect(location).toBe(`/admin/orders/${order.id}`);
+      expect(next.text).toContain(
+        `Order ${order.reference} already has a carrier A parcel: tick the confirmation to create another one.`,
+      );
+      expect(await rows().countBy({ orderId: order.id })).toBe(0);
+    }
+    expect(await sentParcels()).toHaveLength(0);
   });
 
   describe('with a carrier that answers parcel numbers no file may be named after', () => {

@@ -7,6 +7,8 @@ import { Order } from '../../src/commerce/orders/order.entity';
 import { PaymentTransaction } from '../../src/commerce/payments/payment-transaction.entity';
 import { Product } from '../../src/commerce/products/product.entity';
 import { Refund } from '../../src/commerce/refunds/refund.entity';
+import { Currency } from '../../src/commerce/stores/currency.entity';
+import { CurrencyService } from '../../src/commerce/stores/currency.service';
 import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { randomHex32 } from '../../src/common/ids';
 import { formatMoney } from '../../src/common/money-format';
@@ -309,6 +311,24 @@ describe('CP dashboard', () => {
     const sales = await seller.get('/admin').set('Accept', 'text/html').expect(200);
     expect(sales.text).toContain('sales-heading');
     expect(sales.text).not.toContain('/admin/jobs?status=');
+  });
+
+  it('counts a currency no longer sold at its rate, and one with no rate as nothing', async () => {
+    const before = await expected();
+    await db.getRepository(Currency).update({ code: 'HUF' }, { enabled: false });
+    shop.app.get(CurrencyService).forget();
+    try {
+      // 39 500 Ft at 395 to the euro is €100.00; there is no rate for złoty at all.
+      await insertOrder(db, 'paid', { dateCreated: noonDaysAgo(2), currency: 'HUF', total: 39500 });
+      await insertOrder(db, 'paid', { dateCreated: noonDaysAgo(2), currency: 'PLN', total: 5000 });
+      const page = await admin.get('/admin').set('Accept', 'text/html').expect(200);
+      const stats = section(page.text, /<h2 id="sales-heading">[\s\S]*?<ul class="stats">([\s\S]*?)<\/ul>/);
+      expect(stats).toContain(`<strong>${formatMoney(before.revenue + 10000, EUR)}</strong> revenue`);
+      expect(stats).toContain(`<strong>${before.orders + 2}</strong> orders`);
+    } finally {
+      await db.getRepository(Currency).update({ code: 'HUF' }, { enabled: true });
+      shop.app.get(CurrencyService).forget();
+    }
   });
 
   describe('CP layout', () => {

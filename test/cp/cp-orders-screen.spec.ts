@@ -1,9 +1,12 @@
 import request from 'supertest';
 import { AuditEntry } from '../../src/commerce/audit/audit-entry.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
+import { Currency } from '../../src/commerce/stores/currency.entity';
+import { CurrencyService } from '../../src/commerce/stores/currency.service';
 import { PaymentTransaction } from '../../src/commerce/payments/payment-transaction.entity';
 import { ShippingMethod } from '../../src/commerce/shipping/shipping-method.entity';
 import { ShippingMethodRegistry } from '../../src/commerce/shipping/shipping-method.registry';
+import { formatMoney } from '../../src/common/money-format';
 import { SettingsService } from '../../src/config/settings.service';
 import { CarrierAAutoShipment } from '../../src/plugins/carrier-a/carrier-a-auto-shipment.entity';
 import { CarrierAShipment } from '../../src/plugins/carrier-a/carrier-a-shipment.entity';
@@ -196,6 +199,34 @@ describe(`CP orders screen (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       const page = await html('/admin/orders?q=%40csv.test&status=paid').expect(200);
       expect(page.text).toContain('href="/admin/orders/export.csv?q&#x3D;%40csv.test&amp;status&#x3D;paid"');
       expect(page.text).toContain('href="/admin/orders/lines.csv?q&#x3D;%40csv.test&amp;status&#x3D;paid"');
+    });
+
+    it('shows an order in a currency no longer sold with its own decimals, in the list and the CSV', async () => {
+      const forint = await insertOrder(shop.dataSource, 'paid', {
+        email: 'forint@disabled.test',
+        currency: 'HUF',
+        subtotal: 11855,
+        shippingTotal: 490,
+        total: 12345,
+        dateCreated: day('2026-05-02'),
+      });
+      await insertOrderLine(shop.dataSource, forint, { sku: 'HL-1', name: 'Headlamp', qty: 1, price: 11855 });
+      await shop.dataSource.getRepository(Currency).update({ code: 'HUF' }, { enabled: false });
+      shop.app.get(CurrencyService).forget();
+      try {
+        const row = /<tr class="order-row">[\s\S]*?<\/tr>/.exec(
+          main((await html('/admin/orders?q=%40disabled.test').expect(200)).text),
+        )![0];
+        expect(row).toContain(formatMoney(12345, { code: 'HUF', decimals: 0 }));
+        expect(row).not.toContain('123.45');
+        const orders = await staff.get('/admin/orders/export.csv?q=%40disabled.test').expect(200);
+        expect(orders.text).toContain('"HUF","11855","0","490","0","0","12345","0"');
+        const lines = await staff.get('/admin/orders/lines.csv?q=%40disabled.test').expect(200);
+        expect(lines.text).toContain('"Headlamp","1","HUF","11855","11855"');
+      } finally {
+        await shop.dataSource.getRepository(Currency).update({ code: 'HUF' }, { enabled: true });
+        shop.app.get(CurrencyService).forget();
+      }
     });
   });
 

@@ -86,6 +86,7 @@ describe('schema and demo seed', () => {
           'CustomerBlocked1795798126300',
           'CpStaffInvitations1795798126301',
           'ProductImages1795798592038',
+          'CarrierAParcelClaims1795802729614',
         ],
       });
     } finally {

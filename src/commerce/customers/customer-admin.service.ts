@@ -79,8 +79,8 @@ export class CustomerAdmin {
    * database. Amounts in other currencies count at today's rate against the base currency (orders keep no rate).
    */
   async list(filter: CustomerFilter): Promise<{ customers: CustomerRow[]; total: number; pages: number }> {
-    const base = await this.currencies.base();
-    const spentInBase = await this.spentInBase(base);
+    const { base, factors } = await this.currencies.conversionToBase();
+    const spentInBase = spentInBaseSql(factors);
     const query = this.dataSource
       .getRepository(Customer)
       .createQueryBuilder('customer')
@@ -392,22 +392,20 @@ export class CustomerAdmin {
         }),
     }));
   }
+}
 
-  /**
-   * An SQL expression for one order's total in base-currency minor units, at each currency's rate today, with its
-   * parameters. A currency no longer configured counts as nothing rather than at a guessed rate.
-   */
-  private async spentInBase(base: Currency): Promise<{ sql: string; parameters: Record<string, unknown> }> {
-    const currencies = (await this.dataSource.getRepository(Currency).find()).filter((currency) => currency.rate > 0);
-    const parameters: Record<string, unknown> = {};
-    const cases = currencies.map((currency, index) => {
-      parameters[`currency${index}`] = currency.code;
-      parameters[`factor${index}`] =
-        currency.code === base.code ? 1 : 10 ** (base.decimals - currency.decimals) / currency.rate;
-      return `WHEN :currency${index} THEN o.total * :factor${index}`;
-    });
-    return { sql: `CASE o.currency ${cases.join(' ')} ELSE 0 END`, parameters };
-  }
+/**
+ * An SQL expression for one order's total in base-currency minor units, with its parameters: the factors of
+ * CurrencyService.conversionToBase, so a currency with no rate counts as 0 here as on the dashboard.
+ */
+function spentInBaseSql(factors: Map<string, number>): { sql: string; parameters: Record<string, unknown> } {
+  const parameters: Record<string, unknown> = {};
+  const cases = [...factors].map(([code, factor], index) => {
+    parameters[`currency${index}`] = code;
+    parameters[`factor${index}`] = factor;
+    return `WHEN :currency${index} THEN o.total * :factor${index}`;
+  });
+  return { sql: `CASE o.currency ${cases.join(' ')} ELSE 0 END`, parameters };
 }
 
 const MARKETING_LABELS: Record<MarketingBasis, string> = {

@@ -5,8 +5,7 @@ import { csvFile, csvLine } from '../../common/csv';
 import { toMajor } from '../../common/money';
 import { formatMoney } from '../../common/money-format';
 import { LIKE_ESCAPE, likeContaining } from '../../database/like';
-import { Currency } from '../stores/currency.entity';
-import { CurrencyService } from '../stores/currency.service';
+import { CurrencyService, MoneyUnit } from '../stores/currency.service';
 import { OrderLine } from './order-line.entity';
 import { OrderMethodNames } from './order-method-names';
 import { customerName, ORDER_STATUS_LABELS } from './order-summary';
@@ -171,7 +170,7 @@ export class OrderList {
   /** Batch by batch (keyset on the id would lose the asked order, so by offset within one sort). */
   private async exported(
     filter: OrderFilter,
-    rows: (orders: Order[], money: (code: string) => Currency) => Promise<string[]>,
+    rows: (orders: Order[], money: (code: string) => MoneyUnit) => Promise<string[]>,
   ): Promise<string[]> {
     const lines: string[] = [];
     for (let offset = 0; ; offset += EXPORT_BATCH) {
@@ -222,11 +221,11 @@ export class OrderList {
     return byOrder;
   }
 
-  /** The currencies of these orders, looked up once each. */
-  private async moneyOf(orders: Order[]): Promise<(code: string) => Currency> {
+  /** The currencies of these orders, looked up once each (a currency no longer sold keeps its decimals). */
+  private async moneyOf(orders: Order[]): Promise<(code: string) => MoneyUnit> {
     const codes = [...new Set(orders.map((order) => order.currency))];
     const found = new Map(
-      await Promise.all(codes.map(async (code) => [code, await this.currencies.chosenOrBase(code)] as const)),
+      await Promise.all(codes.map(async (code) => [code, await this.currencies.recorded(code)] as const)),
     );
     return (code) => found.get(code)!;
   }
@@ -246,6 +245,6 @@ function itemsSummary(lines: OrderLine[]): string {
 }
 
 /** 2712 → "27.12" for a currency with two decimals: what a spreadsheet reads as a number. */
-function major(minor: number, currency: Currency): string {
+function major(minor: number, currency: MoneyUnit): string {
   return toMajor(minor, currency.decimals).toFixed(currency.decimals);
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, MoreThanOrEqual, SelectQueryBuilder } from 'typeorm';
-import { convertMinor } from '../../common/money';
 import { SettingsService } from '../../config/settings.service';
 import { CartLine } from '../carts/cart-line.entity';
 import { Cart } from '../carts/cart.entity';
@@ -10,7 +9,6 @@ import { OrderStatus } from '../orders/order-status.machine';
 import { Order } from '../orders/order.entity';
 import { PaymentTransaction } from '../payments/payment-transaction.entity';
 import { Refund } from '../refunds/refund.entity';
-import { Currency } from '../stores/currency.entity';
 import { CurrencyService } from '../stores/currency.service';
 
 /** How many store-local days the figures cover, today included. */
@@ -99,9 +97,8 @@ export class ShopStatistics {
     const timeZone = this.settings.get('salesTimezone');
     const dates = lastDays(shopNow(timeZone, now).date, STATISTICS_DAYS);
     const since = new Date(shopMoment(timeZone, `${dates[0]}T00:00`)!);
-    const [base, toBase, orders, refunds, lines, funnel] = await Promise.all([
-      this.currencies.base(),
-      this.converterToBase(),
+    const [{ base, toBase }, orders, refunds, lines, funnel] = await Promise.all([
+      this.currencies.conversionToBase(),
       this.dataSource.getRepository(Order).find({
         select: { id: true, total: true, currency: true, dateCreated: true },
         where: { dateCreated: MoreThanOrEqual(since), status: In([...REVENUE_STATUSES]) },
@@ -232,15 +229,6 @@ export class ShopStatistics {
       ordersOfCarts().andWhere('o.status IN (:...counted)', { counted: REVENUE_STATUSES }).getCount(),
     ]);
     return { cartsCreated, cartsWithItems, checkoutsStarted, ordersPlaced, ordersPaid };
-  }
-
-  /** Minor units of a currency → minor units of the base currency, at today's rate. */
-  private async converterToBase(): Promise<(minor: number, code: string) => number> {
-    const base = await this.currencies.base();
-    // Disabled currencies too: an order keeps the currency it was paid in.
-    const all = await this.dataSource.getRepository(Currency).find();
-    const byCode = new Map(all.map((currency) => [currency.code, currency]));
-    return (minor, code) => (code === base.code ? minor : convertMinor(minor, byCode.get(code) ?? base, base));
   }
 }
 

@@ -10,16 +10,31 @@ import { Store } from './store.entity';
 /** How long rates are kept in memory: a rate edited in the database reaches every instance within this. */
 const CACHE_MS = 60_000;
 
+/** What formatting an amount needs of its currency. */
+export type MoneyUnit = Pick<Currency, 'code' | 'decimals'>;
+
+/** Amounts in several currencies brought to the base currency at today's rates. */
+export interface BaseConversion {
+  base: Currency;
+  /** Minor units of `code` → base minor units, rounded half-up once; 0 for a currency with no rate. */
+  toBase(minor: number, code: string): number;
+  /** Base minor units per minor unit of each currency with a rate, for sums the database does (unlisted = 0). */
+  factors: Map<string, number>;
+}
+
 /** The shop's currencies and rates, cached in memory. */
 @Injectable()
 export class CurrencyService {
   private readonly load = expiringCache(CACHE_MS, async () => {
-    const currencies = await this.dataSource.getRepository(Currency).find({ where: { enabled: true } });
+    // Disabled currencies too: an order keeps the currency it was paid in, with its decimals and last rate.
+    const known = new Map(
+      (await this.dataSource.getRepository(Currency).find()).map((currency) => [currency.code, currency]),
+    );
     const store = await this.dataSource.getRepository(Store).findOne({ where: { isDefault: true } });
-    const byCode = new Map(currencies.map((currency) => [currency.code, currency]));
-    const base = byCode.get(store?.baseCurrency ?? 'EUR') ?? currencies[0];
+    const byCode = new Map([...known].filter(([, currency]) => currency.enabled));
+    const base = byCode.get(store?.baseCurrency ?? 'EUR') ?? [...byCode.values()][0];
     if (!base) throw new Error('No currency is configured');
-    return { byCode, base };
+    return { byCode, known, base };
   });
 
   constructor(private readonly dataSource: DataSource) {}
@@ -60,16 +75,49 @@ export class CurrencyService {
   }
 
   /**
-   * Formats amounts of `code` in `language`. An order keeps the currency it was paid in even if the shop stops
-   * selling in it, so an unknown code falls back to the ISO digits rather than to the base currency.
+   * The currency a recorded amount (an order's) is in. An order keeps the currency it was paid in even if the
+   * shop stops selling in it, so this is the configured currency whether enabled or not, and for a code never
+   * configured ISO 4217's digits — never the base currency's.
    */
+  async recorded(code: string): Promise<MoneyUnit> {
+    return (
+      (await this.load()).known.get(code) ?? {
+        code,
+        decimals: new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
+          .maximumFractionDigits!,
+      }
+    );
+  }
+
+  /** Formats recorded amounts of `code` in `language` (see `recorded`). */
   async formatter(code: string, language: string): Promise<(minor: number) => string> {
-    const currency = (await this.load()).byCode.get(code) ?? {
-      code,
-      decimals: new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
-        .maximumFractionDigits!,
-    };
+    const currency = await this.recorded(code);
     return (minor) => formatMoney(minor, currency, language);
+  }
+
+  /**
+   * Converts recorded amounts to the base currency at today's rates, disabled currencies included. A currency
+   * with no rate (never configured, or a rate of 0) counts as 0: leaving it out of a sum is visible, a guessed
+   * rate (1:1 would count 12 345 HUF as €123.45) is not.
+   */
+  async conversionToBase(): Promise<BaseConversion> {
+    const { known, base } = await this.load();
+    const factors = new Map<string, number>();
+    for (const currency of known.values()) {
+      if (currency.code === base.code) factors.set(currency.code, 1);
+      else if (currency.rate > 0) {
+        factors.set(currency.code, (10 ** (base.decimals - currency.decimals) * base.rate) / currency.rate);
+      }
+    }
+    return {
+      base,
+      factors,
+      toBase: (minor, code) => {
+        if (code === base.code) return minor;
+        const currency = known.get(code);
+        return currency && factors.has(code) ? convertMinor(minor, currency, base) : 0;
+      },
+    };
   }
 
   /** Base-currency minor units → minor units of `to`, rounded half-up once. */

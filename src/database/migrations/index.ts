@@ -34,6 +34,7 @@ import { ProductAdminFields1795798112075 } from './1795798112075-product-admin-f
 import { CustomerBlocked1795798126300 } from './1795798126300-customer-blocked';
 import { ProductImages1795798592038 } from './1795798592038-product-images';
 import { CpStaffInvitations1795798126301 } from './1795798126301-cp-staff-invitations';
+import { CarrierAParcelClaims1795802729614 } from './1795802729614-carrier-a-parcel-claims';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   CustomerBlocked1795798126300,
   CpStaffInvitations1795798126301,
   ProductImages1795798592038,
+  CarrierAParcelClaims1795802729614,
 ];

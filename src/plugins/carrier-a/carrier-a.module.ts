@@ -4,6 +4,7 @@ import { CarrierAAutoShipments } from './carrier-a-auto-shipments.service';
 import { CarrierAPickupPoints } from './carrier-a-pickup-points.service';
 import { CarrierAShipmentCarrier } from './carrier-a-shipment-carrier';
 import { CarrierAShipments } from './carrier-a-shipments.service';
+import { CarrierAStaffParcels } from './carrier-a-staff-parcels';
 import { CarrierAShippingProvider } from './carrier-a-shipping.provider';
 import { CarrierAClient } from './carrier-a.client';
 import { CarrierAPlugin } from './carrier-a.plugin';
@@ -21,10 +22,18 @@ import { CarrierAOrderSection } from './cp/carrier-a-order-section';
     CarrierAShipments,
     CarrierAShipmentCarrier,
     CarrierAAutoShipments,
+    CarrierAStaffParcels,
     CarrierADashboard,
     CarrierAOrderSection,
     CarrierAPlugin,
   ],
-  exports: [CarrierAClient, CarrierAShipments, CarrierAShipmentCarrier, CarrierAAutoShipments, CarrierAOrderSection],
+  exports: [
+    CarrierAClient,
+    CarrierAShipments,
+    CarrierAShipmentCarrier,
+    CarrierAAutoShipments,
+    CarrierAStaffParcels,
+    CarrierAOrderSection,
+  ],
 })
 export class CarrierAPluginModule {}

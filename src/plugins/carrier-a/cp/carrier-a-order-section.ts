@@ -3,9 +3,7 @@ import { DataSource } from 'typeorm';
 import { Order, OrderPageAction, OrderPageSection } from '../../../plugin-api';
 import { CarrierAAutoShipment } from '../carrier-a-auto-shipment.entity';
 import { CarrierAShipment } from '../carrier-a-shipment.entity';
-
-/** Orders no parcel is made for: called off, or everything paid given back. */
-const NO_PARCEL_STATUSES: ReadonlyArray<Order['status']> = ['canceled', 'refunded'];
+import { CarrierAStaffParcels, NO_PARCEL_STATUSES } from '../carrier-a-staff-parcels';
 
 /** The form field that confirms one more parcel for an order that has one. */
 export const ANOTHER_PARCEL = 'another';
@@ -17,18 +15,23 @@ export const ANOTHER_PARCEL = 'another';
  */
 @Injectable()
 export class CarrierAOrderSection {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly staffParcels: CarrierAStaffParcels,
+  ) {}
 
   async sectionFor(order: Order): Promise<OrderPageSection> {
-    const [parcels, automatic] = await Promise.all([
+    const [made, parcels, automatic] = await Promise.all([
       this.dataSource.getRepository(CarrierAShipment).countBy({ orderId: order.id }),
+      // With an automatic parcel on its way or unconfirmed: a parcel that may exist asks for the tick too.
+      this.staffParcels.existing(this.dataSource.manager, order.id),
       this.dataSource.getRepository(CarrierAAutoShipment).findOneBy({ orderId: order.id }),
     ]);
     const open = !NO_PARCEL_STATUSES.includes(order.status);
     const problems: string[] = [];
     const actions: OrderPageAction[] = [];
     // Once the order has a parcel, what automation left behind no longer matters.
-    if (automatic?.lastError && parcels === 0 && automatic.state !== 'created') {
+    if (automatic?.lastError && made === 0 && automatic.state !== 'created') {
       problems.push(`The automatic parcel ${AUTOMATIC_OUTCOMES[automatic.state]}: ${automatic.lastError}`);
       if (open && automatic.state === 'failed') {
         actions.push({ label: 'Retry the automatic parcel', path: `carrier-a/shipments/retry-auto/${order.id}` });
@@ -46,18 +49,6 @@ export class CarrierAOrderSection {
       ],
       actions,
     };
-  }
-
-  /** Why staff may not create a parcel for the order now (see the section's buttons), or null when they may. */
-  async parcelRefusal(order: Order, confirmed: boolean): Promise<string | null> {
-    if (NO_PARCEL_STATUSES.includes(order.status)) {
-      return `Order ${order.reference} is ${order.status}: no parcel is created for it.`;
-    }
-    const parcels = await this.dataSource.getRepository(CarrierAShipment).countBy({ orderId: order.id });
-    if (parcels > 0 && !confirmed) {
-      return `Order ${order.reference} already has a carrier A parcel: tick the confirmation to create another one.`;
-    }
-    return null;
   }
 }
 

@@ -18,7 +18,8 @@ import { CarrierAShipmentCarrier } from '../carrier-a-shipment-carrier';
 import { CarrierAShipments } from '../carrier-a-shipments.service';
 import { CarrierAAutoShipments } from '../carrier-a-auto-shipments.service';
 import { carrierAErrors, CarrierAConfigurationError } from '../carrier-a.errors';
-import { ANOTHER_PARCEL, CarrierAOrderSection } from './carrier-a-order-section';
+import { CarrierAStaffParcels, ParcelRefused } from '../carrier-a-staff-parcels';
+import { ANOTHER_PARCEL } from './carrier-a-order-section';
 import { CarrierAShipmentsCpService } from './carrier-a-shipments-cp.service';
 import {
   CARRIER_A_STATUSES,
@@ -43,7 +44,7 @@ export class CarrierAShipmentsCpController {
     private readonly cp: CarrierAShipmentsCpService,
     private readonly shipments: CarrierAShipments,
     private readonly parcels: CarrierAShipmentCarrier,
-    private readonly orderSection: CarrierAOrderSection,
+    private readonly staffParcels: CarrierAStaffParcels,
     private readonly automatic: CarrierAAutoShipments,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
@@ -129,13 +130,8 @@ export class CarrierAShipmentsCpController {
   ): Promise<FormAnswer> {
     const order = await this.cp.order(orderId);
     const orderUrl = `/${this.config.cpTrigger}/orders/${order.id}`;
-    const refusal = await this.orderSection.parcelRefusal(order, body[ANOTHER_PARCEL] === 'on');
-    if (refusal) {
-      if (!wantsHtml(req)) throw carrierAErrors.carrier_a_parcel_refused({ reason: refusal });
-      return FormAnswer.note('error', refusal, { back: orderUrl });
-    }
     return this.carrierAction(req, orderUrl, {
-      call: () => this.shipments.createParcel(order.id),
+      call: () => this.staffParcels.create(order.id, body[ANOTHER_PARCEL] === 'on'),
       done: (created) =>
         new FormAnswer(`Carrier A parcel ${created.parcelNumber} created for order ${order.reference}.`, {
           to: this.detailUrl(created.id),
@@ -167,12 +163,15 @@ export class CarrierAShipmentsCpController {
     });
   }
 
-  /** A new parcel and label for the same order; the earlier parcel stays registered with the carrier. */
+  /**
+   * A new parcel and label for the same order; the earlier parcel stays registered with the carrier. Refused for a
+   * canceled or refunded order, and while another parcel for it is being created.
+   */
   @Post('resync/:id')
   async resync(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<FormAnswer> {
     const shipment = await this.cp.shipment(id);
     return this.carrierAction(req, this.detailUrl(id), {
-      call: () => this.shipments.createParcel(shipment.orderId),
+      call: () => this.staffParcels.create(shipment.orderId, true),
       done: (created) =>
         new FormAnswer(
           `New carrier A parcel ${created.parcelNumber} created; parcel ${shipment.parcelNumber} is still registered with the carrier.`,
@@ -201,8 +200,9 @@ export class CarrierAShipmentsCpController {
   /**
    * Runs a carrier call for a form post and answers with what `done` makes of its result. When the carrier fails,
    * the staff member goes back where they came from (else `fallback`) with the carrier's message as an error
-   * flash; a script gets the 502 of docs/http-contract.md. (Not `@RefusedGoesTo`: a refusal that is not the
-   * carrier's, an unknown order or parcel above all, is left to the exception filter.)
+   * flash; a script gets the 502 of docs/http-contract.md. A parcel refused before the call goes back the same
+   * way (a script gets a 409). (Not `@RefusedGoesTo`: a refusal that is not the carrier's, an unknown order or
+   * parcel above all, is left to the exception filter.)
    */
   private async carrierAction<T>(
     req: Request,
@@ -213,6 +213,10 @@ export class CarrierAShipmentsCpController {
     try {
       result = await action.call();
     } catch (error) {
+      if (error instanceof ParcelRefused) {
+        if (!wantsHtml(req)) throw carrierAErrors.carrier_a_parcel_refused({ reason: error.message });
+        return FormAnswer.note('error', error.message, { back: fallback });
+      }
       const failure = carrierFailure(error);
       if (!wantsHtml(req)) throw commonErrors.upstream_failed({ failure: failure.message });
       return FormAnswer.note('error', failure.message, { back: fallback });
