@@ -1,8 +1,18 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import request from 'supertest';
 import { AuditEntry } from '../../src/commerce/audit/audit-entry.entity';
@@ -402,10 +412,53 @@ describe('product images', () => {
       const messages = (result.json.imageErrors as Array<{ message: string }>).map((error) => error.message);
       expect(messages).toEqual([
         'could not be fetched: 10.0.0.1 is a private or loopback address, which the shop may not call',
-        'cannot be read: no such file',
+        "must be a file inside the import's folder",
       ]);
       const box = await productBySku(shop.dataSource, 'IMG-BOX');
       expect(await images(box.id)).toEqual([]);
+    });
+
+    it("reads only regular files inside the import's folder, at most 10 MB, saying the same of all others", async () => {
+      const outside = mkdtempSync(join(tmpdir(), 'image-outside-'));
+      try {
+        const secret = join(outside, 'secret.png');
+        writeFileSync(secret, await testPng(8, 8, '#c0392b'));
+        symlinkSync(secret, join(dir, 'pictures', 'link.png'));
+        execFileSync('mkfifo', [join(dir, 'pictures', 'pipe.png')]);
+        writeFileSync(join(dir, 'pictures', 'huge.png'), '');
+        truncateSync(join(dir, 'pictures', 'huge.png'), 10 * 1024 * 1024 + 1);
+        const escapes = [
+          `/${secret}`,
+          `file://${secret}`,
+          `file:${secret}`,
+          `../${basename(outside)}/secret.png`,
+          `file:../${basename(outside)}/secret.png`,
+          'pictures/link.png',
+          `file://${outside}/none.png`,
+          'pictures/none.png',
+          'pictures/pipe.png',
+          'pictures',
+          'file:///dev/zero',
+        ];
+        const result = await importFile([
+          {
+            sku: 'IMG-ESCAPE',
+            name: 'Picture Escape',
+            price: 5,
+            stock: 1,
+            images: [...escapes, 'pictures/huge.png', 'file:pictures/side.jpg'],
+          },
+        ]);
+        expect(result.json).toMatchObject({ ok: true, created: 1, rejectedImages: escapes.length + 1 });
+        expect((result.json.imageErrors as Array<{ message: string }>).map((error) => error.message)).toEqual([
+          ...escapes.map(() => "must be a file inside the import's folder"),
+          'pictures/huge.png is larger than 10 MB.',
+        ]);
+        const escape = await productBySku(shop.dataSource, 'IMG-ESCAPE');
+        expect((await images(escape.id)).map(({ width, height }) => [width, height])).toEqual([[400, 200]]);
+      } finally {
+        rmSync(outside, { recursive: true, force: true });
+      }
     });
   });
 });

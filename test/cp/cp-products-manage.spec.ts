@@ -1,12 +1,17 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { IsNull } from 'typeorm';
 import { AuditEntry } from '../../src/commerce/audit/audit-entry.entity';
 import { OrderLine } from '../../src/commerce/orders/order-line.entity';
+import { ProductImage } from '../../src/commerce/products/product-image.entity';
 import { ProductRelation } from '../../src/commerce/products/product-relation.entity';
 import { ProductVariant } from '../../src/commerce/products/product-variant.entity';
 import { Product } from '../../src/commerce/products/product.entity';
 import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { insertOrder } from '../support/fixtures';
+import { testPng } from '../support/images';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -350,18 +355,23 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     expect(byPrice.text).toContain('aria-sort="descending"');
   });
 
+  /** Uploads `rows` as the import form does; the report page. */
+  async function uploadCatalog(rows: unknown) {
+    const token = await admin.csrfToken();
+    return admin.agent
+      .post('/admin/products/import')
+      .set('Accept', 'text/html')
+      .field('_csrf', token)
+      .attach('file', Buffer.from(JSON.stringify(rows)), 'catalog.json')
+      .expect(200);
+  }
+
   it('imports an uploaded file with a report of rejected rows, and round-trips the export', async () => {
     const token = await admin.csrfToken();
-    const upload = (rows: unknown) =>
-      admin.agent
-        .post('/admin/products/import')
-        .set('Accept', 'text/html')
-        .field('_csrf', token)
-        .attach('file', Buffer.from(JSON.stringify(rows)), 'catalog.json');
-    const report = await upload([
+    const report = await uploadCatalog([
       { sku: 'CP-IMPORTED', name: 'Imported Thing', price: 9.9, stock: 3 },
       { sku: 'CP-BROKEN', name: 'Broken', price: -1, stock: 1 },
-    ]).expect(200);
+    ]);
     expect(report.text).toMatch(/<dt>Created<\/dt><dd>1<\/dd>/);
     expect(report.text).toMatch(/<dt>Rejected<\/dt><dd>1<\/dd>/);
     expect(report.text).toContain(
@@ -400,7 +410,7 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     });
     expect(rows.some((row) => row.sku === 'DEMO-GRINDER-HAND')).toBe(false);
     const before = await products().find({ order: { id: 'ASC' } });
-    const roundTrip = await upload(rows).expect(200);
+    const roundTrip = await uploadCatalog(rows);
     expect(roundTrip.text).toMatch(/<dt>Created<\/dt><dd>0<\/dd>/);
     expect(roundTrip.text).toMatch(new RegExp(`<dt>Updated</dt><dd>${rows.length}</dd>`));
     expect(roundTrip.text).toMatch(/<dt>Rejected<\/dt><dd>0<\/dd>/);
@@ -418,6 +428,28 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
         netQuantity,
       }));
     expect(columns(after)).toEqual(columns(before));
+  });
+
+  it('reads no file of the server for an uploaded catalog, whatever the path looks like', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'cp-import-'));
+    try {
+      const secret = join(outside, 'secret.png');
+      writeFileSync(secret, await testPng(8, 8, '#c0392b'));
+      const paths = [`file://${secret}`, `file:${secret}`, `/${secret}`, 'file:///dev/zero', 'secret.png'];
+      const report = await uploadCatalog([{ sku: 'CP-FILES', name: 'Files Thing', price: 1, stock: 1, images: paths }]);
+      expect(report.text).toMatch(/<dt>Created<\/dt><dd>1<\/dd>/);
+      expect(report.text).toMatch(/<dt>Pictures left out<\/dt><dd>5<\/dd>/);
+      for (const path of paths) {
+        expect(report.text).toContain(
+          `<td class="wrap">${path}</td><td>is a file path, read only by catalog:import</td>`,
+        );
+      }
+      const product = await bySku('CP-FILES');
+      expect(await shop.dataSource.getRepository(ProductImage).countBy({ productId: product!.id })).toBe(0);
+      expect(product!.images).toEqual([]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('refuses a clerk without accessProducts every product page and action', async () => {
