@@ -439,6 +439,7 @@ describe('product images', () => {
           'pictures/pipe.png',
           'pictures',
           'file:///dev/zero',
+          'file://host/pictures/side.jpg',
         ];
         const result = await importFile([
           {

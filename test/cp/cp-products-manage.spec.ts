@@ -452,6 +452,15 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     }
   });
 
+  it('leaves out a malformed data: URL and imports its row', async () => {
+    const report = await uploadCatalog([
+      { sku: 'CP-BAD-DATA', name: 'Bad Data Thing', price: 1, stock: 1, images: ['data:image/png,%E0%A4%A'] },
+    ]);
+    expect(report.text).toMatch(/<dt>Created<\/dt><dd>1<\/dd>/);
+    expect(report.text).toContain('<td>is not a valid data: URL</td>');
+    expect(await bySku('CP-BAD-DATA')).toMatchObject({ images: [] });
+  });
+
   it('refuses a clerk without accessProducts every product page and action', async () => {
     await shop.app.get(CpUsersService).create({
       email: 'orders-clerk@example.com',

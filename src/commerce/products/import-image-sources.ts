@@ -116,7 +116,12 @@ function isSitePath(entry: string): boolean {
 function dataUrlBytes(entry: string): Buffer {
   const match = /^data:[^,;]*(;base64)?,(.*)$/s.exec(entry);
   if (!match) throw new ImportImageError('is not a valid data: URL');
-  return match[1] ? Buffer.from(match[2], 'base64') : Buffer.from(decodeURIComponent(match[2]), 'latin1');
+  if (match[1]) return Buffer.from(match[2], 'base64');
+  try {
+    return Buffer.from(decodeURIComponent(match[2]), 'latin1');
+  } catch {
+    throw new ImportImageError('is not a valid data: URL'); // a stray `%`, which would fail the whole import
+  }
 }
 
 /** Said of every file entry that is not a readable file inside the folder, so no answer tells what exists outside it. */
