@@ -461,6 +461,23 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     expect(await bySku('CP-BAD-DATA')).toMatchObject({ images: [] });
   });
 
+  it('keeps only paths on this site as site paths, never one a browser loads from another host', async () => {
+    const offSite = ['/\\evil.example/x.png', '//evil.example/x.png', '/public/images\\x.png'];
+    const report = await uploadCatalog([
+      {
+        sku: 'CP-SITE-PATHS',
+        name: 'Site Paths Thing',
+        price: 1,
+        stock: 1,
+        images: [...offSite, '/public/images/products/firefly-led-lantern.svg'],
+      },
+    ]);
+    expect(report.text).toMatch(/<dt>Pictures left out<\/dt><dd>3<\/dd>/);
+    expect(await bySku('CP-SITE-PATHS')).toMatchObject({
+      images: ['/public/images/products/firefly-led-lantern.svg'],
+    });
+  });
+
   it('refuses a clerk without accessProducts every product page and action', async () => {
     await shop.app.get(CpUsersService).create({
       email: 'orders-clerk@example.com',

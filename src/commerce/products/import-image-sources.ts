@@ -109,8 +109,9 @@ function isWebUrl(entry: string): boolean {
   return /^https?:\/\//i.test(entry);
 }
 
+/** `/public/…`: one slash, then neither a slash nor a backslash (browsers read `//host` and `/\host` as another site). */
 function isSitePath(entry: string): boolean {
-  return entry.startsWith('/') && !entry.startsWith('//');
+  return /^\/[^/\\]/.test(entry) && !entry.includes('\\');
 }
 
 function dataUrlBytes(entry: string): Buffer {
