@@ -264,6 +264,34 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     });
   });
 
+  it('duplicates a product whose SKU and slug fill their columns, keeping the suffix', async () => {
+    const sku = `CP-LONG-${'S'.repeat(54)}`;
+    const slug = `long-${'s'.repeat(184)}`;
+    const id = await create({ sku, slug, name: 'Long Thing', price: '1' });
+    expect((await admin.submitForm(`/admin/products/${id}/duplicate`, {})).status).toBe(303);
+    expect((await admin.submitForm(`/admin/products/${id}/duplicate`, {})).status).toBe(303);
+    expect(await bySku(`${sku.slice(0, 59)}-COPY`)).toMatchObject({ slug: `${slug.slice(0, 186)}-copy` });
+    expect(await bySku(`${sku.slice(0, 57)}-COPY-2`)).toMatchObject({ slug: `${slug.slice(0, 184)}-copy-2` });
+  });
+
+  it('answers 409, writing nothing, when a copy would take a SKU that is taken', async () => {
+    const id = await create({ sku: 'CP-TWINS', name: 'Twins', price: '1' });
+    for (const last of ['A', 'B']) {
+      const added = await admin.submitForm(`/admin/products/${id}/variants`, {
+        sku: `${'V'.repeat(63)}${last}`,
+        options: `Size: ${last}`,
+        price: '',
+        stock: '1',
+      });
+      expect(added.status).toBe(303);
+    }
+    // Both variants' copies cut to the same `VVV…-COPY`.
+    const refused = await admin.post(`/admin/products/${id}/duplicate`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'sku_or_slug_taken' });
+    expect(await bySku('CP-TWINS-COPY')).toBeNull();
+  });
+
   it('deletes a product no order names, and archives one that was ordered', async () => {
     const id = await create({ sku: 'CP-DELETE-ME', name: 'Delete me', price: '1' });
     const confirm = await admin.get(`/admin/products/${id}/delete`).set('Accept', 'text/html').expect(200);
