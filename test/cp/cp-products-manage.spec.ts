@@ -506,6 +506,28 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     });
   });
 
+  it('reads an import upload only with a CP login, and no field of it over 64 KB', async () => {
+    const visitor = new ShopClient(shop.server);
+    const token = await visitor.csrfToken();
+    // Over multer's 1 MB default: had the body been read, this would be the upload's 400.
+    const anonymous = await visitor.agent
+      .post('/admin/products/import')
+      .set('Accept', 'application/json')
+      .field('_csrf', token)
+      .field('note', 'x'.repeat(1024 * 1024 + 1))
+      .attach('file', Buffer.from('[]'), 'catalog.json');
+    expect(anonymous.status).toBe(403);
+    expect(anonymous.body.error.code).toBe('csrf_invalid'); // the token in the unread body never reached the guard
+    const padded = await admin.agent
+      .post('/admin/products/import')
+      .set('Accept', 'application/json')
+      .field('_csrf', await admin.csrfToken())
+      .field('note', 'x'.repeat(64 * 1024 + 1))
+      .attach('file', Buffer.from('[]'), 'catalog.json');
+    expect(padded.status).toBe(400);
+    expect(padded.body.error.fields).toEqual({ file: ['must be one JSON file sent from the import form'] });
+  });
+
   it('refuses a clerk without accessProducts every product page and action', async () => {
     await shop.app.get(CpUsersService).create({
       email: 'orders-clerk@example.com',
