@@ -184,16 +184,18 @@ describe('product images', () => {
     // The same picture on a second product shares the files.
     expect((await upload(admin, mug.id, [[png, 'same-red.png']])).status).toBe(303);
     const [blue, red] = await images(tent.id);
+    const form = await admin.get(`/admin/products/${tent.id}`).set('Accept', 'text/html').expect(200);
+    expect(form.text).toContain(`<span class="visually-hidden"> to delete image ${red.position}</span>`);
     const unconfirmed = await admin.post(`/admin/products/${tent.id}/images/${red.id}/delete`, {});
     expect(unconfirmed.status).toBe(400);
-    expect(unconfirmed.body.error.message).toBe('Tick "Yes, delete" to delete the image.');
+    expect(unconfirmed.body.error.message).toBe('Deleting the image was not done: tick "I am sure" to confirm it.');
     expect(await images(tent.id)).toHaveLength(2);
 
-    await admin.submitForm(`/admin/products/${tent.id}/images/${red.id}/delete`, { confirm: '1' });
+    await admin.submitForm(`/admin/products/${tent.id}/images/${red.id}/delete`, { confirm: 'yes' });
     expect((await images(tent.id)).map((image) => [image.id, image.position])).toEqual([[blue.id, 1]]);
     expect(mediaFiles()).toContain(`${red.contentHash}-960.webp`);
     const [mugRed] = await images(mug.id);
-    await admin.submitForm(`/admin/products/${mug.id}/images/${mugRed.id}/delete`, { confirm: '1' });
+    await admin.submitForm(`/admin/products/${mug.id}/images/${mugRed.id}/delete`, { confirm: 'yes' });
     expect(mediaFiles().filter((file) => file.startsWith(red.contentHash))).toEqual([]);
     expect(mediaFiles().filter((file) => file.startsWith(blue.contentHash))).toHaveLength(2);
     expect(await shop.dataSource.getRepository(AuditEntry).findOneByOrFail({ action: 'image_deleted' })).toMatchObject({
@@ -308,7 +310,7 @@ describe('product images', () => {
     await clerk.loginCp('clerk@example.com', 'clerk-password-1');
     expect((await upload(clerk, mug.id, [[png, 'red.png']], true)).status).toBe(403);
     const [blue] = await images(tent.id);
-    const moved = await clerk.post(`/admin/products/${tent.id}/images/${blue.id}/delete`, { confirm: '1' });
+    const moved = await clerk.post(`/admin/products/${tent.id}/images/${blue.id}/delete`, { confirm: 'yes' });
     expect(moved.status).toBe(403);
     expect(await images(mug.id)).toEqual([]);
     expect(await images(tent.id)).toHaveLength(1);

@@ -301,7 +301,7 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     const unconfirmed = await admin.post(`/admin/products/${id}/delete`, {});
     expect(confirm.text).toContain('this product');
     expect(unconfirmed.status).toBe(400);
-    expect(unconfirmed.body.error.fields).toEqual({ confirm: ['must be ticked'] });
+    expect(unconfirmed.body.error.fields).toEqual({ confirm: ['tick "I am sure" to confirm'] });
     const deleted = await admin.post(`/admin/products/${id}/delete`, { confirm: 'yes' });
     expect(deleted.body).toMatchObject({ success: true, removal: 'deleted' });
     expect(await products().findOneBy({ id })).toBeNull();
