@@ -285,6 +285,13 @@ describe('product images', () => {
     expect(foreign.body.error.fields).toEqual({ variantId: ['is not a variant of this product'] });
   });
 
+  it('answers 404 for an upload to an unknown product, writing no file', async () => {
+    const before = mediaFiles();
+    const res = await upload(admin, 999_999, [[await testPng(64, 48, '#16a085'), 'orphan.png']], true);
+    expect(res.status).toBe(404);
+    expect(mediaFiles()).toEqual(before);
+  });
+
   it('keeps the files under MEDIA_DIR, by default in the data folder', () => {
     expect(shop.config.mediaDir).toBe(join(shop.config.dataDir, 'media'));
     expect(loadConfig({ ...shop.place.env, MEDIA_DIR: '/srv/shop-media' }).mediaDir).toBe('/srv/shop-media');
