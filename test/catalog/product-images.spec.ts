@@ -1,8 +1,18 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import request from 'supertest';
 import { AuditEntry } from '../../src/commerce/audit/audit-entry.entity';
@@ -174,16 +184,18 @@ describe('product images', () => {
     // The same picture on a second product shares the files.
     expect((await upload(admin, mug.id, [[png, 'same-red.png']])).status).toBe(303);
     const [blue, red] = await images(tent.id);
+    const form = await admin.get(`/admin/products/${tent.id}`).set('Accept', 'text/html').expect(200);
+    expect(form.text).toContain(`<span class="visually-hidden"> to delete image ${red.position}</span>`);
     const unconfirmed = await admin.post(`/admin/products/${tent.id}/images/${red.id}/delete`, {});
     expect(unconfirmed.status).toBe(400);
-    expect(unconfirmed.body.error.message).toBe('Tick "Yes, delete" to delete the image.');
+    expect(unconfirmed.body.error.message).toBe('Deleting the image was not done: tick "I am sure" to confirm it.');
     expect(await images(tent.id)).toHaveLength(2);
 
-    await admin.submitForm(`/admin/products/${tent.id}/images/${red.id}/delete`, { confirm: '1' });
+    await admin.submitForm(`/admin/products/${tent.id}/images/${red.id}/delete`, { confirm: 'yes' });
     expect((await images(tent.id)).map((image) => [image.id, image.position])).toEqual([[blue.id, 1]]);
     expect(mediaFiles()).toContain(`${red.contentHash}-960.webp`);
     const [mugRed] = await images(mug.id);
-    await admin.submitForm(`/admin/products/${mug.id}/images/${mugRed.id}/delete`, { confirm: '1' });
+    await admin.submitForm(`/admin/products/${mug.id}/images/${mugRed.id}/delete`, { confirm: 'yes' });
     expect(mediaFiles().filter((file) => file.startsWith(red.contentHash))).toEqual([]);
     expect(mediaFiles().filter((file) => file.startsWith(blue.contentHash))).toHaveLength(2);
     expect(await shop.dataSource.getRepository(AuditEntry).findOneByOrFail({ action: 'image_deleted' })).toMatchObject({
@@ -273,6 +285,13 @@ describe('product images', () => {
     expect(foreign.body.error.fields).toEqual({ variantId: ['is not a variant of this product'] });
   });
 
+  it('answers 404 for an upload to an unknown product, writing no file', async () => {
+    const before = mediaFiles();
+    const res = await upload(admin, 999_999, [[await testPng(64, 48, '#16a085'), 'orphan.png']], true);
+    expect(res.status).toBe(404);
+    expect(mediaFiles()).toEqual(before);
+  });
+
   it('keeps the files under MEDIA_DIR, by default in the data folder', () => {
     expect(shop.config.mediaDir).toBe(join(shop.config.dataDir, 'media'));
     expect(loadConfig({ ...shop.place.env, MEDIA_DIR: '/srv/shop-media' }).mediaDir).toBe('/srv/shop-media');
@@ -298,7 +317,7 @@ describe('product images', () => {
     await clerk.loginCp('clerk@example.com', 'clerk-password-1');
     expect((await upload(clerk, mug.id, [[png, 'red.png']], true)).status).toBe(403);
     const [blue] = await images(tent.id);
-    const moved = await clerk.post(`/admin/products/${tent.id}/images/${blue.id}/delete`, { confirm: '1' });
+    const moved = await clerk.post(`/admin/products/${tent.id}/images/${blue.id}/delete`, { confirm: 'yes' });
     expect(moved.status).toBe(403);
     expect(await images(mug.id)).toEqual([]);
     expect(await images(tent.id)).toHaveLength(1);
@@ -402,10 +421,54 @@ describe('product images', () => {
       const messages = (result.json.imageErrors as Array<{ message: string }>).map((error) => error.message);
       expect(messages).toEqual([
         'could not be fetched: 10.0.0.1 is a private or loopback address, which the shop may not call',
-        'cannot be read: no such file',
+        "must be a file inside the import's folder",
       ]);
       const box = await productBySku(shop.dataSource, 'IMG-BOX');
       expect(await images(box.id)).toEqual([]);
+    });
+
+    it("reads only regular files inside the import's folder, at most 10 MB, saying the same of all others", async () => {
+      const outside = mkdtempSync(join(tmpdir(), 'image-outside-'));
+      try {
+        const secret = join(outside, 'secret.png');
+        writeFileSync(secret, await testPng(8, 8, '#c0392b'));
+        symlinkSync(secret, join(dir, 'pictures', 'link.png'));
+        execFileSync('mkfifo', [join(dir, 'pictures', 'pipe.png')]);
+        writeFileSync(join(dir, 'pictures', 'huge.png'), '');
+        truncateSync(join(dir, 'pictures', 'huge.png'), 10 * 1024 * 1024 + 1);
+        const escapes = [
+          `/${secret}`,
+          `file://${secret}`,
+          `file:${secret}`,
+          `../${basename(outside)}/secret.png`,
+          `file:../${basename(outside)}/secret.png`,
+          'pictures/link.png',
+          `file://${outside}/none.png`,
+          'pictures/none.png',
+          'pictures/pipe.png',
+          'pictures',
+          'file:///dev/zero',
+          'file://host/pictures/side.jpg',
+        ];
+        const result = await importFile([
+          {
+            sku: 'IMG-ESCAPE',
+            name: 'Picture Escape',
+            price: 5,
+            stock: 1,
+            images: [...escapes, 'pictures/huge.png', 'file:pictures/side.jpg'],
+          },
+        ]);
+        expect(result.json).toMatchObject({ ok: true, created: 1, rejectedImages: escapes.length + 1 });
+        expect((result.json.imageErrors as Array<{ message: string }>).map((error) => error.message)).toEqual([
+          ...escapes.map(() => "must be a file inside the import's folder"),
+          'pictures/huge.png is larger than 10 MB.',
+        ]);
+        const escape = await productBySku(shop.dataSource, 'IMG-ESCAPE');
+        expect((await images(escape.id)).map(({ width, height }) => [width, height])).toEqual([[400, 200]]);
+      } finally {
+        rmSync(outside, { recursive: true, force: true });
+      }
     });
   });
 });

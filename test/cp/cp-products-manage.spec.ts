@@ -1,12 +1,17 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { IsNull } from 'typeorm';
 import { AuditEntry } from '../../src/commerce/audit/audit-entry.entity';
 import { OrderLine } from '../../src/commerce/orders/order-line.entity';
+import { ProductImage } from '../../src/commerce/products/product-image.entity';
 import { ProductRelation } from '../../src/commerce/products/product-relation.entity';
 import { ProductVariant } from '../../src/commerce/products/product-variant.entity';
 import { Product } from '../../src/commerce/products/product.entity';
 import { CpUsersService } from '../../src/commerce/staff/cp-users.service';
 import { insertOrder } from '../support/fixtures';
+import { testPng } from '../support/images';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -259,6 +264,34 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     });
   });
 
+  it('duplicates a product whose SKU and slug fill their columns, keeping the suffix', async () => {
+    const sku = `CP-LONG-${'S'.repeat(54)}`;
+    const slug = `long-${'s'.repeat(184)}`;
+    const id = await create({ sku, slug, name: 'Long Thing', price: '1' });
+    expect((await admin.submitForm(`/admin/products/${id}/duplicate`, {})).status).toBe(303);
+    expect((await admin.submitForm(`/admin/products/${id}/duplicate`, {})).status).toBe(303);
+    expect(await bySku(`${sku.slice(0, 59)}-COPY`)).toMatchObject({ slug: `${slug.slice(0, 186)}-copy` });
+    expect(await bySku(`${sku.slice(0, 57)}-COPY-2`)).toMatchObject({ slug: `${slug.slice(0, 184)}-copy-2` });
+  });
+
+  it('answers 409, writing nothing, when a copy would take a SKU that is taken', async () => {
+    const id = await create({ sku: 'CP-TWINS', name: 'Twins', price: '1' });
+    for (const last of ['A', 'B']) {
+      const added = await admin.submitForm(`/admin/products/${id}/variants`, {
+        sku: `${'V'.repeat(63)}${last}`,
+        options: `Size: ${last}`,
+        price: '',
+        stock: '1',
+      });
+      expect(added.status).toBe(303);
+    }
+    // Both variants' copies cut to the same `VVV…-COPY`.
+    const refused = await admin.post(`/admin/products/${id}/duplicate`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'sku_or_slug_taken' });
+    expect(await bySku('CP-TWINS-COPY')).toBeNull();
+  });
+
   it('deletes a product no order names, and archives one that was ordered', async () => {
     const id = await create({ sku: 'CP-DELETE-ME', name: 'Delete me', price: '1' });
     const confirm = await admin.get(`/admin/products/${id}/delete`).set('Accept', 'text/html').expect(200);
@@ -268,7 +301,7 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     const unconfirmed = await admin.post(`/admin/products/${id}/delete`, {});
     expect(confirm.text).toContain('this product');
     expect(unconfirmed.status).toBe(400);
-    expect(unconfirmed.body.error.fields).toEqual({ confirm: ['must be ticked'] });
+    expect(unconfirmed.body.error.fields).toEqual({ confirm: ['tick "I am sure" to confirm'] });
     const deleted = await admin.post(`/admin/products/${id}/delete`, { confirm: 'yes' });
     expect(deleted.body).toMatchObject({ success: true, removal: 'deleted' });
     expect(await products().findOneBy({ id })).toBeNull();
@@ -350,18 +383,23 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     expect(byPrice.text).toContain('aria-sort="descending"');
   });
 
+  /** Uploads `rows` as the import form does; the report page. */
+  async function uploadCatalog(rows: unknown) {
+    const token = await admin.csrfToken();
+    return admin.agent
+      .post('/admin/products/import')
+      .set('Accept', 'text/html')
+      .field('_csrf', token)
+      .attach('file', Buffer.from(JSON.stringify(rows)), 'catalog.json')
+      .expect(200);
+  }
+
   it('imports an uploaded file with a report of rejected rows, and round-trips the export', async () => {
     const token = await admin.csrfToken();
-    const upload = (rows: unknown) =>
-      admin.agent
-        .post('/admin/products/import')
-        .set('Accept', 'text/html')
-        .field('_csrf', token)
-        .attach('file', Buffer.from(JSON.stringify(rows)), 'catalog.json');
-    const report = await upload([
+    const report = await uploadCatalog([
       { sku: 'CP-IMPORTED', name: 'Imported Thing', price: 9.9, stock: 3 },
       { sku: 'CP-BROKEN', name: 'Broken', price: -1, stock: 1 },
-    ]).expect(200);
+    ]);
     expect(report.text).toMatch(/<dt>Created<\/dt><dd>1<\/dd>/);
     expect(report.text).toMatch(/<dt>Rejected<\/dt><dd>1<\/dd>/);
     expect(report.text).toContain(
@@ -400,7 +438,7 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
     });
     expect(rows.some((row) => row.sku === 'DEMO-GRINDER-HAND')).toBe(false);
     const before = await products().find({ order: { id: 'ASC' } });
-    const roundTrip = await upload(rows).expect(200);
+    const roundTrip = await uploadCatalog(rows);
     expect(roundTrip.text).toMatch(/<dt>Created<\/dt><dd>0<\/dd>/);
     expect(roundTrip.text).toMatch(new RegExp(`<dt>Updated</dt><dd>${rows.length}</dd>`));
     expect(roundTrip.text).toMatch(/<dt>Rejected<\/dt><dd>0<\/dd>/);
@@ -418,6 +456,76 @@ describe('CP products: create, variants, duplicate, delete or archive, bulk, imp
         netQuantity,
       }));
     expect(columns(after)).toEqual(columns(before));
+  });
+
+  it('reads no file of the server for an uploaded catalog, whatever the path looks like', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'cp-import-'));
+    try {
+      const secret = join(outside, 'secret.png');
+      writeFileSync(secret, await testPng(8, 8, '#c0392b'));
+      const paths = [`file://${secret}`, `file:${secret}`, `/${secret}`, 'file:///dev/zero', 'secret.png'];
+      const report = await uploadCatalog([{ sku: 'CP-FILES', name: 'Files Thing', price: 1, stock: 1, images: paths }]);
+      expect(report.text).toMatch(/<dt>Created<\/dt><dd>1<\/dd>/);
+      expect(report.text).toMatch(/<dt>Pictures left out<\/dt><dd>5<\/dd>/);
+      for (const path of paths) {
+        expect(report.text).toContain(
+          `<td class="wrap">${path}</td><td>is a file path, read only by catalog:import</td>`,
+        );
+      }
+      const product = await bySku('CP-FILES');
+      expect(await shop.dataSource.getRepository(ProductImage).countBy({ productId: product!.id })).toBe(0);
+      expect(product!.images).toEqual([]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves out a malformed data: URL and imports its row', async () => {
+    const report = await uploadCatalog([
+      { sku: 'CP-BAD-DATA', name: 'Bad Data Thing', price: 1, stock: 1, images: ['data:image/png,%E0%A4%A'] },
+    ]);
+    expect(report.text).toMatch(/<dt>Created<\/dt><dd>1<\/dd>/);
+    expect(report.text).toContain('<td>is not a valid data: URL</td>');
+    expect(await bySku('CP-BAD-DATA')).toMatchObject({ images: [] });
+  });
+
+  it('keeps only paths on this site as site paths, never one a browser loads from another host', async () => {
+    const offSite = ['/\\evil.example/x.png', '//evil.example/x.png', '/public/images\\x.png'];
+    const report = await uploadCatalog([
+      {
+        sku: 'CP-SITE-PATHS',
+        name: 'Site Paths Thing',
+        price: 1,
+        stock: 1,
+        images: [...offSite, '/public/images/products/firefly-led-lantern.svg'],
+      },
+    ]);
+    expect(report.text).toMatch(/<dt>Pictures left out<\/dt><dd>3<\/dd>/);
+    expect(await bySku('CP-SITE-PATHS')).toMatchObject({
+      images: ['/public/images/products/firefly-led-lantern.svg'],
+    });
+  });
+
+  it('reads an import upload only with a CP login, and no field of it over 64 KB', async () => {
+    const visitor = new ShopClient(shop.server);
+    const token = await visitor.csrfToken();
+    // Over multer's 1 MB default: had the body been read, this would be the upload's 400.
+    const anonymous = await visitor.agent
+      .post('/admin/products/import')
+      .set('Accept', 'application/json')
+      .field('_csrf', token)
+      .field('note', 'x'.repeat(1024 * 1024 + 1))
+      .attach('file', Buffer.from('[]'), 'catalog.json');
+    expect(anonymous.status).toBe(403);
+    expect(anonymous.body.error.code).toBe('csrf_invalid'); // the token in the unread body never reached the guard
+    const padded = await admin.agent
+      .post('/admin/products/import')
+      .set('Accept', 'application/json')
+      .field('_csrf', await admin.csrfToken())
+      .field('note', 'x'.repeat(64 * 1024 + 1))
+      .attach('file', Buffer.from('[]'), 'catalog.json');
+    expect(padded.status).toBe(400);
+    expect(padded.body.error.fields).toEqual({ file: ['must be one JSON file sent from the import form'] });
   });
 
   it('refuses a clerk without accessProducts every product page and action', async () => {

@@ -1,5 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { open, realpath } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
@@ -34,7 +35,7 @@ const MAX_REMEMBERED_URL = 191;
 /**
  * The pictures a catalog import names, fetched or read once and stored like uploads (product-image-files.ts):
  * an `http(s)` URL (through the outbound guard, so never an address inside the shop's network; one fetched
- * before is not fetched again), a file (`file:` or a plain relative path, from the import file's folder), or a
+ * before is not fetched again), a file (`file:` or a plain path, inside the import file's folder), or a
  * `data:` URL. An entry starting with `/` is a path on this site (the demo's `/public/images/…`) and stays one.
  */
 @Injectable()
@@ -108,37 +109,61 @@ function isWebUrl(entry: string): boolean {
   return /^https?:\/\//i.test(entry);
 }
 
+/** `/public/…`: one slash, then neither a slash nor a backslash (browsers read `//host` and `/\host` as another site). */
 function isSitePath(entry: string): boolean {
-  return entry.startsWith('/') && !entry.startsWith('//');
+  return /^\/[^/\\]/.test(entry) && !entry.includes('\\');
 }
 
 function dataUrlBytes(entry: string): Buffer {
   const match = /^data:[^,;]*(;base64)?,(.*)$/s.exec(entry);
   if (!match) throw new ImportImageError('is not a valid data: URL');
-  return match[1] ? Buffer.from(match[2], 'base64') : Buffer.from(decodeURIComponent(match[2]), 'latin1');
+  if (match[1]) return Buffer.from(match[2], 'base64');
+  try {
+    return Buffer.from(decodeURIComponent(match[2]), 'latin1');
+  } catch {
+    throw new ImportImageError('is not a valid data: URL'); // a stray `%`, which would fail the whole import
+  }
 }
 
-/** `file:///abs/path`, `file:relative/path` or `relative/path`, from the import file's folder. */
+/** Said of every file entry that is not a readable file inside the folder, so no answer tells what exists outside it. */
+const NOT_INSIDE = "must be a file inside the import's folder";
+
+/**
+ * `file:///abs/path`, `file:relative/path` or `relative/path`, which must resolve (links followed) to a regular file
+ * inside the import file's folder. Without a folder (the CP's upload) no file is read at all.
+ */
 async function readLocal(entry: string, folder: string | null): Promise<Buffer> {
+  if (folder === null) throw new ImportImageError('is a file path, read only by catalog:import');
   let path: string;
-  if (entry.startsWith('file://')) path = fileURLToPath(entry);
-  else {
-    const given = entry.replace(/^file:/, '');
-    if (!isAbsolute(given) && folder === null)
-      throw new ImportImageError('is a file path, read only by catalog:import');
-    path = resolve(folder ?? '/', given);
-  }
-  let size: number;
   try {
-    size = (await stat(path)).size;
+    const inside = await realpath(folder);
+    path = await realpath(
+      resolve(folder, entry.startsWith('file://') ? fileURLToPath(entry) : entry.replace(/^file:/, '')),
+    );
+    if (!path.startsWith(inside + sep)) throw new ImportImageError(NOT_INSIDE);
   } catch {
-    throw new ImportImageError('cannot be read: no such file');
+    // A missing file, a path outside, a `file://host/…` URL: all the same answer.
+    throw new ImportImageError(NOT_INSIDE);
   }
-  if (size > MAX_IMAGE_BYTES) throw imageErrors.tooLarge(entry);
+  // Non-blocking, so a FIFO does not hang the open; not following a link swapped in since realpath.
+  const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch(() => {
+    throw new ImportImageError(NOT_INSIDE);
+  });
   try {
-    return await readFile(path);
-  } catch (error) {
-    throw new ImportImageError(`cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    const info = await file.stat();
+    if (!info.isFile()) throw new ImportImageError(NOT_INSIDE);
+    // One byte more than allowed tells a too-large file apart, whatever size it claims (or grows to).
+    const bytes = Buffer.alloc(Math.min(info.size, MAX_IMAGE_BYTES) + 1);
+    let length = 0;
+    while (length < bytes.length) {
+      const { bytesRead } = await file.read(bytes, length, bytes.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > MAX_IMAGE_BYTES) throw imageErrors.tooLarge(entry);
+    return bytes.subarray(0, length);
+  } finally {
+    await file.close();
   }
 }
 

@@ -18,9 +18,13 @@ export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** MySQL TEXT holds 65,535 bytes. */
 export const MAX_DESCRIPTION_BYTES = 65_535;
 
+/** The columns' lengths (product.entity.ts, product-variant.entity.ts). */
+export const SKU_MAX_LENGTH = 64;
+export const SLUG_MAX_LENGTH = 191;
+
 /** A SKU as products and variants take it: 1 to 64 characters without surrounding spaces. */
 export function isSku(sku: string): boolean {
-  return sku.length > 0 && sku.length <= 64 && sku.trim() === sku;
+  return sku.length > 0 && sku.length <= SKU_MAX_LENGTH && sku.trim() === sku;
 }
 
 export const SKU_RULE = 'is required (1 to 64 characters, no surrounding spaces)';
@@ -29,7 +33,7 @@ export const SKU_RULE = 'is required (1 to 64 characters, no surrounding spaces)
 export function detailProblems(details: ProductDetails, problems: FormProblems): void {
   if (!details.name.trim() || details.name.length > 255)
     problems.add('name', 'name', 'is required (up to 255 characters)');
-  if (!SLUG_PATTERN.test(details.slug) || details.slug.length > 191) {
+  if (!SLUG_PATTERN.test(details.slug) || details.slug.length > SLUG_MAX_LENGTH) {
     problems.add(
       'slug',
       'slug',

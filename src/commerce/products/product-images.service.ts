@@ -73,6 +73,8 @@ export class ProductImages {
    */
   async upload(actor: string, productId: number, uploads: ImageUpload[]): Promise<number> {
     if (uploads.length === 0) throw AppError.invalid({ images: ['choose at least one image'] }, 'Choose an image.');
+    // Before any file is written: an unknown product leaves no files behind in the media folder.
+    await this.product(this.dataSource.manager, productId);
     const checked = [];
     for (const upload of uploads) checked.push(await this.files.inspect(upload.bytes, upload.name));
     const stored: StoredImage[] = [];

@@ -14,7 +14,17 @@ import { isTaxClass, TAX_CLASSES, TaxClass } from '../tax/tax-class';
 import { WishlistItem } from '../wishlists/wishlist-item.entity';
 import { PriceHistory } from './price-history.service';
 import { auditedFields } from './product-admin.service';
-import { detailProblems, isSku, ProductDetails, SKU_RULE, skuTaken, slugTaken } from './product-details';
+import {
+  detailProblems,
+  isSku,
+  ProductDetails,
+  SKU_MAX_LENGTH,
+  SKU_RULE,
+  skuTaken,
+  SLUG_MAX_LENGTH,
+  slugTaken,
+} from './product-details';
+import { refusingTakenSku } from './products-errors';
 import { ProductRelation } from './product-relation.entity';
 import { ProductSafety } from './product-safety.entity';
 import { ProductVariant } from './product-variant.entity';
@@ -54,42 +64,44 @@ export class ProductLifecycle {
   /** Creates a simple product, or a 400 naming every bad field with nothing written. */
   async create(input: ProductCreate, actor: string): Promise<Product> {
     const store = await this.stores.default();
-    return this.runner.run(async (tx) => {
-      const { manager } = tx;
-      const problems = new FormProblems();
-      if (!isSku(input.sku)) problems.add('sku', 'SKU', SKU_RULE);
-      else await skuTaken(manager, input.sku, 'sku', problems);
-      detailProblems(input, problems);
-      await slugTaken(manager, input.slug, problems);
-      if (!isColumnInt(input.price)) problems.add('price', 'price', 'must be a whole number of minor units ≥ 0');
-      if (!isColumnInt(input.stock)) problems.add('stock', 'stock', 'must be a whole number ≥ 0');
-      if (!isTaxClass(input.taxClass))
-        problems.add('taxClass', 'tax class', `must be one of ${TAX_CLASSES.join(', ')}`);
-      problems.check('The product');
-      const product = await manager.save(Product, {
-        ...input,
-        storeId: store.id,
-        type: 'simple' as const,
-        salePrice: null,
-        saleStartsAt: null,
-        saleEndsAt: null,
-        images: [],
-        options: [],
-        netQuantity: null,
-        netUnit: null,
-        archivedAt: null,
-      });
-      await this.history.record(tx, [product.id]);
-      await this.audit.record(manager, {
-        actor,
-        area: 'product',
-        action: 'created',
-        subject: product.id,
-        subjectLabel: product.sku,
-        changes: auditChanges({}, { sku: product.sku, stock: product.stock, ...auditedFields(product) }),
-      });
-      return product;
-    });
+    return refusingTakenSku(
+      this.runner.run(async (tx) => {
+        const { manager } = tx;
+        const problems = new FormProblems();
+        if (!isSku(input.sku)) problems.add('sku', 'SKU', SKU_RULE);
+        else await skuTaken(manager, input.sku, 'sku', problems);
+        detailProblems(input, problems);
+        await slugTaken(manager, input.slug, problems);
+        if (!isColumnInt(input.price)) problems.add('price', 'price', 'must be a whole number of minor units ≥ 0');
+        if (!isColumnInt(input.stock)) problems.add('stock', 'stock', 'must be a whole number ≥ 0');
+        if (!isTaxClass(input.taxClass))
+          problems.add('taxClass', 'tax class', `must be one of ${TAX_CLASSES.join(', ')}`);
+        problems.check('The product');
+        const product = await manager.save(Product, {
+          ...input,
+          storeId: store.id,
+          type: 'simple' as const,
+          salePrice: null,
+          saleStartsAt: null,
+          saleEndsAt: null,
+          images: [],
+          options: [],
+          netQuantity: null,
+          netUnit: null,
+          archivedAt: null,
+        });
+        await this.history.record(tx, [product.id]);
+        await this.audit.record(manager, {
+          actor,
+          area: 'product',
+          action: 'created',
+          subject: product.id,
+          subjectLabel: product.sku,
+          changes: auditChanges({}, { sku: product.sku, stock: product.stock, ...auditedFields(product) }),
+        });
+        return product;
+      }),
+    );
   }
 
   /**
@@ -97,56 +109,58 @@ export class ProductLifecycle {
    * variants' too) and slug get a `-copy` suffix, numbered when that is taken.
    */
   async duplicate(id: number, actor: string): Promise<Product> {
-    return this.runner.run(async (tx) => {
-      const { manager } = tx;
-      const source = await manager.findOne(Product, { where: { id } });
-      if (!source) throw AppError.notFound('Product not found');
-      const variants = await manager.find(ProductVariant, { where: { productId: id }, order: { id: 'ASC' } });
-      const suffix = await freeCopySuffix(manager, source, variants);
-      const copy = await manager.save(Product, {
-        ...rowFields(source),
-        sku: `${source.sku}${suffix}`.slice(0, 64),
-        slug: `${source.slug}${suffix.toLowerCase()}`.slice(0, 191),
-        name: `${source.name} (copy)`.slice(0, 255),
-        stock: 0,
-        visible: false,
-        archivedAt: null,
-      });
-      for (const variant of variants) {
-        await manager.insert(ProductVariant, {
-          ...rowFields(variant),
-          productId: copy.id,
-          sku: `${variant.sku}${suffix}`.slice(0, 64),
+    return refusingTakenSku(
+      this.runner.run(async (tx) => {
+        const { manager } = tx;
+        const source = await manager.findOne(Product, { where: { id } });
+        if (!source) throw AppError.notFound('Product not found');
+        const variants = await manager.find(ProductVariant, { where: { productId: id }, order: { id: 'ASC' } });
+        const suffix = await freeCopySuffix(manager, source, variants);
+        const copy = await manager.save(Product, {
+          ...rowFields(source),
+          sku: copySku(source.sku, suffix),
+          slug: copySlug(source.slug, suffix),
+          name: `${source.name} (copy)`.slice(0, 255),
           stock: 0,
+          visible: false,
+          archivedAt: null,
         });
-      }
-      const safety = await manager.findOne(ProductSafety, { where: { productId: id } });
-      if (safety) {
-        await manager.insert(ProductSafety, { ...rowFields(safety), productId: copy.id });
-      }
-      const relations = await manager.find(ProductRelation, { where: { productId: id } });
-      if (relations.length > 0) {
-        await manager.insert(
-          ProductRelation,
-          relations.map(({ relatedProductId, kind, position }) => ({
+        for (const variant of variants) {
+          await manager.insert(ProductVariant, {
+            ...rowFields(variant),
             productId: copy.id,
-            relatedProductId,
-            kind,
-            position,
-          })),
-        );
-      }
-      await this.history.record(tx, [copy.id]);
-      await this.audit.record(manager, {
-        actor,
-        area: 'product',
-        action: 'duplicated',
-        subject: copy.id,
-        subjectLabel: copy.sku,
-        changes: { duplicateOf: { from: null, to: source.sku } },
-      });
-      return copy;
-    });
+            sku: copySku(variant.sku, suffix),
+            stock: 0,
+          });
+        }
+        const safety = await manager.findOne(ProductSafety, { where: { productId: id } });
+        if (safety) {
+          await manager.insert(ProductSafety, { ...rowFields(safety), productId: copy.id });
+        }
+        const relations = await manager.find(ProductRelation, { where: { productId: id } });
+        if (relations.length > 0) {
+          await manager.insert(
+            ProductRelation,
+            relations.map(({ relatedProductId, kind, position }) => ({
+              productId: copy.id,
+              relatedProductId,
+              kind,
+              position,
+            })),
+          );
+        }
+        await this.history.record(tx, [copy.id]);
+        await this.audit.record(manager, {
+          actor,
+          area: 'product',
+          action: 'duplicated',
+          subject: copy.id,
+          subjectLabel: copy.sku,
+          changes: { duplicateOf: { from: null, to: source.sku } },
+        });
+        return copy;
+      }),
+    );
   }
 
   /**
@@ -281,12 +295,22 @@ async function freeCopySuffix(manager: EntityManager, source: Product, variants:
     const suffix = n === 1 ? '-COPY' : `-COPY-${n}`;
     const taken =
       (await manager.exists(Product, {
-        where: [{ sku: `${source.sku}${suffix}` }, { slug: `${source.slug}${suffix.toLowerCase()}` }],
+        where: [{ sku: copySku(source.sku, suffix) }, { slug: copySlug(source.slug, suffix) }],
       })) ||
       (variants.length > 0 &&
         (await manager.exists(ProductVariant, {
-          where: { sku: In(variants.map((variant) => `${variant.sku}${suffix}`)) },
+          where: { sku: In(variants.map((variant) => copySku(variant.sku, suffix))) },
         })));
     if (!taken) return suffix;
   }
+}
+
+/** The copy's SKU: as much of the original as fits in the column before the suffix, which is always kept. */
+function copySku(sku: string, suffix: string): string {
+  return `${sku.slice(0, SKU_MAX_LENGTH - suffix.length)}${suffix}`;
+}
+
+/** The copy's slug, likewise; a hyphen the cut leaves at the end goes, as a slug has no `--`. */
+function copySlug(slug: string, suffix: string): string {
+  return `${slug.slice(0, SLUG_MAX_LENGTH - suffix.length).replace(/-+$/, '')}${suffix.toLowerCase()}`;
 }

@@ -14,7 +14,7 @@ import { slugify } from './product-import.service';
 import { PriceHistory } from './price-history.service';
 import { ProductVariant } from './product-variant.entity';
 import { Product, ProductOption } from './product.entity';
-import { productErrors } from './products-errors';
+import { productErrors, refusingTakenSku } from './products-errors';
 import { StockService } from './stock.service';
 
 /** A variant as staff type it: its options by label ("Size" → "M"), in the product's option order. */
@@ -93,74 +93,76 @@ export class ProductVariantAdmin {
     input: VariantInput,
     actor: string,
   ): Promise<ProductVariant> {
-    return this.runner.run(async (tx) => {
-      const { manager } = tx;
-      const { product, variants, variant } = await this.load(manager, productId, variantId);
-      if (variantId !== null && !variant) throw AppError.notFound('Variant not found');
-      const others = variants.filter((other) => other.id !== variantId);
-      const problems = new FormProblems();
-      if (!isSku(input.sku)) problems.add('sku', 'SKU', SKU_RULE);
-      else if (input.sku !== variant?.sku) await skuTaken(manager, input.sku, 'sku', problems);
-      const { options, values } = optionsWith(product.options, others.length > 0, input.options, problems);
-      if (values && others.some((other) => sameOptions(other.options, values))) {
-        problems.add('options', 'options', 'are those of another variant');
-      }
-      if (input.price !== null && !isColumnInt(input.price))
-        problems.add('price', 'price', 'must be an amount ≥ 0, or empty for the product’s');
-      else if (input.price !== null && variant?.salePrice != null && variant.salePrice >= input.price)
-        problems.add('price', 'price', `must stay above the variant's sale price`);
-      if (!isColumnInt(input.stock)) problems.add('stock', 'stock', 'must be a whole number ≥ 0');
-      problems.check('The variant');
-      const fields = {
-        sku: input.sku,
-        options: values!,
-        price: input.price,
-        // A variant without a price of its own follows the product's sale.
-        ...(input.price === null ? { salePrice: null, saleStartsAt: null, saleEndsAt: null } : {}),
-      };
-      let saved: ProductVariant;
-      if (variant) {
-        await manager.update(ProductVariant, { id: variant.id }, fields);
-        saved = Object.assign(variant, fields);
-      } else {
-        saved = await manager.save(ProductVariant, {
-          ...fields,
-          productId,
-          stock: 0,
-          netQuantity: null,
-          netUnit: null,
+    return refusingTakenSku(
+      this.runner.run(async (tx) => {
+        const { manager } = tx;
+        const { product, variants, variant } = await this.load(manager, productId, variantId);
+        if (variantId !== null && !variant) throw AppError.notFound('Variant not found');
+        const others = variants.filter((other) => other.id !== variantId);
+        const problems = new FormProblems();
+        if (!isSku(input.sku)) problems.add('sku', 'SKU', SKU_RULE);
+        else if (input.sku !== variant?.sku) await skuTaken(manager, input.sku, 'sku', problems);
+        const { options, values } = optionsWith(product.options, others.length > 0, input.options, problems);
+        if (values && others.some((other) => sameOptions(other.options, values))) {
+          problems.add('options', 'options', 'are those of another variant');
+        }
+        if (input.price !== null && !isColumnInt(input.price))
+          problems.add('price', 'price', 'must be an amount ≥ 0, or empty for the product’s');
+        else if (input.price !== null && variant?.salePrice != null && variant.salePrice >= input.price)
+          problems.add('price', 'price', `must stay above the variant's sale price`);
+        if (!isColumnInt(input.stock)) problems.add('stock', 'stock', 'must be a whole number ≥ 0');
+        problems.check('The variant');
+        const fields = {
+          sku: input.sku,
+          options: values!,
+          price: input.price,
+          // A variant without a price of its own follows the product's sale.
+          ...(input.price === null ? { salePrice: null, saleStartsAt: null, saleEndsAt: null } : {}),
+        };
+        let saved: ProductVariant;
+        if (variant) {
+          await manager.update(ProductVariant, { id: variant.id }, fields);
+          saved = Object.assign(variant, fields);
+        } else {
+          saved = await manager.save(ProductVariant, {
+            ...fields,
+            productId,
+            stock: 0,
+            netQuantity: null,
+            netUnit: null,
+          });
+        }
+        const productChanges = {
+          type: 'configurable' as const,
+          options: optionsInUse(options, [...others.map((other) => other.options), values!]),
+        };
+        await manager.update(Product, { id: productId }, productChanges);
+        const after = [...others, { ...saved, stock: input.stock }];
+        await this.setStock(tx, product, after);
+        await this.history.record(tx, [productId]);
+        const before = variant ? { sku: variant.sku, options: variant.options, price: variant.price } : {};
+        await this.audit.record(manager, {
+          actor,
+          area: 'product',
+          action: variant ? 'variant updated' : 'variant added',
+          subject: productId,
+          subjectLabel: product.sku,
+          changes: {
+            ...auditChanges<Record<string, unknown>>({ type: product.type, options: product.options }, productChanges),
+            ...prefixed(
+              `variant ${saved.sku} `,
+              auditChanges<Record<string, unknown>>(before, {
+                sku: saved.sku,
+                options: saved.options,
+                price: saved.price,
+              }),
+            ),
+          },
         });
-      }
-      const productChanges = {
-        type: 'configurable' as const,
-        options: optionsInUse(options, [...others.map((other) => other.options), values!]),
-      };
-      await manager.update(Product, { id: productId }, productChanges);
-      const after = [...others, { ...saved, stock: input.stock }];
-      await this.setStock(tx, product, after);
-      await this.history.record(tx, [productId]);
-      const before = variant ? { sku: variant.sku, options: variant.options, price: variant.price } : {};
-      await this.audit.record(manager, {
-        actor,
-        area: 'product',
-        action: variant ? 'variant updated' : 'variant added',
-        subject: productId,
-        subjectLabel: product.sku,
-        changes: {
-          ...auditChanges<Record<string, unknown>>({ type: product.type, options: product.options }, productChanges),
-          ...prefixed(
-            `variant ${saved.sku} `,
-            auditChanges<Record<string, unknown>>(before, {
-              sku: saved.sku,
-              options: saved.options,
-              price: saved.price,
-            }),
-          ),
-        },
-      });
-      await this.auditStock(manager, actor, product, variants, after);
-      return saved;
-    });
+        await this.auditStock(manager, actor, product, variants, after);
+        return saved;
+      }),
+    );
   }
 
   private async load(manager: EntityManager, productId: number, variantId: number | null) {

@@ -1,4 +1,5 @@
 import { errorCatalogue } from '../../common/errors/error-catalogue';
+import { isUniqueViolation } from '../../database/errors';
 
 export const productErrors = errorCatalogue({
   /** A product or variant that cannot be put in a cart or watched (unknown, disabled, not sold). */
@@ -21,4 +22,19 @@ export const productErrors = errorCatalogue({
     status: 409,
     message: (p: { sku: string }) => `${p.sku} is archived: it stays as its orders name it and is no longer edited.`,
   },
+  /** A SKU or slug another save took between this one's check and its write (two staff saving at once). */
+  sku_or_slug_taken: {
+    status: 409,
+    message: 'Another product or variant has this SKU or slug (perhaps saved just now): try again or choose another.',
+  },
 });
+
+/** Runs a product or variant write, answering a unique SKU or slug taken meanwhile with a 409 instead of a 500. */
+export async function refusingTakenSku<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw productErrors.sku_or_slug_taken();
+    throw error;
+  }
+}

@@ -14,16 +14,19 @@ export interface UploadedCatalog {
 
 /**
  * Reads the import form's multipart body (its one `file` and the `_csrf` field) before the guards run, so the CSRF
- * guard sees the token. Other requests pass untouched: multer reads multipart bodies only.
+ * guard sees the token. Other requests pass untouched: multer reads multipart bodies only. Without a CP login the
+ * body is not read at all (the CP guard then refuses the request), so no anonymous post makes the server hold 5 MB.
  */
 @Injectable()
 export class CatalogUploadMiddleware implements NestMiddleware {
   private readonly upload = multer({
     storage: multer.memoryStorage(),
-    limits: { fileSize: MAX_CATALOG_BYTES, files: 1, fields: 10 },
+    // The form's other fields are the CSRF token and a few words: 64 KB each is plenty.
+    limits: { fileSize: MAX_CATALOG_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024 },
   }).single('file');
 
   use(req: Request, res: Response, next: NextFunction): void {
+    if (!req.session?.cpLogin) return next();
     this.upload(req, res, (error?: unknown) => {
       if (!error) return next();
       const tooLarge = (error as { code?: string }).code === 'LIMIT_FILE_SIZE';

@@ -2,6 +2,7 @@ import { Body, Controller, Param, ParseIntPipe, Post, Req, UploadedFiles, UseInt
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ProductImages } from '../../commerce/products/product-images.service';
+import { CpConfirmationDto, requireConfirmation } from '../../common/cp-confirmation';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { SkipCsrf } from '../../common/decorators/skip-csrf.decorator';
 import { AppError } from '../../common/errors/app-error';
@@ -69,12 +70,10 @@ export class CpProductImagesController {
   async remove(
     @Param('id', ParseIntPipe) id: number,
     @Param('imageId', ParseIntPipe) imageId: number,
-    @Body() body: { confirm?: unknown },
+    @Body() body: CpConfirmationDto,
     @Req() req: Request,
   ): Promise<FormAnswer> {
-    if (body.confirm !== '1') {
-      throw AppError.invalid({ confirm: ['tick the box to confirm'] }, 'Tick "Yes, delete" to delete the image.');
-    }
+    requireConfirmation(body, 'Deleting the image');
     await this.images.remove(this.actor(req), id, imageId);
     return new FormAnswer('Image deleted.', { to: this.back(id) });
   }

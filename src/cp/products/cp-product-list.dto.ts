@@ -1,4 +1,5 @@
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
+import { CpConfirmationDto } from '../../common/cp-confirmation';
 import { CpListQuery } from '../../common/cp-list.query';
 
 /** `?q=&page=&sort=&archived=` of the product list. */
@@ -13,18 +14,12 @@ export const BULK_ACTIONS = ['show', 'hide', 'remove'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** The list's selection (`ids`, one per ticked row) and what to do with it; the same on the confirmation page. */
-export class CpProductBulkDto {
+export class CpProductBulkDto extends CpConfirmationDto {
   @IsOptional()
   ids?: string | string[];
 
   @IsIn(BULK_ACTIONS)
   action: BulkAction;
-
-  /** The confirmation page's checkbox. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(8)
-  confirm?: string;
 }
 
 /** The selected ids that are ids; anything else in the list is not a product and is left out. */
@@ -33,12 +28,4 @@ export function selectedIds(ids: string | string[] | undefined): number[] {
     .flat()
     .filter((id) => typeof id === 'string' && /^\d{1,10}$/.test(id))
     .map(Number);
-}
-
-/** A destructive action's confirmation checkbox. */
-export class CpConfirmDto {
-  @IsOptional()
-  @IsString()
-  @MaxLength(8)
-  confirm?: string;
 }

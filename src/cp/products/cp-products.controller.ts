@@ -11,6 +11,7 @@ import { ProductImages } from '../../commerce/products/product-images.service';
 import { CurrencyService } from '../../commerce/stores/currency.service';
 import { TAX_CLASS_LABELS, TAX_CLASSES, TaxClass } from '../../commerce/tax/tax-class';
 import { AppError } from '../../common/errors/app-error';
+import { CpConfirmationDto, requireConfirmation } from '../../common/cp-confirmation';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
@@ -20,7 +21,7 @@ import { translations } from '../../web/i18n/translations';
 import { MAX_CATALOG_BYTES, UploadedCatalog } from './catalog-upload.middleware';
 import { CpProductCreateDto, parseProductCreate } from './cp-product-create.dto';
 import { CpProductFormDto, parseProductForm } from './cp-product-form.dto';
-import { CpConfirmDto, CpProductBulkDto, CpProductListQuery, selectedIds } from './cp-product-list.dto';
+import { CpProductBulkDto, CpProductListQuery, selectedIds } from './cp-product-list.dto';
 import { CpVariantFormDto, parseVariantForm } from './cp-variant-form.dto';
 
 const BULK_LABELS = { show: 'Show', hide: 'Hide', remove: 'Delete or archive' } as const;
@@ -137,7 +138,7 @@ export class CpProductsController {
   @HttpCode(200)
   @RefusedGoesTo('products')
   async bulk(@Body() body: CpProductBulkDto, @Req() req: Request): Promise<FormAnswer> {
-    requireConfirmation(body);
+    requireConfirmation(body, `"${BULK_LABELS[body.action]}"`);
     const ids = selectedIds(body.ids);
     if (body.action === 'remove') {
       const { deleted, archived } = await this.lifecycle.removeMany(ids, actor(req));
@@ -264,10 +265,10 @@ export class CpProductsController {
   async removeVariant(
     @Param('id', ParseIntPipe) id: number,
     @Param('variantId', ParseIntPipe) variantId: number,
-    @Body() body: CpConfirmDto,
+    @Body() body: CpConfirmationDto,
     @Req() req: Request,
   ): Promise<FormAnswer> {
-    requireConfirmation(body);
+    requireConfirmation(body, 'Removing the variant');
     const variant = await this.variants.remove(id, variantId, actor(req));
     return FormAnswer.done(`Variant ${variant.sku} removed.`, { to: this.productPage(id) });
   }
@@ -277,10 +278,10 @@ export class CpProductsController {
   @RefusedGoesTo('products/:id/delete')
   async delete(
     @Param('id', ParseIntPipe) id: number,
-    @Body() body: CpConfirmDto,
+    @Body() body: CpConfirmationDto,
     @Req() req: Request,
   ): Promise<FormAnswer> {
-    requireConfirmation(body);
+    requireConfirmation(body, 'Deleting the product');
     const removal = await this.lifecycle.remove(id, actor(req));
     return FormAnswer.done(
       removal === 'deleted' ? 'Product deleted.' : 'Product archived: orders name it, so it stays on them.',
@@ -304,9 +305,4 @@ function actor(req: Request): string {
 
 function taxClassChoices(current: TaxClass) {
   return TAX_CLASSES.map((value) => ({ value, label: TAX_CLASS_LABELS[value], selected: value === current }));
-}
-
-/** Destructive actions need the confirmation page's checkbox ticked. */
-function requireConfirmation(body: { confirm?: string }): void {
-  if (body.confirm !== 'yes') throw AppError.invalid({ confirm: ['must be ticked'] }, 'Tick the box to confirm.');
 }

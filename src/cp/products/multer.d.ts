@@ -4,7 +4,7 @@ declare module 'multer' {
 
   interface Options {
     storage?: unknown;
-    limits?: { fileSize?: number; files?: number; fields?: number };
+    limits?: { fileSize?: number; files?: number; fields?: number; fieldSize?: number };
   }
 
   interface Multer {
