@@ -214,7 +214,8 @@ describe('creating coupons', () => {
         usageLimit: 3,
         perCustomerLimit: null,
         minSubtotal: 2500,
-        startsAt: Date.parse('2026-10-01T08:00:00Z'),
+        // 08:00 on the shop's clock (Bratislava, summer time in October): 06:00 UTC.
+        startsAt: Date.parse('2026-10-01T06:00:00Z'),
         endsAt: null,
         enabled: true,
       });

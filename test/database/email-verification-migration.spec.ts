@@ -1,6 +1,7 @@
 import { Customer } from '../../src/commerce/customers/customer.entity';
 import { PasswordReset } from '../../src/commerce/customers/password-reset.entity';
 import { EmailVerification1795729603598 } from '../../src/database/migrations/1795729603598-email-verification';
+import { CustomerBlocked1795798126300 } from '../../src/database/migrations/1795798126300-customer-blocked';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 /** The migration that adds `emailVerifiedAt` marks the accounts whose owners had already proved their address. */
@@ -56,12 +57,16 @@ describe(`email verification migration (${usingMysql ? 'MariaDB' : 'SQLite'})`, 
       );
     }
 
-    // Back to the schema before the migration, with these rows in it, and forward again.
+    // Back to the schema before the migration, with these rows in it, and forward again. The later migration that
+    // changes the customers table goes back first and forward last (SQLite rebuilds the table with each one's columns).
     const migration = new EmailVerification1795729603598();
+    const later = new CustomerBlocked1795798126300();
     const runner = shop.dataSource.createQueryRunner();
     try {
+      await later.down(runner);
       await migration.down(runner);
       await migration.up(runner);
+      await later.up(runner);
     } finally {
       await runner.release();
     }

@@ -3,6 +3,7 @@ import { CpConfirmationDto } from '../../common/cp-confirmation';
 import { AppError } from '../../common/errors/app-error';
 import { NewCoupon, parseIsoMoment } from '../../commerce/coupons/coupon-input';
 import { CouponType } from '../../commerce/coupons/coupon.entity';
+import { shopMoment } from '../../commerce/delivery/shop-calendar';
 
 /**
  * The CP "new coupon" form as posted: every field a string, empty when left blank. CouponService does the
@@ -61,8 +62,11 @@ export class CpCouponToggleDto extends CpConfirmationDto {
   enabled: 'true' | 'false';
 }
 
-/** Form strings → NewCoupon; blank means "not set". Dates without a zone are UTC, as the CP shows them. */
-export function newCouponFromForm(form: CpCouponFormDto): NewCoupon {
+/**
+ * Form strings → NewCoupon; blank means "not set". A date or time without a zone is on the shop's wall clock
+ * (`timeZone`), as the CP shows times; one with a zone (`Z`, `+02:00`) is that moment.
+ */
+export function newCouponFromForm(form: CpCouponFormDto, timeZone: string): NewCoupon {
   return {
     code: form.code ?? '',
     // The service checks the type and every number, and names each bad field.
@@ -71,8 +75,8 @@ export function newCouponFromForm(form: CpCouponFormDto): NewCoupon {
     usageLimit: optionalNumber(form.usageLimit),
     perCustomerLimit: optionalNumber(form.perCustomerLimit),
     minSubtotal: optionalNumber(form.minSubtotal),
-    startsAt: optionalMoment('startsAt', form.startsAt),
-    endsAt: optionalMoment('endsAt', form.endsAt),
+    startsAt: optionalMoment('startsAt', form.startsAt, timeZone),
+    endsAt: optionalMoment('endsAt', form.endsAt, timeZone),
     enabled: form.enabled !== undefined,
   };
 }
@@ -81,9 +85,12 @@ function optionalNumber(text: string | undefined): number | null {
   return text === undefined || text.trim() === '' ? null : Number(text);
 }
 
-function optionalMoment(field: string, text: string | undefined): Date | null {
+function optionalMoment(field: string, text: string | undefined, timeZone: string): Date | null {
   if (text === undefined || text.trim() === '') return null;
-  const date = parseIsoMoment(text);
+  const typed = text.trim();
+  const wallClock = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2})?$/.exec(typed);
+  const local = wallClock && shopMoment(timeZone, wallClock[1] ? typed : `${typed}T00:00`);
+  const date = wallClock ? (local === null ? null : new Date(local)) : parseIsoMoment(typed);
   if (!date) {
     throw AppError.invalid(
       { [field]: ['must be a date such as 2026-11-01 or 2026-11-01T08:00'] },

@@ -8,6 +8,7 @@ import { CpListQuery } from '../../common/cp-list.query';
 import { CpPermission } from '../../common/decorators/cp-permission.decorator';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
+import { SettingsService } from '../../config/settings.service';
 import { FormAnswer, PageView } from '../../web/answers/answers';
 import { CpCouponFormDto, CpCouponToggleDto, newCouponFromForm } from './cp-coupon-form.dto';
 
@@ -20,6 +21,7 @@ export class CpCouponsController {
     private readonly list: CouponList,
     private readonly coupons: CouponService,
     private readonly currencies: CurrencyService,
+    private readonly settings: SettingsService,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -33,13 +35,18 @@ export class CpCouponsController {
   @Get('new')
   async form(): Promise<PageView> {
     const base = await this.currencies.base();
-    return new PageView('cp/coupons-new', { layout: 'cp', title: 'New coupon', currency: base.code });
+    return new PageView('cp/coupons-new', {
+      layout: 'cp',
+      title: 'New coupon',
+      currency: base.code,
+      timeZone: this.settings.get('salesTimezone'),
+    });
   }
 
   /** Invalid input comes back as a flash on the form page (the exception filter redirects to the Referer). */
   @Post()
   async create(@Body() body: CpCouponFormDto): Promise<FormAnswer> {
-    const coupon = await this.coupons.create(newCouponFromForm(body));
+    const coupon = await this.coupons.create(newCouponFromForm(body, this.settings.get('salesTimezone')));
     return new FormAnswer(`Coupon ${coupon.code} created.`, { to: this.listPage() });
   }
 
