@@ -235,7 +235,7 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
       await expectText(cp.locator('.facts .status'), 'Shipped');
       await follow(parcel.getByRole('button', { name: 'Mark delivered' }));
       await expectText(cp.locator('table.shipments tr', { hasText: trackingNumber }), 'delivered');
-      await expectText(cp.locator('.facts .status'), 'completed');
+      await expectText(cp.locator('.facts .status'), 'Completed');
       await screenshotOf(cp, 'cp-order-shipped');
       expect((await reload(order)).status).toBe('completed');
 
