@@ -38,7 +38,7 @@ export class GiftCardsIssueCommand extends CommandRunner {
       recipientEmail: options.email,
       issuedBy: 'cli',
     });
-    const { decimals } = await this.currencies.chosenOrBase(card.currency);
+    const { decimals } = await this.currencies.recorded(card.currency);
     printResult({
       issued: 'gift-card',
       code: card.code,

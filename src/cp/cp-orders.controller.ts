@@ -20,8 +20,7 @@ import { RefundBalance } from '../commerce/refunds/refund-balance';
 import { RefundService } from '../commerce/refunds/refund.service';
 import { ReturnService } from '../commerce/returns/return.service';
 import { WithdrawalService } from '../commerce/withdrawals/withdrawal.service';
-import { Currency } from '../commerce/stores/currency.entity';
-import { CurrencyService } from '../commerce/stores/currency.service';
+import { CurrencyService, MoneyUnit } from '../commerce/stores/currency.service';
 import { shipmentLifecycle } from '../commerce/shipments/shipment-lifecycle';
 import { MANUAL_CARRIER } from '../commerce/shipments/shipment.entity';
 import { ShipmentsService } from '../commerce/shipments/shipments.service';
@@ -160,7 +159,7 @@ export class CpOrdersController {
       this.orders.detail(id, (permission) => cpUserHolds(req.cpStaff!, permission)),
       this.shipments.forOrder(id),
     ]);
-    const currency = await this.currencies.chosenOrBase(detail.order.currency);
+    const currency = await this.currencies.recorded(detail.order.currency);
     const refunds = refundPanel(await this.refunds.balance(id), currency, await this.names.load());
     const [returns, withdrawals] = await Promise.all([this.returns.forOrder(id), this.withdrawals.forOrder(id)]);
     return new PageView('cp/order', {
@@ -242,7 +241,7 @@ export class CpOrdersController {
 }
 
 /** The order page's refund section: paid, refunded and balance, each line's quantity left, the refunds so far. */
-function refundPanel(state: RefundBalance, currency: Currency, names: MethodNames) {
+function refundPanel(state: RefundBalance, currency: MoneyUnit, names: MethodNames) {
   const money = (minor: number) => formatMoney(minor, currency);
   const held = state.pending;
   return {

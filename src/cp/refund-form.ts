@@ -76,7 +76,7 @@ export function refundRequest(
 /** What staff are told of a refund made (or found again by its key), and its report for the JSON answer. */
 export async function refundDone(result: RefundResult, refunds: RefundService, currencies: CurrencyService) {
   const report = await refunds.report(result);
-  const done = formatMoney(result.refund.amount, await currencies.chosenOrBase(result.refund.currency));
+  const done = formatMoney(result.refund.amount, await currencies.recorded(result.refund.currency));
   const message = result.replayed
     ? `This refund (${done}) was made already.`
     : report.status === 'pending'

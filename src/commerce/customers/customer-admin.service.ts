@@ -15,7 +15,6 @@ import { OrderStatus } from '../orders/order-status.machine';
 import { Order } from '../orders/order.entity';
 import { ProductVariant } from '../products/product-variant.entity';
 import { Product } from '../products/product.entity';
-import { Currency } from '../stores/currency.entity';
 import { CurrencyService } from '../stores/currency.service';
 import { WishlistItem } from '../wishlists/wishlist-item.entity';
 import { Wishlist } from '../wishlists/wishlist.entity';
@@ -229,7 +228,10 @@ export class CustomerAdmin {
       this.dataSource.getRepository(MarketingConsent).find({ where: { email: customer.email }, order: { id: 'ASC' } }),
       this.dataSource.getRepository(NewsletterSubscriber).findOneBy({ email: customer.email }),
     ]);
-    const currencies = new Map((await this.dataSource.getRepository(Currency).find()).map((c) => [c.code, c]));
+    const decimals = new Map<string, number>();
+    for (const code of new Set(orders.map((order) => order.currency))) {
+      decimals.set(code, (await this.currencies.recorded(code)).decimals);
+    }
     const data = {
       exportedAt: new Date().toISOString(),
       profile: {
@@ -262,7 +264,7 @@ export class CustomerAdmin {
         placedAt: order.dateCreated.toISOString(),
         status: order.status,
         currency: order.currency,
-        total: toMajor(order.total, currencies.get(order.currency)?.decimals ?? 2),
+        total: toMajor(order.total, decimals.get(order.currency)!),
         email: order.email,
         billingAddress: order.billingAddress,
         shippingAddress: order.shippingAddress,

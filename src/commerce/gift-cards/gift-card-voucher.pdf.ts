@@ -42,9 +42,8 @@ export class GiftCardVoucherPdf {
     store: Pick<Store, 'name' | 'language'>,
   ): Promise<VoucherFile> {
     const look = design ?? DEFAULT_DESIGN;
-    const currency = await this.currencies.chosenOrBase(card.currency);
-    const money = (minor: number) =>
-      formatMoney(minor, { code: card.currency, decimals: currency.decimals }, store.language);
+    const currency = await this.currencies.recorded(card.currency);
+    const money = (minor: number) => formatMoney(minor, currency, store.language);
     const code = formatGiftCardCode(card.code);
 
     const { doc, done } = await startPdf({

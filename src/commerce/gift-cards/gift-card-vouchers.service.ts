@@ -65,8 +65,8 @@ export class GiftCardVouchers implements OnModuleInit {
     const to = order?.email ?? card.recipientEmail;
     if (!to) return;
     const [{ filename, pdf }, store] = await Promise.all([this.voucher(card), this.stores.default()]);
-    const currency = await this.currencies.chosenOrBase(card.currency);
-    const value = formatMoney(card.initialAmount, { code: card.currency, decimals: currency.decimals }, store.language);
+    const currency = await this.currencies.recorded(card.currency);
+    const value = formatMoney(card.initialAmount, currency, store.language);
     const expiry = card.expiresAt ? new Date(card.expiresAt).toISOString().slice(0, 10) : null;
     const text = [
       'Hello,',

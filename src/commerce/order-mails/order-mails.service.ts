@@ -149,7 +149,7 @@ export class OrderMails implements OnModuleInit {
     if (!order) return;
     const [lines, currency, store] = await Promise.all([
       this.dataSource.getRepository(OrderLine).find({ where: { orderId }, order: { id: 'ASC' } }),
-      this.currencies.chosenOrBase(order.currency),
+      this.currencies.recorded(order.currency),
       this.stores.byId(order.storeId),
     ]);
     const chosen = await definition.language?.(order, details as never);

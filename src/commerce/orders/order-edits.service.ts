@@ -187,7 +187,7 @@ export class OrderEdits {
         },
       );
       const due = amountDue({ total: priced.total, giftCardTotal: order.giftCardTotal });
-      const currency = await this.currencies.chosenOrBase(order.currency);
+      const currency = await this.currencies.recorded(order.currency);
       const money = (minor: number) => formatMoney(minor, currency);
       const notes = [
         `Lines: ${lineChanges(current, wanted, priced)}`,
@@ -325,7 +325,7 @@ export class OrderEdits {
       reverseCharge: order.reverseCharge,
     });
     if (priced.total < order.giftCardTotal) {
-      const currency = await this.currencies.chosenOrBase(order.currency);
+      const currency = await this.currencies.recorded(order.currency);
       throw orderErrors.order_below_gift_cards({ paid: formatMoney(order.giftCardTotal, currency) });
     }
     return priced;

@@ -73,7 +73,7 @@ export class CorePaymentGateway implements PaymentGateway {
 
   async instructionsFor(order: Order): Promise<PaymentInstruction[]> {
     if (order.paymentMethod !== BANK_TRANSFER_MANUAL) return [];
-    const currency = await this.currencies.chosenOrBase(order.currency);
+    const currency = await this.currencies.recorded(order.currency);
     return [
       { label: 'Account holder', value: this.settings.get('salesBankTransferHolder') },
       { label: 'IBAN', value: this.settings.get('salesBankTransferIban') },

@@ -96,7 +96,7 @@ export class PaymentDeadlines {
     const order = await this.dataSource.getRepository(Order).findOneByOrFail({ id: orderId });
     const [store, currency] = await Promise.all([
       this.stores.byId(order.storeId),
-      this.currencies.chosenOrBase(order.currency),
+      this.currencies.recorded(order.currency),
     ]);
     return this.runner.run(async (tx) => {
       const locked = await tx.manager.findOne(Order, { where: { id: orderId }, ...writeLock(tx.manager) });

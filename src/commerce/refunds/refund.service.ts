@@ -20,8 +20,7 @@ import { RefundOutcome } from '../payments/payment-gateway';
 import { PaymentMethodRegistry } from '../payments/payment-method.registry';
 import { PaymentTransaction } from '../payments/payment-transaction.entity';
 import { StockService } from '../products/stock.service';
-import { Currency } from '../stores/currency.entity';
-import { CurrencyService } from '../stores/currency.service';
+import { CurrencyService, MoneyUnit } from '../stores/currency.service';
 import { lineValue, PaymentBalance, readRefundBalance, RefundBalance } from './refund-balance';
 import { Refund, RefundLine, RefundMethod } from './refund.entity';
 import { refundErrors } from './refund-errors';
@@ -119,7 +118,7 @@ export class RefundService {
    * the CP's JSON answer.
    */
   async report({ refund, replayed }: RefundResult) {
-    const { decimals } = await this.currencies.chosenOrBase(refund.currency);
+    const { decimals } = await this.currencies.recorded(refund.currency);
     const state = await this.balance(refund.orderId);
     const major = (minor: number) => toMajor(minor, decimals);
     return {
@@ -163,7 +162,7 @@ export class RefundService {
     const transaction = await this.dataSource
       .getRepository(PaymentTransaction)
       .findOneByOrFail({ id: refund.paymentTransactionId });
-    const currency = await this.currencies.chosenOrBase(order.currency);
+    const currency = await this.currencies.recorded(order.currency);
     const outcome = await this.askGateway(refund, order, transaction, true);
     const closed = await this.runner.run((tx) => this.close(tx, refund.id, outcome, currency, now));
     return closed.status !== 'pending';
@@ -177,7 +176,7 @@ export class RefundService {
   }
 
   /** Decides the refund under the order's lock and writes it: pending for the gateway, else done at once. */
-  private async open(tx: Tx, input: RefundInput, currency: Currency): Promise<Opened> {
+  private async open(tx: Tx, input: RefundInput, currency: MoneyUnit): Promise<Opened> {
     const { manager } = tx;
     const order = await manager.findOne(Order, { where: { id: input.orderId }, ...writeLock(manager) });
     if (!order) throw AppError.notFound('Order not found');
@@ -302,7 +301,7 @@ export class RefundService {
     tx: Tx,
     refundId: number,
     outcome: RefundOutcome,
-    currency: Currency,
+    currency: MoneyUnit,
     now: number,
   ): Promise<Refund> {
     const { manager } = tx;
@@ -325,7 +324,7 @@ export class RefundService {
     return refund;
   }
 
-  private async putOff(tx: Tx, pending: Refund, reason: string, currency: Currency, now: number): Promise<Refund> {
+  private async putOff(tx: Tx, pending: Refund, reason: string, currency: MoneyUnit, now: number): Promise<Refund> {
     const checks = pending.checks + 1;
     const { affected } = await tx.manager.update(
       Refund,
@@ -345,7 +344,7 @@ export class RefundService {
    * What a succeeded refund gives back, in the transaction that records it (so once): its lines to stock when
    * staff asked, its gift-card part to the cards, a history entry, and the `refunded` status once nothing is left.
    */
-  private async complete(tx: Tx, order: Order, refund: Refund, currency: Currency): Promise<void> {
+  private async complete(tx: Tx, order: Order, refund: Refund, currency: MoneyUnit): Promise<void> {
     const { manager } = tx;
     const lines = await manager.findBy(RefundLine, { refundId: refund.id });
     const ordered = lines.length
@@ -403,10 +402,10 @@ export class RefundService {
     );
   }
 
-  private async currencyOf(orderId: number): Promise<Currency> {
+  private async currencyOf(orderId: number): Promise<MoneyUnit> {
     const order = await this.dataSource.getRepository(Order).findOneBy({ id: orderId });
     if (!order) throw AppError.notFound('Order not found');
-    return this.currencies.chosenOrBase(order.currency);
+    return this.currencies.recorded(order.currency);
   }
 }
 
@@ -446,7 +445,7 @@ function refundedLines(state: RefundBalance, input: RefundInput) {
 }
 
 /** A free amount typed in major units; more decimals than the currency has are refused, not rounded away. */
-function minorAmount(major: number, currency: Currency): number {
+function minorAmount(major: number, currency: MoneyUnit): number {
   const scaled = major * 10 ** currency.decimals;
   const minor = roundHalfUp(scaled);
   if (!Number.isFinite(scaled) || minor < 0 || Math.abs(scaled - minor) > 1e-6 || minor > 2_000_000_000)
@@ -454,7 +453,7 @@ function minorAmount(major: number, currency: Currency): number {
   return minor;
 }
 
-function refundNote(refund: Refund, currency: Currency, byLines: boolean): string {
+function refundNote(refund: Refund, currency: MoneyUnit, byLines: boolean): string {
   const how =
     refund.method === 'gateway'
       ? `through the gateway (${refund.reference})`

@@ -63,7 +63,8 @@ export class CurrencyService {
 
   /**
    * The currency a shopper or cart chose, or the base currency when none was chosen or the chosen one is
-   * no longer sold: a stale session or cart must not break a page.
+   * no longer sold: a stale session or cart must not break a page. Never for an amount already recorded (an
+   * order's, a payment's, a gift card's): those keep their own currency's decimals, see `recorded`.
    */
   async chosenOrBase(code: string | null | undefined): Promise<Currency> {
     const { byCode, base } = await this.load();

@@ -58,7 +58,7 @@ export class CpReportsController {
   private async displayed(rows: OssRow[]) {
     return Promise.all(
       rows.map(async (row) => {
-        const { decimals } = await this.currencies.chosenOrBase(row.currency);
+        const { decimals } = await this.currencies.recorded(row.currency);
         return {
           country: row.country,
           rate: ratePercent(row.rate),

@@ -183,7 +183,7 @@ export class BankpayGateway implements PaymentGateway {
    * when the bank gave no clear answer.
    */
   async refund({ transaction, amount, refundKey }: RefundRequest): Promise<RefundOutcome> {
-    const { decimals } = await this.currencies.chosenOrBase(transaction.currency);
+    const { decimals } = await this.currencies.recorded(transaction.currency);
     const answer = await this.payPlus.refundPayment(stringOrNull(transaction.extra.paymentId)!, {
       merchantRefundId: refundKey,
       amountValue: toMajor(amount, decimals),
@@ -249,7 +249,7 @@ export class BankpayGateway implements PaymentGateway {
   }
 
   private async payloadContext(order: Order, transaction: PaymentTransaction): Promise<PayloadContext> {
-    const currency = await this.currencies.chosenOrBase(order.currency);
+    const currency = await this.currencies.recorded(order.currency);
     return { order, amount: transaction.amount, decimals: currency.decimals, variableSymbol: variableSymbol(order.id) };
   }
 

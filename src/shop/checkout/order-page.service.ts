@@ -25,7 +25,7 @@ export class OrderPageService {
   async view(order: Order, language: string) {
     const [lines, currency, shipments, documents] = await Promise.all([
       this.orders.lines(order.id),
-      this.currencies.chosenOrBase(order.currency),
+      this.currencies.recorded(order.currency),
       this.shipments.forOrder(order.id),
       this.documents.documentsOf(order.id),
     ]);

@@ -76,7 +76,7 @@ export class GiftCardPagesController {
         error: { code: 'gift_card_unknown', message: 'No gift card has this code.' },
       });
     }
-    const { decimals } = await this.currencies.chosenOrBase(card.currency);
+    const { decimals } = await this.currencies.recorded(card.currency);
     return {
       success: true,
       code: card.code,

@@ -84,7 +84,7 @@ export class CardPayService {
         unconfirmed: true,
       };
     }
-    const currency = await this.currencies.chosenOrBase(order.currency);
+    const currency = await this.currencies.recorded(order.currency);
     if (params.RES === 'OK') {
       return {
         status: 'paid',
@@ -124,7 +124,7 @@ export class CardPayService {
   }
 
   private async amount(minor: number, currencyCode: string): Promise<string> {
-    const currency = await this.currencies.chosenOrBase(currencyCode);
+    const currency = await this.currencies.recorded(currencyCode);
     return toMajor(minor, currency.decimals).toFixed(currency.decimals);
   }
 
