@@ -6,15 +6,11 @@ import { Product } from '../../src/commerce/products/product.entity';
 import { CpPasswordLink } from '../../src/commerce/staff/cp-password-link.entity';
 import { CpUser } from '../../src/commerce/staff/cp-user.entity';
 import { hashLinkToken, newLinkToken } from '../../src/common/link-token';
-import { accessibilityViolations, cpLogIn, launchBrowser, settled, watchPage } from '../support/browser';
+import { accessibilityViolations, cpLogIn, launchBrowser, settled, VIEWPORTS, watchPage } from '../support/browser';
 import { insertOrder } from '../support/fixtures';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts', 'control-panel');
-const VIEWPORTS = [
-  { name: 'desktop', viewport: { width: 1280, height: 900 } },
-  { name: 'phone', viewport: { width: 375, height: 740 } },
-];
 
 /**
  * Every CP screen in a real browser, as staff meet it on a desktop and on a phone: each page the header links,

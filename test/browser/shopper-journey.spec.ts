@@ -16,6 +16,7 @@ import {
   launchBrowser,
   settled,
   watchPage,
+  VIEWPORTS,
 } from '../support/browser';
 import { shippingValue } from '../support/checkout';
 import { pdfText } from '../support/pdf-text';
@@ -23,10 +24,6 @@ import { eventually, startTestApp, TestApp, usingMysql } from '../support/test-a
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts', 'shopper-journey');
 const COUPON = 'JOURNEY10';
-const VIEWPORTS = [
-  { name: 'desktop', viewport: { width: 1280, height: 900 } },
-  { name: 'phone', viewport: { width: 375, height: 740 } },
-];
 
 /**
  * A shopper in a real browser (Debian's Chromium), through every page from the listing to the paid order, and on

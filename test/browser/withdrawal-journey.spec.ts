@@ -5,16 +5,12 @@ import { OrderHistory } from '../../src/commerce/orders/order-history.entity';
 import { OrderLine } from '../../src/commerce/orders/order-line.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
 import { Withdrawal, WithdrawalLine } from '../../src/commerce/withdrawals/withdrawal.entity';
-import { cpHeaderLink, cpLogIn, expectText, follow, launchBrowser, watchPage } from '../support/browser';
+import { cpHeaderLink, cpLogIn, expectText, follow, launchBrowser, VIEWPORTS, watchPage } from '../support/browser';
 import { productBySku } from '../support/catalog';
 import { insertOrder } from '../support/fixtures';
 import { startTestApp, TestApp, usingMysql } from '../support/test-app';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts', 'withdrawal-journey');
-const VIEWPORTS = [
-  { name: 'desktop', viewport: { width: 1280, height: 900 } },
-  { name: 'phone', viewport: { width: 375, height: 740 } },
-];
 
 /**
  * A guest withdraws from a delivered order in a real browser, without logging in and without JavaScript's help: the

@@ -4,6 +4,12 @@ import { findChromium, missingChromiumMessage } from '../../scripts/ensure-brows
 import { ADDRESS } from './checkout';
 import { eventually, TEST_CP_PASSWORD } from './test-app';
 
+/** The screens every page is looked at on: a desktop and a phone. */
+export const VIEWPORTS = [
+  { name: 'desktop', viewport: { width: 1280, height: 900 } },
+  { name: 'phone', viewport: { width: 375, height: 740 } },
+];
+
 /**
  * One headless Chromium for a test file: a system one, which `npm test` installs first where it
  * may (scripts/ensure-browser.js). A missing browser fails the run with what to do; it never skips it.

@@ -5,17 +5,9 @@ import type { TaxClass } from '../../commerce/tax/tax-class';
 import { FormProblems } from '../../common/errors/form-problems';
 import { parseCount, parsePrice, priceRule } from '../form-fields';
 
-/** The CP's new-product form as posted; ProductLifecycle checks what it reads against the catalog. */
-export class CpProductCreateDto {
-  @IsString()
-  @MaxLength(1000)
-  sku: string;
-
-  @IsString()
-  @MaxLength(1000)
-  name: string;
-
-  /** Empty: made from the name. */
+/** The texts a product's create and edit forms share: slug, description and the meta texts for search engines. */
+export class CpProductTextsDto {
+  /** Empty: made from the name (create); kept when not sent (edit). */
   @IsOptional()
   @IsString()
   @MaxLength(1000)
@@ -35,6 +27,17 @@ export class CpProductCreateDto {
   @IsString()
   @MaxLength(1000)
   metaDescription?: string;
+}
+
+/** The CP's new-product form as posted; ProductLifecycle checks what it reads against the catalog. */
+export class CpProductCreateDto extends CpProductTextsDto {
+  @IsString()
+  @MaxLength(1000)
+  sku: string;
+
+  @IsString()
+  @MaxLength(1000)
+  name: string;
 
   /** Major units of the base currency. */
   @IsString()

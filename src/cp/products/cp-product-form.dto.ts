@@ -3,6 +3,7 @@ import { NetQuantity, readNetQuantity } from '../../commerce/products/net-quanti
 import { ProductEdit } from '../../commerce/products/product-admin.service';
 import { readSafetyInfo, SafetyInput, SafetyProblem } from '../../commerce/products/product-safety';
 import type { TaxClass } from '../../commerce/tax/tax-class';
+import { CpProductTextsDto } from './cp-product-create.dto';
 import { FormProblems } from '../../common/errors/form-problems';
 import { MOMENT_RULE, parseCount, parseMoment, parsePrice, priceRule } from '../form-fields';
 
@@ -11,7 +12,7 @@ import { MOMENT_RULE, parseCount, parseMoment, parsePrice, priceRule } from '../
  * names each bad field, so the checks here only keep the input to a sane size; ProductAdmin checks what it reads
  * against the product.
  */
-export class CpProductFormDto {
+export class CpProductFormDto extends CpProductTextsDto {
   /** Major units of the base currency, e.g. `12.50`. */
   @IsString()
   @MaxLength(32)
@@ -89,31 +90,11 @@ export class CpProductFormDto {
   @MaxLength(16)
   taxClass?: string;
 
-  /** Name, slug, description and the meta texts: each kept when not sent (ProductAdmin checks them). */
+  /** The name, like the texts of CpProductTextsDto, is kept when not sent (ProductAdmin checks them). */
   @IsOptional()
   @IsString()
   @MaxLength(1000)
   name?: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
-  slug?: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(70_000)
-  description?: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
-  metaTitle?: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
-  metaDescription?: string;
 
   /** SKUs separated by spaces, commas or lines; kept when not sent, empty clears the list. */
   @IsOptional()
