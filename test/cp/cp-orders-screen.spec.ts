@@ -115,6 +115,20 @@ describe(`CP orders screen (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       await staff.get('/admin/orders?from=2026-13-45').expect(400);
     });
 
+    it("counts days on the shop's clock, as the CP shows dates", async () => {
+      // 23:30 UTC on 15 March is already 16 March in Bratislava (UTC+1), 00:30 UTC on 15 March is 01:30 there.
+      const late = await insertOrder(shop.dataSource, 'paid', {
+        email: 'late@days.test',
+        dateCreated: new Date('2026-03-15T23:30:00.000Z'),
+      });
+      const early = await insertOrder(shop.dataSource, 'paid', {
+        email: 'early@days.test',
+        dateCreated: new Date('2026-03-15T00:30:00.000Z'),
+      });
+      expect(await listed('q=%40days.test&from=2026-03-15&to=2026-03-15')).toEqual([early.reference]);
+      expect(await listed('q=%40days.test&from=2026-03-16&to=2026-03-16')).toEqual([late.reference]);
+    });
+
     it('shows each order with its customer, items, formatted total, shipping by name and status', async () => {
       const row = /<tr class="order-row">[\s\S]*?<\/tr>/.exec(
         main((await html(`/admin/orders?${Q}&payment=bank-transfer-manual`).expect(200)).text),

@@ -4,7 +4,9 @@ import type { ListSort } from '../../common/cp-list.query';
 import { csvFile, csvLine } from '../../common/csv';
 import { toMajor } from '../../common/money';
 import { formatMoney } from '../../common/money-format';
+import { SettingsService } from '../../config/settings.service';
 import { LIKE_ESCAPE, likeContaining } from '../../database/like';
+import { shopDayStart } from '../delivery/shop-calendar';
 import { CurrencyService, MoneyUnit } from '../stores/currency.service';
 import { OrderLine } from './order-line.entity';
 import { OrderMethodNames } from './order-method-names';
@@ -21,7 +23,7 @@ export interface OrderFilter {
   status?: OrderStatus;
   /** Matches the reference or order number exactly, or part of the e-mail. */
   q?: string;
-  /** Placed on or after `from` and on or before `to` (`YYYY-MM-DD`, whole UTC days). */
+  /** Placed on or after `from` and on or before `to` (`YYYY-MM-DD`, whole days of the shop's time zone). */
   from?: string;
   to?: string;
   /** A payment method's dispatch code (`cod`). */
@@ -83,6 +85,7 @@ export class OrderList {
     private readonly dataSource: DataSource,
     private readonly currencies: CurrencyService,
     private readonly names: OrderMethodNames,
+    private readonly settings: SettingsService,
   ) {}
 
   /** One page, sorted as asked; each order's lines and method names come from one query for the whole page. */
@@ -190,12 +193,10 @@ export class OrderList {
         email: likeContaining(q),
       });
     }
-    if (filter.from) query.andWhere('o.dateCreated >= :from', { from: new Date(`${filter.from}T00:00:00.000Z`) });
-    if (filter.to) {
-      const dayAfter = new Date(`${filter.to}T00:00:00.000Z`);
-      dayAfter.setUTCDate(dayAfter.getUTCDate() + 1);
-      query.andWhere('o.dateCreated < :to', { to: dayAfter });
-    }
+    // Days as the CP shows dates: on the shop's clock.
+    const timeZone = this.settings.get('salesTimezone');
+    if (filter.from) query.andWhere('o.dateCreated >= :from', { from: new Date(shopDayStart(timeZone, filter.from)) });
+    if (filter.to) query.andWhere('o.dateCreated < :to', { to: new Date(shopDayStart(timeZone, filter.to, 1)) });
     if (filter.customer) query.andWhere('o.customerId = :customer', { customer: filter.customer });
     if (filter.paymentMethod) query.andWhere('o.paymentMethod = :payment', { payment: filter.paymentMethod });
     if (filter.shippingMethod) query.andWhere('o.shippingMethod = :shipping', { shipping: filter.shippingMethod });
