@@ -29,6 +29,11 @@ export interface CpLogin {
 }
 
 /** Admins hold every permission. */
+/** Who a CP request acts as, in history rows and audit entries: `cp:<email>`. */
+export function cpActor(req: { cpStaff?: CpStaff }): string {
+  return `cp:${req.cpStaff!.email}`;
+}
+
 export function cpUserHolds(user: CpStaff, permission: CpPermissionName): boolean {
   return user.admin || user.permissions.includes(permission);
 }

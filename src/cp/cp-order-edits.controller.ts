@@ -1,3 +1,4 @@
+import { cpActor } from '../common/session-data';
 import { Body, Controller, HttpCode, Param, ParseIntPipe, Post, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
@@ -76,7 +77,7 @@ export class CpOrderEditsController {
     @Req() req: Request,
   ): Promise<FormAnswer> {
     if (kind !== 'billing' && kind !== 'shipping') throw AppError.notFound('No such address');
-    const changed = await this.edits.changeAddress(id, kind as AddressKind, body, actor(req));
+    const changed = await this.edits.changeAddress(id, kind as AddressKind, body, cpActor(req));
     return this.answer(id, changed, `${kind === 'billing' ? 'Billing' : 'Shipping'} address saved.`);
   }
 
@@ -84,7 +85,7 @@ export class CpOrderEditsController {
   @HttpCode(200)
   @RefusedGoesTo('orders/:id')
   async contact(@Param('id', ParseIntPipe) id: number, @Body() body: ContactDto, @Req() req: Request) {
-    const changed = await this.edits.changeContact(id, { email: body.email, phone: body.phone ?? null }, actor(req));
+    const changed = await this.edits.changeContact(id, { email: body.email, phone: body.phone ?? null }, cpActor(req));
     return this.answer(id, changed, 'Contact saved.');
   }
 
@@ -92,7 +93,7 @@ export class CpOrderEditsController {
   @HttpCode(200)
   @RefusedGoesTo('orders/:id')
   async note(@Param('id', ParseIntPipe) id: number, @Body() body: NoteDto, @Req() req: Request) {
-    await this.edits.addNote(id, body.text, body.visibility === 'customer', actor(req));
+    await this.edits.addNote(id, body.text, body.visibility === 'customer', cpActor(req));
     const told = body.visibility === 'customer' ? 'Note added; the customer sees it.' : 'Internal note added.';
     return this.answer(id, true, told);
   }
@@ -101,7 +102,7 @@ export class CpOrderEditsController {
   @HttpCode(200)
   @RefusedGoesTo('orders/:id')
   async lines(@Param('id', ParseIntPipe) id: number, @Body() body: LinesDto, @Req() req: Request) {
-    const changed = await this.edits.changeLines(id, lineChanges(body), actor(req));
+    const changed = await this.edits.changeLines(id, lineChanges(body), cpActor(req));
     return this.answer(id, changed, 'Lines saved; totals, stock and payment updated.');
   }
 
@@ -110,10 +111,6 @@ export class CpOrderEditsController {
     if (!changed) return new FormAnswer('Nothing changed.', page, () => ({ success: true, changed }), 'info');
     return FormAnswer.done(message, page, { changed });
   }
-}
-
-function actor(req: Request): string {
-  return `cp:${req.cpStaff!.email}`;
 }
 
 /** The form's quantities and added product, each a whole number (400 naming the field otherwise). */

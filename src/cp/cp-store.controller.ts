@@ -8,7 +8,7 @@ import { StoreDetailsService, StoreDetailsValues } from '../commerce/stores/stor
 import { CpPermission } from '../common/decorators/cp-permission.decorator';
 import { countryOptions } from '../common/countries';
 import { AppError, FieldErrors } from '../common/errors/app-error';
-import { wantsHtml } from '../common/session-data';
+import { cpActor, wantsHtml } from '../common/session-data';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { FormAnswer, PageView } from '../web/answers/answers';
@@ -56,7 +56,7 @@ export class CpStoreController {
   @HttpCode(200)
   async save(@Body() body: StoreDetailsFormDto, @Req() req: Request): Promise<FormAnswer | PageView> {
     try {
-      const { details, changed } = await this.details.save(body, actor(req));
+      const { details, changed } = await this.details.save(body, cpActor(req));
       const page = { to: this.url('') };
       if (changed.length === 0)
         return new FormAnswer('Nothing changed.', page, () => ({ success: true, details }), 'info');
@@ -91,7 +91,7 @@ export class CpStoreController {
       );
     }
     requireConfirmation(body, 'Removing the demo');
-    const removed = await this.demo.remove(actor(req), req.cpStaff!.id);
+    const removed = await this.demo.remove(cpActor(req), req.cpStaff!.id);
     const admin = removed.admin ? ` and CP user ${removed.admin}` : '';
     return FormAnswer.done(
       `Demo removed: ${removed.products} products, ${removed.orders} orders, ${removed.customers} customers${admin}.`,
@@ -123,8 +123,4 @@ export class CpStoreController {
   private url(path: string): string {
     return `/${this.config.cpTrigger}/store${path ? `/${path}` : ''}`;
   }
-}
-
-function actor(req: Request): string {
-  return `cp:${req.cpStaff!.email}`;
 }

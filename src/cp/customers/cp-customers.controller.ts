@@ -1,3 +1,4 @@
+import { cpActor } from '../../common/session-data';
 import { Body, Controller, Get, Header, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
@@ -42,7 +43,7 @@ export class CpCustomersController {
   @HttpCode(200)
   @RefusedGoesTo('customers/:id')
   async block(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<FormAnswer> {
-    const customer = await this.customers.block(id, actor(req));
+    const customer = await this.customers.block(id, cpActor(req));
     return FormAnswer.done(
       `${customer.email} is blocked: they cannot log in, and their open sessions have ended.`,
       this.page(id),
@@ -54,7 +55,7 @@ export class CpCustomersController {
   @HttpCode(200)
   @RefusedGoesTo('customers/:id')
   async unblock(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<FormAnswer> {
-    const customer = await this.customers.unblock(id, actor(req));
+    const customer = await this.customers.unblock(id, cpActor(req));
     return FormAnswer.done(`${customer.email} can log in again.`, this.page(id), { blocked: false });
   }
 
@@ -62,7 +63,7 @@ export class CpCustomersController {
   @HttpCode(200)
   @RefusedGoesTo('customers/:id')
   async sendPasswordReset(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<FormAnswer> {
-    const customer = await this.customers.sendPasswordReset(id, actor(req));
+    const customer = await this.customers.sendPasswordReset(id, cpActor(req));
     return FormAnswer.done(`A password-reset e-mail is on its way to ${customer.email}.`, this.page(id));
   }
 
@@ -72,7 +73,7 @@ export class CpCustomersController {
   @Header('Cache-Control', 'private, no-store')
   @RefusedGoesTo('customers/:id')
   async exportData(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<FileAnswer> {
-    const { data } = await this.customers.exportData(id, actor(req));
+    const { data } = await this.customers.exportData(id, cpActor(req));
     return new FileAnswer(JSON.stringify(data, null, 2), {
       type: 'application/json; charset=utf-8',
       filename: `customer-${id}-personal-data.json`,
@@ -94,7 +95,7 @@ export class CpCustomersController {
     @Body() _confirmed: EraseCustomerDto,
     @Req() req: Request,
   ): Promise<FormAnswer> {
-    await this.customers.erase(id, actor(req));
+    await this.customers.erase(id, cpActor(req));
     return FormAnswer.done(`Customer #${id} is erased; their orders are kept anonymised.`, {
       to: `/${this.config.cpTrigger}/customers`,
     });
@@ -103,8 +104,4 @@ export class CpCustomersController {
   private page(id: number): BrowserTarget {
     return { to: `/${this.config.cpTrigger}/customers/${id}` };
   }
-}
-
-function actor(req: Request): string {
-  return `cp:${req.cpStaff!.email}`;
 }

@@ -1,3 +1,4 @@
+import { cpActor } from '../../common/session-data';
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
@@ -78,7 +79,7 @@ export class CpProductsController {
   @RefusedGoesTo('products/new')
   async create(@Body() body: CpProductCreateDto, @Req() req: Request): Promise<FormAnswer> {
     const { decimals } = await this.currencies.base();
-    const product = await this.lifecycle.create(parseProductCreate(body, decimals), actor(req));
+    const product = await this.lifecycle.create(parseProductCreate(body, decimals), cpActor(req));
     return FormAnswer.done(`${product.name} created.`, { to: this.productPage(product.id) }, { id: product.id });
   }
 
@@ -108,7 +109,7 @@ export class CpProductsController {
   async import(@Req() req: Request & { file?: UploadedCatalog }): Promise<PageView> {
     if (!req.file) throw AppError.invalid({ file: ['is required'] }, 'Choose the JSON file to import.');
     const rows = parseCatalogFile(req.file.buffer.toString('utf8'), req.file.originalname);
-    const report = await this.transfer.importRows(rows, translations().languages, actor(req));
+    const report = await this.transfer.importRows(rows, translations().languages, cpActor(req));
     return new PageView('cp/products-import', {
       layout: 'cp',
       title: 'Import report',
@@ -141,14 +142,14 @@ export class CpProductsController {
     requireConfirmation(body, `"${BULK_LABELS[body.action]}"`);
     const ids = selectedIds(body.ids);
     if (body.action === 'remove') {
-      const { deleted, archived } = await this.lifecycle.removeMany(ids, actor(req));
+      const { deleted, archived } = await this.lifecycle.removeMany(ids, cpActor(req));
       return FormAnswer.done(
         `${deleted} deleted, ${archived} archived (they were ordered).`,
         { to: this.listPage() },
         { deleted, archived },
       );
     }
-    const changed = await this.lifecycle.setVisible(ids, body.action === 'show', actor(req));
+    const changed = await this.lifecycle.setVisible(ids, body.action === 'show', cpActor(req));
     return FormAnswer.done(
       `${changed} ${body.action === 'show' ? 'shown' : 'hidden'}.`,
       { to: this.listPage() },
@@ -185,7 +186,7 @@ export class CpProductsController {
     const product = await this.products.save(
       id,
       parseProductForm(body, decimals, this.products.timeZone(), translations().languages),
-      actor(req),
+      cpActor(req),
     );
     return new FormAnswer(`${product.name} saved.`, { to: this.productPage(id) });
   }
@@ -193,7 +194,7 @@ export class CpProductsController {
   @Post(':id/duplicate')
   @RefusedGoesTo('products/:id')
   async duplicate(@Param('id', ParseIntPipe) id: number, @Req() req: Request): Promise<FormAnswer> {
-    const copy = await this.lifecycle.duplicate(id, actor(req));
+    const copy = await this.lifecycle.duplicate(id, cpActor(req));
     return FormAnswer.done(
       `Copied as ${copy.sku}, hidden and without stock.`,
       { to: this.productPage(copy.id) },
@@ -225,7 +226,7 @@ export class CpProductsController {
     @Req() req: Request,
   ): Promise<FormAnswer> {
     const { decimals } = await this.currencies.base();
-    const variant = await this.variants.add(id, parseVariantForm(body, decimals), actor(req));
+    const variant = await this.variants.add(id, parseVariantForm(body, decimals), cpActor(req));
     return FormAnswer.done(`Variant ${variant.sku} added.`, { to: this.productPage(id) }, { id: variant.id });
   }
 
@@ -255,7 +256,7 @@ export class CpProductsController {
     @Req() req: Request,
   ): Promise<FormAnswer> {
     const { decimals } = await this.currencies.base();
-    const variant = await this.variants.update(id, variantId, parseVariantForm(body, decimals), actor(req));
+    const variant = await this.variants.update(id, variantId, parseVariantForm(body, decimals), cpActor(req));
     return new FormAnswer(`Variant ${variant.sku} saved.`, { to: this.productPage(id) });
   }
 
@@ -269,7 +270,7 @@ export class CpProductsController {
     @Req() req: Request,
   ): Promise<FormAnswer> {
     requireConfirmation(body, 'Removing the variant');
-    const variant = await this.variants.remove(id, variantId, actor(req));
+    const variant = await this.variants.remove(id, variantId, cpActor(req));
     return FormAnswer.done(`Variant ${variant.sku} removed.`, { to: this.productPage(id) });
   }
 
@@ -282,7 +283,7 @@ export class CpProductsController {
     @Req() req: Request,
   ): Promise<FormAnswer> {
     requireConfirmation(body, 'Deleting the product');
-    const removal = await this.lifecycle.remove(id, actor(req));
+    const removal = await this.lifecycle.remove(id, cpActor(req));
     return FormAnswer.done(
       removal === 'deleted' ? 'Product deleted.' : 'Product archived: orders name it, so it stays on them.',
       { to: this.listPage() },
@@ -297,10 +298,6 @@ export class CpProductsController {
   private productPage(id: number): string {
     return `${this.listPage()}/${id}`;
   }
-}
-
-function actor(req: Request): string {
-  return `cp:${req.cpStaff!.email}`;
 }
 
 function taxClassChoices(current: TaxClass) {
