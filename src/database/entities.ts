@@ -55,6 +55,13 @@ import { CarrierAShipment } from '../plugins/carrier-a/carrier-a-shipment.entity
 import { Job } from '../jobs/job.entity';
 import { Withdrawal, WithdrawalLine } from '../commerce/withdrawals/withdrawal.entity';
 import { SessionRow } from '../web/session.entity';
+import { Category } from '../commerce/categories/category.entity';
+import { ProductCategory } from '../commerce/categories/product-category.entity';
+import { Attribute } from '../commerce/attributes/attribute.entity';
+import { AttributeValue } from '../commerce/attributes/attribute-value.entity';
+import { ProductAttributeValue } from '../commerce/attributes/product-attribute-value.entity';
+import { SearchSynonym } from '../commerce/catalog/search-synonym.entity';
+import { SearchMiss } from '../commerce/catalog/search-miss.entity';
 
 /** Every entity of the service; migrations must create exactly these tables. */
 export const ENTITIES = [
@@ -67,6 +74,13 @@ export const ENTITIES = [
   ProductRelation,
   ProductImage,
   ProductSafety,
+  Category,
+  ProductCategory,
+  Attribute,
+  AttributeValue,
+  ProductAttributeValue,
+  SearchSynonym,
+  SearchMiss,
   Cart,
   CartLine,
   CartAdd,

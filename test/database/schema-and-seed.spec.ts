@@ -87,6 +87,7 @@ describe('schema and demo seed', () => {
           'CpStaffInvitations1795798126301',
           'ProductImages1795798592038',
           'CarrierAParcelClaims1795802729614',
+          'CatalogBrowsing1795809844222',
         ],
       });
     } finally {

@@ -35,6 +35,7 @@ import { CustomerBlocked1795798126300 } from './1795798126300-customer-blocked';
 import { ProductImages1795798592038 } from './1795798592038-product-images';
 import { CpStaffInvitations1795798126301 } from './1795798126301-cp-staff-invitations';
 import { CarrierAParcelClaims1795802729614 } from './1795802729614-carrier-a-parcel-claims';
+import { CatalogBrowsing1795809844222 } from './1795809844222-catalog-browsing';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   CpStaffInvitations1795798126301,
   ProductImages1795798592038,
   CarrierAParcelClaims1795802729614,
+  CatalogBrowsing1795809844222,
 ];
