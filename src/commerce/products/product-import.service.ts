@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { In, ObjectLiteral } from 'typeorm';
 import { toMinor } from '../../common/money';
+import { urlSlug } from '../../common/slug';
 import { AuditLog } from '../audit/audit-log.service';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { NetUnit, parseNetQuantity } from './net-quantity';
@@ -445,13 +446,7 @@ function slugCandidates(row: ProductImportRow): string[] {
   return [base, `${base}-${suffix.slice(0, 40)}`];
 }
 
-/** "Café Filter Papers" → "cafe-filter-papers" */
+/** "Café Filter Papers" → "cafe-filter-papers"; a product's `&` reads "and" ("Salt & Pepper" → "salt-and-pepper"). */
 export function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+  return urlSlug(text.replace(/&/g, ' and '));
 }
