@@ -8,3 +8,8 @@ export const LIKE_ESCAPE = "ESCAPE '!'";
 export function likeContaining(text: string): string {
   return `%${text.replace(/[!%_]/g, (char) => `!${char}`)}%`;
 }
+
+/** A pattern matching values that start with `text` literally. */
+export function likeStartingWith(text: string): string {
+  return `${text.replace(/[!%_]/g, (char) => `!${char}`)}%`;
+}

@@ -2,7 +2,17 @@ import { Column, Entity, Index } from 'typeorm';
 import { BaseRow } from '../../database/base.entity';
 
 /** What an audit entry is about. */
-export const AUDIT_AREAS = ['setting', 'product', 'stock', 'coupon', 'order', 'staff', 'customer', 'store'] as const;
+export const AUDIT_AREAS = [
+  'setting',
+  'product',
+  'category',
+  'stock',
+  'coupon',
+  'order',
+  'staff',
+  'customer',
+  'store',
+] as const;
 export type AuditArea = (typeof AUDIT_AREAS)[number];
 
 /** One field's value before and after a change. */

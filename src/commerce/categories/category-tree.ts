@@ -14,6 +14,11 @@ export interface CategoryNode {
   children: CategoryNode[];
 }
 
+/** Siblings' order: by position, equal positions by name. */
+export function bySiblingOrder(a: Pick<CategoryNode, 'position' | 'name'>, b: Pick<CategoryNode, 'position' | 'name'>) {
+  return a.position - b.position || a.name.localeCompare(b.name);
+}
+
 /** The whole tree of one store, read in one query: top-level nodes and each node's children in sibling order. */
 export class CategoryTree {
   private constructor(
@@ -46,8 +51,6 @@ export class CategoryTree {
       byId.set(node.id, node);
       (parent ? parent.children : roots).push(node);
     }
-    const bySiblingOrder = (a: CategoryNode, b: CategoryNode) =>
-      a.position - b.position || a.name.localeCompare(b.name);
     roots.sort(bySiblingOrder);
     for (const node of byId.values()) node.children.sort(bySiblingOrder);
     return new CategoryTree(roots, byId, new Map([...byId.values()].map((node) => [node.path, node])));

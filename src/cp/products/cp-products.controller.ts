@@ -2,6 +2,7 @@ import { cpActor } from '../../common/session-data';
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { CategoryAdmin } from '../../commerce/categories/category-admin.service';
 import { CatalogTransfer } from '../../commerce/products/catalog-transfer.service';
 import { parseCatalogFile } from '../../commerce/products/import-rows';
 import { NET_UNITS } from '../../commerce/products/net-quantity';
@@ -44,6 +45,7 @@ export class CpProductsController {
     private readonly transfer: CatalogTransfer,
     private readonly currencies: CurrencyService,
     private readonly images: ProductImages,
+    private readonly categories: CategoryAdmin,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -172,6 +174,7 @@ export class CpProductsController {
       warnings,
       taxClasses: taxClassChoices(detail.product.taxClass),
       productImages: await this.images.editor(id),
+      categoryChoices: await this.categories.productChoices(id),
     });
   }
 

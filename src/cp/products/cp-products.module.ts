@@ -3,14 +3,18 @@ import { CommerceAdminModule } from '../../commerce/admin.module';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { CatalogUploadMiddleware } from './catalog-upload.middleware';
+import { CpProductCategoriesController } from './cp-product-categories.controller';
 import { CpProductImagesController } from './cp-product-images.controller';
 import { CpProductsController } from './cp-products.controller';
 
 /**
- * CP product screens (list, create, edit, images, variants, bulk actions, import and export), mounted under
+ * CP product screens (list, create, edit, images, categories, variants, bulk actions, import and export), mounted under
  * `/{CP_TRIGGER}/products`.
  */
-@Module({ imports: [CommerceAdminModule], controllers: [CpProductsController, CpProductImagesController] })
+@Module({
+  imports: [CommerceAdminModule],
+  controllers: [CpProductsController, CpProductImagesController, CpProductCategoriesController],
+})
 export class CpProductsModule implements NestModule {
   constructor(@InjectConfig() private readonly config: AppConfig) {}
 
