@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { Category } from '../../src/commerce/categories/category.entity';
 import { ProductVariant } from '../../src/commerce/products/product-variant.entity';
 import { Product } from '../../src/commerce/products/product.entity';
+import { Store } from '../../src/commerce/stores/store.entity';
 import { CpPasswordLink } from '../../src/commerce/staff/cp-password-link.entity';
 import { CpUser } from '../../src/commerce/staff/cp-user.entity';
 import { hashLinkToken, newLinkToken } from '../../src/common/link-token';
@@ -42,6 +44,7 @@ describe(`the control panel in the browser (${usingMysql ? 'MariaDB' : 'SQLite'}
       const variant = await shop.dataSource
         .getRepository(ProductVariant)
         .findOneOrFail({ where: {}, order: { id: 'ASC' } });
+      const category = await someCategory(shop);
       const context = await browser.newContext({ baseURL: shop.config.baseUrl, viewport });
       context.setDefaultTimeout(10_000);
       const page = await context.newPage();
@@ -76,6 +79,8 @@ describe(`the control panel in the browser (${usingMysql ? 'MariaDB' : 'SQLite'}
           'product-delete': `/admin/products/${product.id}/delete`,
           'products-bulk': `/admin/products/bulk?action=hide&ids=${product.id}`,
           'products-import': '/admin/products/import',
+          'category-new': `/admin/categories/new?parent=${category.id}`,
+          category: `/admin/categories/${category.id}`,
         };
         for (const [what, path] of Object.entries(details)) {
           await page.goto(path);
@@ -97,6 +102,18 @@ async function headerLinks(page: Page): Promise<string[]> {
     .locator('header.cp-header nav a')
     .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
   return [...new Set(hrefs.filter((href) => href.startsWith('/admin')))];
+}
+
+/** A category with a sub-category (made once), so the tree, its edit page and the product's boxes have something. */
+async function someCategory(shop: TestApp): Promise<Category> {
+  const categories = shop.dataSource.getRepository(Category);
+  const found = await categories.findOneBy({ path: 'gear' });
+  if (found) return found;
+  const store = await shop.dataSource.getRepository(Store).findOneOrFail({ where: {}, order: { id: 'ASC' } });
+  const fields = { storeId: store.id, description: '', position: 0, visible: true };
+  const gear = await categories.save({ ...fields, parentId: null, name: 'Gear', slug: 'gear', path: 'gear' });
+  await categories.save({ ...fields, parentId: gear.id, name: 'Tents', slug: 'tents', path: 'gear/tents' });
+  return gear;
 }
 
 /** An invited user and the token of their set-password link (stored hashed, as the invitation stores it). */

@@ -262,12 +262,10 @@ describe('CP categories: the tree, its edits and products in it', () => {
 
     const list = await admin.get('/admin/categories').set('Accept', 'text/html');
     expect(list.text).toMatch(new RegExp(`<code>tools/kettles</code>[\\s\\S]*?<span>1 product</span>`));
-    const audit = await shop.dataSource
-      .getRepository(AuditEntry)
-      .findOneOrFail({
-        where: { area: 'product', action: 'categories', subject: String(product.id) },
-        order: { id: 'ASC' },
-      });
+    const audit = await shop.dataSource.getRepository(AuditEntry).findOneOrFail({
+      where: { area: 'product', action: 'categories', subject: String(product.id) },
+      order: { id: 'ASC' },
+    });
     expect(audit.changes).toEqual({
       categories: { from: [], to: ['coffee', 'coffee/grinders'] },
       primaryCategory: { from: null, to: 'coffee/grinders' },

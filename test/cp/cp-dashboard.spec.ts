@@ -366,8 +366,8 @@ describe('CP dashboard', () => {
         'Vrátenia',
         'Odstúpenia od zmluvy',
         'Produkty',
+        'Kategórie',
         'Zákazníci',
-        'Úlohy',
       ]);
       expect(page.text).toContain('<button type="submit">Odhlásiť sa</button>');
       expect(page.text).toMatch(/<option value="sk" lang="sk" selected>Slovenčina<\/option>/);
