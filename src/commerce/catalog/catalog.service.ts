@@ -256,15 +256,15 @@ export class CatalogService {
       crossSell: await this.products.present(crossSell, currency),
       breadcrumbs: trail?.breadcrumbs ?? [],
       moreFromCategory: trail
-        ? await this.products.present(await this.inCategory(store.id, trail.categoryId, product.id), currency, now)
+        ? await this.products.present(await this.inCategories(store.id, trail.categoryIds, product.id), currency, now)
         : [],
       currency,
       meta: { title: product.metaTitle || product.name, description: product.metaDescription },
     };
   }
 
-  /** A few other visible products of the category, by name. */
-  private inCategory(storeId: number, categoryId: number, exceptProductId: number): Promise<Product[]> {
+  /** A few other visible products of the categories, by name. */
+  private inCategories(storeId: number, categoryIds: number[], exceptProductId: number): Promise<Product[]> {
     return this.dataSource
       .getRepository(Product)
       .createQueryBuilder('p')
@@ -274,7 +274,7 @@ export class CatalogService {
         yes: true,
         exceptProductId,
       })
-      .andWhere(IN_CATEGORIES, { categoryIds: [categoryId] })
+      .andWhere(IN_CATEGORIES, { categoryIds })
       .orderBy(this.orders.name[0][0], 'ASC')
       .addOrderBy('p.id', 'ASC')
       .take(RELATED_ON_PAGE)

@@ -35,13 +35,14 @@ export interface CategoryPage extends CategoryLink {
   breadcrumbs: CategoryLink[];
   /** Its shown sub-categories, in sibling order. */
   children: CategoryLink[];
-  /** This category and every one below it: the categories whose products the page lists. */
+  /** This category and every shown one below it: the categories whose products the page lists. */
   categoryIds: number[];
 }
 
-/** A product's primary category as the shop shows it: its trail (breadcrumbs) and its own id. */
+/** A product's primary category as the shop shows it: its trail (breadcrumbs) and what its page lists. */
 export interface ProductCategoryTrail {
-  categoryId: number;
+  /** The category and every shown one below it. */
+  categoryIds: number[];
   breadcrumbs: CategoryLink[];
 }
 
@@ -91,7 +92,7 @@ export class ShopCategories {
       meta: { title: row.metaTitle || node.name, description: row.metaDescription },
       breadcrumbs: tree.trail(node).map(link),
       children: shownChildren(node).map(link),
-      categoryIds: tree.subtreeIds(node),
+      categoryIds: shownSubtreeIds(tree, node),
     };
   }
 
@@ -128,7 +129,7 @@ export class ShopCategories {
       }),
     ]);
     const node = places.map((place) => tree.byIdOf(place.categoryId)).find((candidate) => candidate?.shown);
-    return node ? { categoryId: node.id, breadcrumbs: tree.trail(node).map(link) } : null;
+    return node ? { categoryIds: shownSubtreeIds(tree, node), breadcrumbs: tree.trail(node).map(link) } : null;
   }
 
   private async defaultTree(): Promise<CategoryTree> {
@@ -138,6 +139,11 @@ export class ShopCategories {
 
 function link(node: CategoryNode): CategoryLink {
   return { name: node.name, path: node.path, url: categoryPath(node.path) };
+}
+
+/** A shown node's subtree without its hidden branches (a node under a hidden one is not shown either). */
+function shownSubtreeIds(tree: CategoryTree, node: CategoryNode): number[] {
+  return tree.subtreeIds(node).filter((id) => tree.byIdOf(id)!.shown);
 }
 
 function shownChildren(node: CategoryNode): CategoryNode[] {
