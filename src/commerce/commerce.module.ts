@@ -3,6 +3,7 @@ import { DomainEvents } from '../common/domain-events';
 import { CartPricingService } from './carts/cart-pricing.service';
 import { CartService } from './carts/cart.service';
 import { SessionCarts } from './carts/session-carts.service';
+import { ShopCategories } from './categories/shop-categories.service';
 import { CartRefill } from './checkout/cart-refill.service';
 import { CheckoutChoices } from './checkout/checkout-choices.service';
 import { CheckoutRules } from './checkout/checkout-rules';
@@ -124,6 +125,7 @@ const COMMERCE_SERVICES = [
   AddressBookService,
   ContentPages,
   SellerContact,
+  ShopCategories,
 ];
 
 /**

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { ShopCategories } from '../commerce/categories/shop-categories.service';
 import { CurrencyService } from '../commerce/stores/currency.service';
 import { StoreService } from '../commerce/stores/store.service';
 import { SettingsService } from '../config/settings.service';
@@ -10,13 +11,16 @@ import { translations } from './i18n/translations';
 /**
  * What the shop layout needs on every page, in `res.locals` (which every render sees): `lang` (the page
  * language), the store's `shopName` and `shopLogo` (header, titles, footer) with `pricesIncludeTax`, `languages` and `currencies` (for the switches), `currency` (the shopper's currency) and
- * the flags `accountsEnabled` and `ajaxCart` (add to cart answers JSON for the popup), and the cookie notice and
+ * the flags `accountsEnabled` and `ajaxCart` (add to cart answers JSON for the popup), the header's category menu
+ * (`categoryMenu`; category and product pages pass one marking the shopper's place), and the cookie notice and
  * optional script (cookie-notice.ts). All of
  * it comes from in-memory caches; the services are looked up on first use (configureApp runs before the
  * modules initialise).
  */
 export function shopPageLocals(app: INestApplication) {
-  let services: { stores: StoreService; currencies: CurrencyService; settings: SettingsService } | undefined;
+  let services:
+    | { stores: StoreService; currencies: CurrencyService; settings: SettingsService; categories: ShopCategories }
+    | undefined;
   const shipped = translations();
   const languages = shipped.languages.map((code) => ({ code, name: shipped.t(code, 'layout.languageName') }));
   return (req: Request, res: Response, next: NextFunction) => {
@@ -25,23 +29,27 @@ export function shopPageLocals(app: INestApplication) {
       stores: app.get(StoreService),
       currencies: app.get(CurrencyService),
       settings: app.get(SettingsService),
+      categories: app.get(ShopCategories),
     };
-    const { stores, currencies, settings } = services;
-    Promise.all([stores.default(), currencies.chosenOrBase(req.session?.currency), currencies.all()]).then(
-      ([store, currency, all]) => {
-        res.locals.lang = chooseLanguage(req.session?.language, store.language);
-        res.locals.shopName = store.name;
-        res.locals.shopLogo = settings.get('storeLogoPath');
-        res.locals.pricesIncludeTax = settings.isOn('salesPricesIncludeTax');
-        res.locals.languages = languages;
-        res.locals.currency = currency;
-        res.locals.currencies = all;
-        res.locals.accountsEnabled = settings.isOn('customerAccountsEnabled');
-        res.locals.ajaxCart = settings.isOn('salesCheckoutEnableAjax');
-        Object.assign(res.locals, cookieNoticeLocals(settings, req));
-        next();
-      },
-      next,
-    );
+    const { stores, currencies, settings, categories } = services;
+    Promise.all([
+      stores.default(),
+      currencies.chosenOrBase(req.session?.currency),
+      currencies.all(),
+      categories.menu(),
+    ]).then(([store, currency, all, categoryMenu]) => {
+      res.locals.lang = chooseLanguage(req.session?.language, store.language);
+      res.locals.shopName = store.name;
+      res.locals.shopLogo = settings.get('storeLogoPath');
+      res.locals.pricesIncludeTax = settings.isOn('salesPricesIncludeTax');
+      res.locals.languages = languages;
+      res.locals.currency = currency;
+      res.locals.currencies = all;
+      res.locals.categoryMenu = categoryMenu;
+      res.locals.accountsEnabled = settings.isOn('customerAccountsEnabled');
+      res.locals.ajaxCart = settings.isOn('salesCheckoutEnableAjax');
+      Object.assign(res.locals, cookieNoticeLocals(settings, req));
+      next();
+    }, next);
   };
 }

@@ -18,6 +18,8 @@ export interface CatalogListingRequest extends CatalogPaging {
   /** Price bounds in the shopper's currency, major units, inclusive. */
   minPrice?: number;
   maxPrice?: number;
+  /** Only products in one of these categories (a category page: the category and its descendants). */
+  categoryIds?: number[];
 }
 
 /** A page of search results, in relevance order. */

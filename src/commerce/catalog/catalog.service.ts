@@ -3,6 +3,7 @@ import { DataSource, FindOptionsSelect } from 'typeorm';
 import { convertMinor, toMinor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
+import { CategoryLink, ShopCategories } from '../categories/shop-categories.service';
 import { CatalogProduct, CatalogReduction, catalogReduction, shownImagePaths } from '../products/catalog-product';
 import { netQuantityOf, pricePerUnit, UnitPrice } from '../products/net-quantity';
 import { PriceHistory } from '../products/price-history.service';
@@ -55,6 +56,10 @@ export interface ProductPage {
   product: ProductDetail;
   related: CatalogProduct[];
   crossSell: CatalogProduct[];
+  /** The trail of the product's primary shown category, top level first; empty when it is in none. */
+  breadcrumbs: CategoryLink[];
+  /** Other shown products of that category ("More from this category"). */
+  moreFromCategory: CatalogProduct[];
   currency: Currency;
   /** The page's `<title>` (the meta title staff set, else the name) and meta description (may be empty). */
   meta: { title: string; description: string };
@@ -82,8 +87,12 @@ const CARD_COLUMNS = [
 ] as const;
 const CARD_SELECT = Object.fromEntries(CARD_COLUMNS.map((column) => [column, true])) as FindOptionsSelect<Product>;
 
-/** Related and cross-sell products shown under a product: 4 of each. */
+/** Related, cross-sell and "more from this category" products shown under a product: 4 of each. */
 const RELATED_ON_PAGE = 4;
+
+/** Products in one of the categories bound as `:...categoryIds`; reads the (categoryId, productId) index. */
+const IN_CATEGORIES =
+  'EXISTS (SELECT 1 FROM product_categories pc WHERE pc.productId = p.id AND pc.categoryId IN (:...categoryIds))';
 
 /**
  * The price a shopper pays, in SQL (sale-price.ts `effectivePrice`), at the moment bound as `:now`. Sorting and
@@ -133,6 +142,7 @@ export class CatalogService {
     private readonly searchIndex: ProductSearchService,
     private readonly history: PriceHistory,
     private readonly images: ProductImages,
+    private readonly categories: ShopCategories,
     @InjectConfig() private readonly config: AppConfig,
   ) {
     this.orders = listingOrders(dataSource.options.type === 'better-sqlite3');
@@ -155,7 +165,10 @@ export class CatalogService {
     return this.currencies.chosenOrBase(code);
   }
 
-  /** One page of the listing, filtered by stock and by a price range in the shopper's currency. */
+  /**
+   * One page of the listing, filtered by stock and by a price range in the shopper's currency, and on a category
+   * page by the category's subtree (`categoryIds`).
+   */
   async listing(query: CatalogListingRequest, currencyCode?: string): Promise<CatalogPage> {
     const [store, currency, base] = await Promise.all([
       this.stores.default(),
@@ -172,6 +185,7 @@ export class CatalogService {
       .skip((page - 1) * perPage)
       .take(perPage);
     if (query.inStock) builder.andWhere('p.stock > 0');
+    if (query.categoryIds) builder.andWhere(IN_CATEGORIES, { categoryIds: query.categoryIds });
     // Prices are stored in the base currency: the bounds are converted once instead of every row.
     const inBase = (major: number) => convertMinor(toMinor(major, currency.decimals), currency, base);
     if (query.minPrice !== undefined) builder.andWhere(`${PAID_PRICE} >= :min`, { min: inBase(query.minPrice) });
@@ -197,13 +211,14 @@ export class CatalogService {
     if (!product) return null;
     const currency = await this.currency(currencyCode);
     const now = Date.now();
-    const [[summary], variants, safety, related, crossSell, pictures] = await Promise.all([
+    const [[summary], variants, safety, related, crossSell, pictures, trail] = await Promise.all([
       this.products.present([product], currency, now),
       this.dataSource.getRepository(ProductVariant).find({ where: { productId: product.id }, order: { id: 'ASC' } }),
       this.dataSource.getRepository(ProductSafety).findOneBy({ productId: product.id }),
       this.products.related([product.id], 'related', { limit: RELATED_ON_PAGE }),
       this.products.related([product.id], 'cross_sell', { limit: RELATED_ON_PAGE }),
       this.images.pagePictures(product.id),
+      this.categories.productTrail(product.id),
     ]);
     const priced = variants.map((variant) => variantPriced(product, variant));
     const reductions = await this.history.reductions(
@@ -239,9 +254,31 @@ export class CatalogService {
       },
       related: await this.products.present(related, currency),
       crossSell: await this.products.present(crossSell, currency),
+      breadcrumbs: trail?.breadcrumbs ?? [],
+      moreFromCategory: trail
+        ? await this.products.present(await this.inCategories(store.id, trail.categoryIds, product.id), currency, now)
+        : [],
       currency,
       meta: { title: product.metaTitle || product.name, description: product.metaDescription },
     };
+  }
+
+  /** A few other visible products of the categories, by name. */
+  private inCategories(storeId: number, categoryIds: number[], exceptProductId: number): Promise<Product[]> {
+    return this.dataSource
+      .getRepository(Product)
+      .createQueryBuilder('p')
+      .select(CARD_COLUMNS.map((column) => `p.${column}`))
+      .where('p.storeId = :storeId AND p.visible = :yes AND p.enabled = :yes AND p.id <> :exceptProductId', {
+        storeId,
+        yes: true,
+        exceptProductId,
+      })
+      .andWhere(IN_CATEGORIES, { categoryIds })
+      .orderBy(this.orders.name[0][0], 'ASC')
+      .addOrderBy('p.id', 'ASC')
+      .take(RELATED_ON_PAGE)
+      .getMany();
   }
 
   private async page(

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, In, IsNull } from 'typeorm';
 import { toMajor } from '../../common/money';
 import { AuditLog } from '../audit/audit-log.service';
+import { CategoryTree } from '../categories/category-tree';
+import { ProductCategory } from '../categories/product-category.entity';
 import { CurrencyService } from '../stores/currency.service';
 import { StoreService } from '../stores/store.service';
 import { checkImportRows, RowError } from './import-rows';
@@ -102,17 +104,29 @@ export class CatalogTransfer {
       .getRepository(Product)
       .find({ where: { storeId: store.id, archivedAt: IsNull() }, order: { sku: 'ASC' } });
     const ids = products.map((product) => product.id);
-    const [variants, relations, safety] =
+    const [variants, relations, safety, places, tree] =
       ids.length === 0
-        ? [[], [], []]
+        ? [[], [], [], [], null]
         : await Promise.all([
             this.dataSource.getRepository(ProductVariant).find({ where: { productId: In(ids) }, order: { id: 'ASC' } }),
             this.dataSource
               .getRepository(ProductRelation)
               .find({ where: { productId: In(ids) }, order: { position: 'ASC', id: 'ASC' } }),
             this.dataSource.getRepository(ProductSafety).find({ where: { productId: In(ids) } }),
+            this.dataSource
+              .getRepository(ProductCategory)
+              .find({ where: { productId: In(ids) }, order: { isPrimary: 'DESC', id: 'ASC' } }),
+            CategoryTree.load(this.dataSource.manager, store.id),
           ]);
     const skuOf = new Map(products.map((product) => [product.id, product.sku]));
+    // Each product's categories as the import names them (names from the top down), the primary one first.
+    const categoriesOf = new Map<number, string[]>();
+    for (const place of places) {
+      const node = tree!.byIdOf(place.categoryId);
+      if (!node) continue;
+      const names = tree!.trail(node).map((at) => at.name);
+      categoriesOf.set(place.productId, [...(categoriesOf.get(place.productId) ?? []), names.join('/')]);
+    }
     const major = (minor: number) => toMajor(minor, decimals);
     const instant = (at: number | null) => (at === null ? null : new Date(at).toISOString());
     const saleOf = (row: Pick<Product, 'salePrice' | 'saleStartsAt' | 'saleEndsAt'>) =>
@@ -158,6 +172,7 @@ export class CatalogTransfer {
         crossSell: linked('cross_sell'),
         ...netQuantityFields(product),
         ...(productSafety ? { safety: withoutEmpty(safetyInfo(productSafety)) } : {}),
+        categories: categoriesOf.get(product.id) ?? [],
       };
     });
   }

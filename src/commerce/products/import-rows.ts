@@ -1,4 +1,5 @@
 import { AppError } from '../../common/errors/app-error';
+import { categoryEntryProblems, categoryNames, MAX_ROW_CATEGORIES } from '../categories/category-import';
 import { isTaxClass, TAX_CLASSES, TaxClass } from '../tax/tax-class';
 import { NET_QUANTITY_SCALE, readNetQuantity as readNetQuantityOf } from './net-quantity';
 import { MAX_DESCRIPTION_BYTES, SLUG_PATTERN } from './product-details';
@@ -122,6 +123,7 @@ function readRow(
   const variants = readVariants(raw.variants, options, sku, decimals, problems);
   const netQuantity = readNetQuantity(raw, '', problems);
   const safety = readSafety(raw.safety, languages, problems);
+  const categories = readCategories(raw.categories, problems);
   if (problems.length > before) return null;
   return {
     sku: sku!,
@@ -143,7 +145,20 @@ function readRow(
     crossSell,
     ...netQuantity,
     ...(safety ? { safety } : {}),
+    ...(categories ? { categories } : {}),
   };
+}
+
+/** Up to MAX_ROW_CATEGORIES paths of category names (`Coffee/Brewing`), each as the names trimmed. */
+function readCategories(value: unknown, problems: string[]): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.length > MAX_ROW_CATEGORIES || !value.every((item) => typeof item === 'string')) {
+    problems.push(`categories must be a list of up to ${MAX_ROW_CATEGORIES} category paths like "Coffee/Brewing"`);
+    return undefined;
+  }
+  const found = value.flatMap((entry: string, index) => categoryEntryProblems(entry, `categories[${index}]`));
+  problems.push(...found);
+  return found.length > 0 ? undefined : value.map((entry: string) => categoryNames(entry).join('/'));
 }
 
 /** `netQuantity` and `netUnit` of a product or variant (`where` prefixes the names): both or neither. */

@@ -4,6 +4,8 @@ import { In, ObjectLiteral } from 'typeorm';
 import { toMinor } from '../../common/money';
 import { urlSlug } from '../../common/slug';
 import { AuditLog } from '../audit/audit-log.service';
+import { categoryEntryPath, ensureCategories, replaceProductCategories } from '../categories/category-import';
+import { ShopCategories } from '../categories/shop-categories.service';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { NetUnit, parseNetQuantity } from './net-quantity';
 import { ImageRejection, ImportImageSources } from './import-image-sources';
@@ -56,6 +58,11 @@ export interface ProductImportRow extends NetQuantityFields {
   crossSell?: string[];
   /** The product's safety data; a row without it leaves the product without any. */
   safety?: SafetyInfo;
+  /**
+   * Paths of category names from the top down (`Coffee/Brewing`), missing categories created; the first is the
+   * primary one. The product's whole category set: a row without it leaves the product in none.
+   */
+  categories?: string[];
 }
 
 /** A net quantity in `netUnit` (250 g, 0.75 l), both or neither: what the unit price is computed from. */
@@ -121,6 +128,7 @@ export class ProductImportService {
     private readonly imageSources: ImportImageSources,
     private readonly images: ProductImages,
     private readonly audit: AuditLog,
+    private readonly shopCategories: ShopCategories,
   ) {}
 
   /**
@@ -178,6 +186,7 @@ export class ProductImportService {
       );
       await this.upsertVariants(tx, accepted, ids, known, decimals, levels, now);
       await this.replaceSafety(tx, accepted, ids);
+      await this.replaceCategories(tx, storeId, accepted, ids);
       await this.stock.set(tx, [...levels.values()]);
       await this.history.record(tx, [...ids.values()], now);
       if (options.relations ?? true) await this.replaceRelations(tx, accepted, ids);
@@ -334,6 +343,26 @@ export class ProductImportService {
       ProductSafety,
       rows.flatMap((row) => (row.safety ? [{ ...row.safety, productId: ids.get(row.sku)! }] : [])),
     );
+  }
+
+  /** Each row's categories, created where missing, become its product's whole category set. */
+  private async replaceCategories(
+    tx: Tx,
+    storeId: number,
+    rows: ProductImportRow[],
+    ids: Map<string, number>,
+  ): Promise<void> {
+    const entries = rows.flatMap((row) => row.categories ?? []);
+    const idOfPath = await ensureCategories(tx, storeId, entries);
+    await replaceProductCategories(
+      tx,
+      rows.map((row) => ({
+        productId: ids.get(row.sku)!,
+        categoryIds: (row.categories ?? []).map((entry) => idOfPath.get(categoryEntryPath(entry))!),
+      })),
+    );
+    // New categories show in menus at once on this instance; the tree is read again after the commit.
+    if (entries.length > 0) tx.afterCommit(() => this.shopCategories.forget());
   }
 
   private async replaceRelations(tx: Tx, rows: ProductImportRow[], ids: Map<string, number>): Promise<void> {

@@ -1,5 +1,7 @@
 import type { Request } from 'express';
 import { CatalogPage, ProductPage } from '../../commerce/catalog/catalog.service';
+import { categoryErrors } from '../../commerce/categories/categories-errors';
+import { CategoryLink, CategoryPage } from '../../commerce/categories/shop-categories.service';
 import { CatalogProduct } from '../../commerce/products/catalog-product';
 import { PageView } from '../../web/answers/answers';
 import { PageTextFn } from '../../web/i18n/page-text.decorator';
@@ -7,6 +9,7 @@ import { guestPage } from '../../web/page-cache';
 import { isWebAddress, SafetyInfo } from '../../commerce/products/product-safety';
 import { productErrors } from '../../commerce/products/products-errors';
 import { FALLBACK_LANGUAGE } from '../../web/i18n/translations';
+import { CatalogListingQuery } from './dto/catalog-query.dto';
 
 /** Stock at or below this is worth saying ("Only 3 left"); the exact count of a full shelf is not. */
 const LOW_STOCK = 5;
@@ -28,6 +31,34 @@ export function sessionCurrency(req: Request): string | undefined {
 export function productNotFoundPage(req: Request, text: PageTextFn): PageView {
   if (wantsJson(req)) throw productErrors.product_not_found();
   return guestPage(req, 'shop/catalog/product-404', { title: text('catalog.notFound.title') }, 404);
+}
+
+/** The category-404 page, like the product-404: HTML keeps the URL and answers 404, JSON gets the error body. */
+export function categoryNotFoundPage(req: Request, text: PageTextFn): PageView {
+  if (wantsJson(req)) throw categoryErrors.category_not_found();
+  return guestPage(req, 'shop/catalog/category-404', { title: text('catalog.category.notFound.title') }, 404);
+}
+
+/** The filter form's values as the listing's links keep them, and whether any filter is on. */
+export function listingFilters(query: CatalogListingQuery) {
+  const filters = {
+    sort: query.sort,
+    inStock: query.inStock === '1' ? '1' : undefined,
+    minPrice: query.minPrice?.toString(),
+    maxPrice: query.maxPrice?.toString(),
+  };
+  return { filters, filtered: Boolean(filters.inStock || filters.minPrice || filters.maxPrice) };
+}
+
+/** A category page's JSON `category` (docs/http-contract.md): links with absolute URLs like the products'. */
+export function categoryJson(category: CategoryPage, baseUrl: string) {
+  const absolute = ({ name, path, url }: CategoryLink) => ({ name, path, url: `${baseUrl}${url}` });
+  return {
+    ...absolute(category),
+    description: category.description,
+    breadcrumbs: category.breadcrumbs.map(absolute),
+    children: category.children.map(absolute),
+  };
 }
 
 /** Exactly the documented listing shape: `{ success, products, page, perPage, total }`. */
@@ -82,6 +113,9 @@ export function productPageView(page: ProductPage, baseUrl: string, language: st
     safety: product.safety && safetyView(product.safety, language),
     related: productCards(page.related, baseUrl),
     crossSell: productCards(page.crossSell, baseUrl),
+    breadcrumbs: page.breadcrumbs,
+    primaryCategory: page.breadcrumbs.at(-1) ?? null,
+    moreFromCategory: productCards(page.moreFromCategory, baseUrl),
     currency: page.currency,
   };
 }

@@ -6,7 +6,14 @@ import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { guestPage } from '../../web/page-cache';
-import { catalogPageJson, catalogPageView, productNotFoundPage, sessionCurrency, wantsJson } from './catalog-view';
+import {
+  catalogPageJson,
+  catalogPageView,
+  listingFilters,
+  productNotFoundPage,
+  sessionCurrency,
+  wantsJson,
+} from './catalog-view';
 import { CatalogListingQuery, CatalogSearchQuery } from './dto/catalog-query.dto';
 
 /**
@@ -30,16 +37,11 @@ export class CatalogController {
   async products(@Query() query: CatalogListingQuery, @Req() req: Request, @PageText() text: PageTextFn) {
     const page = await this.catalog.listing({ ...query, inStock: query.inStock === '1' }, sessionCurrency(req));
     if (wantsJson(req)) return catalogPageJson(page);
-    const filters = {
-      sort: query.sort,
-      inStock: query.inStock === '1' ? '1' : undefined,
-      minPrice: query.minPrice?.toString(),
-      maxPrice: query.maxPrice?.toString(),
-    };
+    const { filters, filtered } = listingFilters(query);
     return guestPage(req, 'shop/catalog/products', {
       title: text('catalog.listing.title'),
       filters,
-      filtered: Boolean(filters.inStock || filters.minPrice || filters.maxPrice),
+      filtered,
       ...catalogPageView(page, req, filters, this.config.baseUrl),
     });
   }

@@ -3,18 +3,26 @@ import { CatalogReadModule } from '../../commerce/catalog/catalog.module';
 import { CatalogAliasesMiddleware } from './catalog-aliases.middleware';
 import { CatalogImportCommand } from './catalog-import.command';
 import { CatalogController } from './catalog.controller';
+import { CategoryPageController } from './category-page.controller';
 import { HomeController } from './home.controller';
 import { CookieConsentController } from './cookie-consent.controller';
 import { LanguageController } from './language.controller';
 import { ProductPageController } from './product-page.controller';
 
 /**
- * Product listing (and its language aliases), search, product pages, the home page, the layout's language
+ * Product listing (and its language aliases), category pages, search, product pages, the home page, the layout's language
  * switch, and the `catalog:import` command.
  */
 @Module({
   imports: [CatalogReadModule],
-  controllers: [HomeController, CatalogController, ProductPageController, LanguageController, CookieConsentController],
+  controllers: [
+    HomeController,
+    CatalogController,
+    CategoryPageController,
+    ProductPageController,
+    LanguageController,
+    CookieConsentController,
+  ],
   providers: [CatalogImportCommand],
 })
 export class CatalogModule implements NestModule {

@@ -2,6 +2,7 @@ import { Controller, Get, Header, Param, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CatalogService } from '../../commerce/catalog/catalog.service';
+import { ShopCategories } from '../../commerce/categories/shop-categories.service';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { PageLanguage, PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
@@ -14,6 +15,7 @@ import { productNotFoundPage, productPageView, sessionCurrency, wantsJson } from
 export class ProductPageController {
   constructor(
     private readonly catalog: CatalogService,
+    private readonly categories: ShopCategories,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -33,6 +35,10 @@ export class ProductPageController {
     return guestPage(req, 'shop/product', {
       title: page.meta.title,
       metaDescription: page.meta.description,
+      categoryMenu: await this.categories.menu(
+        page.breadcrumbs.map((crumb) => crumb.path),
+        false,
+      ),
       ...productPageView(page, this.config.baseUrl, language),
     });
   }
