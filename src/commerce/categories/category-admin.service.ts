@@ -14,6 +14,7 @@ import { productErrors } from '../products/products-errors';
 import { StoreService } from '../stores/store.service';
 import { bySiblingOrder, CategoryNode, CategoryTree } from './category-tree';
 import { Category } from './category.entity';
+import { ShopCategories } from './shop-categories.service';
 import { ProductCategory } from './product-category.entity';
 
 export const categoryErrors = errorCatalogue({
@@ -96,7 +97,16 @@ export class CategoryAdmin {
     private readonly runner: TransactionRunner,
     private readonly stores: StoreService,
     private readonly audit: AuditLog,
+    private readonly shopCategories: ShopCategories,
   ) {}
+
+  /** One transaction of a tree edit; this instance's shop pages show the change at once, others within seconds. */
+  private write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.runner.run(async (tx) => {
+      tx.afterCommit(() => this.shopCategories.forget());
+      return work(tx.manager);
+    });
+  }
 
   /** The whole tree for the CP list, with each category's own product count. */
   async overview(): Promise<CategoryListNode[]> {
@@ -149,7 +159,7 @@ export class CategoryAdmin {
   async create(input: CategoryInput, actor: string): Promise<Category> {
     const storeId = (await this.stores.default()).id;
     return refusingTakenSlug(
-      this.runner.run(async ({ manager }) => {
+      this.write(async (manager) => {
         const { slug, parent } = await this.checked(manager, storeId, input, null);
         const path = parent ? `${parent.path}/${slug}` : slug;
         const category = await manager.save(Category, {
@@ -177,7 +187,7 @@ export class CategoryAdmin {
    */
   async update(id: number, input: CategoryInput, actor: string): Promise<Category> {
     return refusingTakenSlug(
-      this.runner.run(async ({ manager }) => {
+      this.write(async (manager) => {
         const category = await lockedCategory(manager, id);
         const { slug, parent, problems } = await this.checked(manager, category.storeId, input, category);
         const path = parent ? `${parent.path}/${slug}` : slug;
@@ -218,7 +228,7 @@ export class CategoryAdmin {
 
   /** Moves a category among its siblings; the siblings are numbered 0, 1, 2… in their new order. */
   async reorder(id: number, move: SiblingMove, actor: string): Promise<{ category: Category; moved: boolean }> {
-    return this.runner.run(async ({ manager }) => {
+    return this.write(async (manager) => {
       const category = await lockedCategory(manager, id);
       const siblings = (
         await manager.find(Category, {
@@ -248,7 +258,7 @@ export class CategoryAdmin {
 
   /** Shows or hides a category (a hidden one hides everything below it in the shop). */
   async setVisible(id: number, visible: boolean, actor: string): Promise<Category> {
-    return this.runner.run(async ({ manager }) => {
+    return this.write(async (manager) => {
       const category = await lockedCategory(manager, id);
       if (category.visible === visible) return category;
       await manager.update(Category, { id }, { visible });
@@ -269,7 +279,7 @@ export class CategoryAdmin {
    * category it was gets its earliest other category as primary, else none.
    */
   async remove(id: number, actor: string): Promise<{ category: Category; products: number }> {
-    return this.runner.run(async ({ manager }) => {
+    return this.write(async (manager) => {
       const category = await lockedCategory(manager, id);
       if (await manager.exists(Category, { where: { parentId: id } })) {
         throw categoryErrors.category_has_children({ name: category.name });
@@ -321,7 +331,7 @@ export class CategoryAdmin {
     primaryId: number | null,
     actor: string,
   ): Promise<{ categories: number; primaryId: number | null }> {
-    return this.runner.run(async ({ manager }) => {
+    return this.write(async (manager) => {
       const product = await manager.findOne(Product, { where: { id: productId }, ...writeLock(manager) });
       if (!product) throw AppError.notFound('Product not found');
       if (product.archivedAt !== null) throw productErrors.product_archived({ sku: product.sku });
