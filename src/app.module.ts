@@ -50,6 +50,7 @@ import { CartModule } from './shop/cart/cart.module';
 import { CatalogModule } from './shop/catalog/catalog.module';
 import { CheckoutModule } from './shop/checkout/checkout.module';
 import { ContentModule } from './shop/content/content.module';
+import { SeoModule } from './shop/seo/seo.module';
 import { CustomerModule } from './shop/customer/customer.module';
 import { MarketingModule } from './shop/marketing/marketing.module';
 import { PluginEndpointsModule } from './shop/plugin-endpoints/plugin-endpoints.module';
@@ -110,6 +111,7 @@ export class AppModule {
         CartModule,
         CheckoutModule,
         ContentModule,
+        SeoModule,
         CustomerModule,
         MarketingModule,
         PluginEndpointsModule,

@@ -6,10 +6,13 @@ import { SettingsService } from '../config/settings.service';
 import { cookieNoticeLocals } from './cookie-notice';
 import { chooseLanguage } from './i18n/page-language';
 import { translations } from './i18n/translations';
+import { requestedLanguage } from './page-links';
 
 /**
  * What the shop layout needs on every page, in `res.locals` (which every render sees): `lang` (the page
- * language), the store's `shopName` and `shopLogo` (header, titles, footer) with `pricesIncludeTax`, `languages` and `currencies` (for the switches), `currency` (the shopper's currency) and
+ * language: `?lang=`, else the session's choice, else the store's) and `storeLanguage` (the store's, as shown),
+ * the store's `shopName` and `shopLogo` (header, titles, footer) with `pricesIncludeTax`, `languages` and
+ * `currencies` (for the switches), `currency` (the shopper's currency) and
  * the flags `accountsEnabled` and `ajaxCart` (add to cart answers JSON for the popup), and the cookie notice and
  * optional script (cookie-notice.ts). All of
  * it comes from in-memory caches; the services are looked up on first use (configureApp runs before the
@@ -29,7 +32,10 @@ export function shopPageLocals(app: INestApplication) {
     const { stores, currencies, settings } = services;
     Promise.all([stores.default(), currencies.chosenOrBase(req.session?.currency), currencies.all()]).then(
       ([store, currency, all]) => {
-        res.locals.lang = chooseLanguage(req.session?.language, store.language);
+        // `?lang=` (page-links.ts) shows this page in that language without remembering it: what search engines
+        // follow from the hreflang links, and a guest page stays the same for everyone who asks for that URL.
+        res.locals.lang = chooseLanguage(requestedLanguage(req) ?? req.session?.language, store.language);
+        res.locals.storeLanguage = chooseLanguage(undefined, store.language);
         res.locals.shopName = store.name;
         res.locals.shopLogo = settings.get('storeLogoPath');
         res.locals.pricesIncludeTax = settings.isOn('salesPricesIncludeTax');

@@ -8,6 +8,11 @@ import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { guestPage } from '../../web/page-cache';
 import { catalogPageJson, catalogPageView, productNotFoundPage, sessionCurrency, wantsJson } from './catalog-view';
 import { CatalogListingQuery, CatalogSearchQuery } from './dto/catalog-query.dto';
+import { LISTING_PATH } from './catalog-aliases.middleware';
+import { listingCanonicalParams, pageLinks } from '../../web/page-links';
+import { websiteOpenGraph } from '../../web/structured-data';
+
+const SEARCH_PATH = '/shop/catalog/search-results';
 
 /**
  * Listing, search results and the product-404 page. The same URL answers HTML or JSON by `Accept`; the JSON
@@ -36,8 +41,12 @@ export class CatalogController {
       minPrice: query.minPrice?.toString(),
       maxPrice: query.maxPrice?.toString(),
     };
+    const title = text('catalog.listing.title');
+    const links = pageLinks(req, this.config.baseUrl, LISTING_PATH, listingCanonicalParams(req));
     return guestPage(req, 'shop/catalog/products', {
-      title: text('catalog.listing.title'),
+      title,
+      ...links,
+      openGraph: websiteOpenGraph(title, links),
       filters,
       filtered: Boolean(filters.inStock || filters.minPrice || filters.maxPrice),
       ...catalogPageView(page, req, filters, this.config.baseUrl),
@@ -54,6 +63,7 @@ export class CatalogController {
     return guestPage(req, 'shop/catalog/search', {
       title: query.q ? text('catalog.search.titleFor', { q: query.q }) : text('catalog.search.title'),
       q: query.q,
+      ...pageLinks(req, this.config.baseUrl, SEARCH_PATH, listingCanonicalParams(req)),
       ...catalogPageView(page, req, { q: query.q }, this.config.baseUrl),
     });
   }
