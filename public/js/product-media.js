@@ -55,7 +55,7 @@
   var zoomImage = dialog.querySelector('[data-zoom-image]');
   zoomLink.addEventListener('click', function (event) {
     event.preventDefault();
-    zoomImage.src = zoomLink.href;
+    zoomImage.src = zoomLink.getAttribute('href');
     zoomImage.alt = main.alt;
     dialog.showModal();
   });
