@@ -7,6 +7,8 @@ import { productBySku, variantBySku } from '../support/catalog';
 import { testPng } from '../support/images';
 import { startTestApp, TestApp } from '../support/test-app';
 
+const ZOOM_LINK_FOCUSED = `document.activeElement.hasAttribute('data-gallery-zoom')`;
+
 /** The product page's pictures: the chosen variant's comes forward, the main one zooms in a dialog, all within the CSP. */
 describe('product media in the browser', () => {
   let shop: TestApp;
@@ -71,10 +73,8 @@ describe('product media in the browser', () => {
       expect(await main.getAttribute('src')).not.toBe(greenSrc);
 
       await page.getByLabel('Color').selectOption('green');
-      await page.waitForFunction(
-        (src) => document.querySelector('[data-gallery-main]')?.getAttribute('src') === src,
-        greenSrc,
-      );
+      // Strings, not functions: the test is compiled without the DOM's types.
+      await page.waitForFunction(`document.querySelector('[data-gallery-main]').getAttribute('src') === '${greenSrc}'`);
       expect(await main.getAttribute('alt')).toBe('The green mug');
       // A 1200 px original's largest stored size is 960 px, which the zoom opens.
       expect(await zoomLink.getAttribute('href')).toBe(greenSrc);
@@ -87,23 +87,20 @@ describe('product media in the browser', () => {
       await dialog.waitFor();
       expect(await dialog.evaluate((element) => (element as unknown as { open: boolean }).open)).toBe(true);
       expect(await dialog.getByRole('img').getAttribute('src')).toBe(greenSrc);
-      await page.waitForFunction(() => {
-        const image = document.querySelector('[data-zoom-image]') as unknown as { complete: boolean } | null;
-        return image?.complete;
-      });
+      await page.waitForFunction(`document.querySelector('[data-zoom-image]').complete`);
       expect(await accessibilityViolations(page)).toEqual([]);
 
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
       // Focus goes back to where the shopper was.
-      expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-gallery-zoom'))).toBe(true);
+      expect(await page.evaluate(ZOOM_LINK_FOCUSED)).toBe(true);
 
       // And again, closed with its button this time.
       await zoomLink.press('Enter');
       await dialog.waitFor();
       await dialog.getByRole('button', { name: 'Close' }).click();
       await dialog.waitFor({ state: 'hidden' });
-      expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-gallery-zoom'))).toBe(true);
+      expect(await page.evaluate(ZOOM_LINK_FOCUSED)).toBe(true);
 
       expect(await page.evaluate('window.cspViolations')).toEqual([]);
     });

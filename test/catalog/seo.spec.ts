@@ -28,14 +28,21 @@ function entries(xml: string): Array<{ loc: string; lastmod: string | null }> {
   }));
 }
 
+/** A schema.org object as a page embeds it; `offers` is read on a Product only. */
+interface LinkedData {
+  '@type': string;
+  offers: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
 /** Every JSON-LD block of a page, parsed. */
-function structuredData(html: string): Array<Record<string, any>> {
+function structuredData(html: string): LinkedData[] {
   return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((match) =>
     JSON.parse(match[1]),
   );
 }
 
-function ofType(html: string, type: string): Record<string, any> {
+function ofType(html: string, type: string): LinkedData {
   const found = structuredData(html).find((data) => data['@type'] === type);
   if (!found) throw new Error(`no ${type} in the page`);
   return found;
