@@ -13,7 +13,10 @@ const BRAND_ATTRIBUTE = 'brand';
 
 /** What search engines read about a product besides what its page shows. */
 export interface ProductSeoFacts {
-  /** Listed in the shop: a hidden product is sold by direct link only, and kept out of search engines too. */
+  /**
+   * Listed in the shop (visible, not archived): a hidden product is sold by direct link only, and kept out of search
+   * engines too, like an archived one.
+   */
   listed: boolean;
   brand: string | null;
   /** The primary category and its ancestors, top down; empty when it has none or that category is not shown. */
@@ -31,7 +34,7 @@ export class ProductSeo {
     const store = await this.stores.default();
     const manager = this.dataSource.manager;
     const [product, brand, primary, tree] = await Promise.all([
-      manager.findOne(Product, { select: { id: true, visible: true }, where: { id: productId } }),
+      manager.findOne(Product, { select: { id: true, visible: true, archivedAt: true }, where: { id: productId } }),
       manager
         .createQueryBuilder(ProductAttributeValue, 'pav')
         .innerJoin(Attribute, 'a', 'a.id = pav.attributeId')
@@ -49,7 +52,7 @@ export class ProductSeo {
     ]);
     const category = primary ? tree.byIdOf(primary.categoryId) : undefined;
     return {
-      listed: product?.visible ?? false,
+      listed: Boolean(product?.visible && product.archivedAt === null),
       brand: brand?.value ?? null,
       trail: category?.shown ? tree.trail(category) : [],
     };
