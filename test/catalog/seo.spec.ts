@@ -208,13 +208,16 @@ describe('what search engines and link previews read', () => {
       expect(canonical(res.text)).toBe(`${base}/shop/catalog/search-results?q=tent&page=2`);
     });
 
-    it('a product page is canonical to its plain URL; a hidden product is kept out of the index', async () => {
+    it('a product page is canonical to its plain URL; a hidden or archived one is kept out of the index', async () => {
       const tent = await productBySku(shop.dataSource, 'DEMO-TENT-2P');
       const res = await html(`/shop/p/${tent.slug}?utm_source=mail`);
       expect(canonical(res.text)).toBe(`${base}/shop/p/${tent.slug}`);
       expect(res.text).not.toContain('<meta name="robots"');
       const hidden = await productBySku(shop.dataSource, 'DEMO-TENT-4P');
       expect((await html(`/shop/p/${hidden.slug}`)).text).toContain('<meta name="robots" content="noindex">');
+      const archived = await productBySku(shop.dataSource, 'DEMO-KETTLE-CAMP');
+      expect(archived.archivedAt).not.toBeNull();
+      expect((await html(`/shop/p/${archived.slug}`)).text).toContain('<meta name="robots" content="noindex">');
     });
 
     it('every language has its URL: the store language without ?lang=, the others with it, and x-default', async () => {
