@@ -51,6 +51,7 @@ import { CartModule } from './shop/cart/cart.module';
 import { CatalogModule } from './shop/catalog/catalog.module';
 import { CheckoutModule } from './shop/checkout/checkout.module';
 import { ContentModule } from './shop/content/content.module';
+import { SeoModule } from './shop/seo/seo.module';
 import { CustomerModule } from './shop/customer/customer.module';
 import { MarketingModule } from './shop/marketing/marketing.module';
 import { PluginEndpointsModule } from './shop/plugin-endpoints/plugin-endpoints.module';
@@ -112,6 +113,7 @@ export class AppModule {
         CartModule,
         CheckoutModule,
         ContentModule,
+        SeoModule,
         CustomerModule,
         MarketingModule,
         PluginEndpointsModule,

@@ -2,7 +2,7 @@
  * Every shop page (views/layouts/shop.hbs). Pages shared-cached for guests carry nothing personal, so this
  * script fetches what is: the mini-cart count (section-load) and, when a form is sent, the CSRF token.
  * It also sends the currency and language switches on change, adds to the cart without leaving the page
- * (the add-to-cart popup), swaps gallery images and shows the chosen variant's price and stock.
+ * (the add-to-cart popup) and shows the chosen variant's price and stock.
  * Everything here is an enhancement: each form works as a plain HTML post without it.
  *
  * For other page scripts: window.shop.csrfToken() → Promise<string>, window.shop.refreshMiniCart(), or
@@ -185,22 +185,7 @@
     });
   });
 
-  // ---- product page: gallery and variants ----------------------------------------------------------------
-
-  var mainImage = document.querySelector('[data-gallery-main]');
-  document.querySelectorAll('[data-gallery-thumb]').forEach(function (thumb) {
-    thumb.addEventListener('click', function (event) {
-      if (!mainImage) return;
-      event.preventDefault();
-      // A stored picture has its sizes in a srcset, which the browser prefers to src.
-      mainImage.srcset = thumb.getAttribute('data-srcset') || '';
-      mainImage.src = thumb.getAttribute('href');
-      document.querySelectorAll('[data-gallery-thumb]').forEach(function (other) {
-        other.removeAttribute('aria-current');
-      });
-      thumb.setAttribute('aria-current', 'true');
-    });
-  });
+  // ---- product page: the chosen variant (its picture: product-media.js) ------------------------------------
 
   var optionSelects = Array.prototype.slice.call(document.querySelectorAll('[data-product-option]'));
   function showChosenVariant() {

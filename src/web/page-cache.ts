@@ -18,7 +18,8 @@ export function hasPersonalSession(req: Request): boolean {
  * for a minute, its forms getting their CSRF token from shop.js. With a session it carries that session's CSRF
  * token, currency and flash messages, so nobody may keep it (`no-store`, like every page with a token, see
  * render-locals.ts) and it is rendered with `csrf: true`. `Vary: Cookie` keeps a shared cache from handing the
- * guest copy to a shopper with a session.
+ * guest copy to a shopper with a session. A page asked for in a language with `?lang=` (page-links.ts) has the
+ * language in its URL, which is what a shared cache keys on, and nothing in a session: it stays a guest page.
  */
 export function guestPage(req: Request, view: string, model: object, status?: number): PageView {
   const personal = hasPersonalSession(req);

@@ -7,10 +7,13 @@ import { SettingsService } from '../config/settings.service';
 import { cookieNoticeLocals } from './cookie-notice';
 import { chooseLanguage } from './i18n/page-language';
 import { translations } from './i18n/translations';
+import { requestedLanguage } from './page-links';
 
 /**
  * What the shop layout needs on every page, in `res.locals` (which every render sees): `lang` (the page
- * language), the store's `shopName` and `shopLogo` (header, titles, footer) with `pricesIncludeTax`, `languages` and `currencies` (for the switches), `currency` (the shopper's currency) and
+ * language: `?lang=`, else the session's choice, else the store's) and `storeLanguage` (the store's, as shown),
+ * the store's `shopName` and `shopLogo` (header, titles, footer) with `pricesIncludeTax`, `languages` and
+ * `currencies` (for the switches), `currency` (the shopper's currency) and
  * the flags `accountsEnabled` and `ajaxCart` (add to cart answers JSON for the popup), the header's category menu
  * (`categoryMenu`; category and product pages pass one marking the shopper's place), and the cookie notice and
  * optional script (cookie-notice.ts). All of
@@ -38,7 +41,10 @@ export function shopPageLocals(app: INestApplication) {
       currencies.all(),
       categories.menu(),
     ]).then(([store, currency, all, categoryMenu]) => {
-      res.locals.lang = chooseLanguage(req.session?.language, store.language);
+      // `?lang=` (page-links.ts) shows this page in that language without remembering it: what search engines
+      // follow from the hreflang links, and a guest page stays the same for everyone who asks for that URL.
+      res.locals.lang = chooseLanguage(requestedLanguage(req) ?? req.session?.language, store.language);
+      res.locals.storeLanguage = chooseLanguage(undefined, store.language);
       res.locals.shopName = store.name;
       res.locals.shopLogo = settings.get('storeLogoPath');
       res.locals.pricesIncludeTax = settings.isOn('salesPricesIncludeTax');

@@ -6,6 +6,7 @@ import { formatAmount } from '../common/money-format';
 import { storeTime } from '../common/store-time';
 import { FALLBACK_LANGUAGE, translations } from './i18n/translations';
 import { unitPriceText } from './i18n/unit-price-text';
+import { JsonLd, jsonLdText } from './structured-data';
 
 type RenderCallback = (error: Error | null, html?: string) => void;
 
@@ -58,6 +59,8 @@ function listTemplates(dir: string): string[] {
 function registerHelpers(hbs: typeof Handlebars): void {
   hbs.registerHelper('eq', (a: unknown, b: unknown) => a === b);
   hbs.registerHelper('json', (value: unknown) => JSON.stringify(value, null, 2));
+  // The text of a JSON-LD data block, escaped so nothing inside can end its <script> (structured-data.ts).
+  hbs.registerHelper('jsonLd', (value: JsonLd) => new hbs.SafeString(jsonLdText(value)));
   hbs.registerHelper('date', (value: Date | string | number | null, options: Handlebars.HelperOptions) =>
     value ? storeTime(new Date(value), (options.data?.root as { storeTimeZone?: string })?.storeTimeZone) : '',
   );

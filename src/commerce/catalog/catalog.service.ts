@@ -45,8 +45,11 @@ export interface ProductDetail extends CatalogProduct {
   description: string;
   /** The gallery: the stored pictures' main size when there are any, else the product's image paths. */
   images: string[];
-  /** Only for a product with stored pictures: each one's `src`, `srcset`, size and alt text, in gallery order. */
-  pictures?: ProductPicture[];
+  /**
+   * Only for a product with stored pictures, in gallery order: each one's `src`, `srcset`, size and alt text, its
+   * largest stored size (`large`, the zoom) and the SKU of the variant it shows (null: the whole product).
+   */
+  pictures?: Array<ProductPicture & { large: string; variantSku: string | null }>;
   variants: CatalogVariant[];
   /** The product's safety data (GPSR), warnings in every language it has them in; null when it has none. */
   safety: SafetyInfo | null;
@@ -233,7 +236,12 @@ export class CatalogService {
           pictures.length > 0 ? pictures.map((picture) => picture.src) : product.images,
           this.config.baseUrl,
         ),
-        ...(pictures.length > 0 && { pictures }),
+        ...(pictures.length > 0 && {
+          pictures: pictures.map(({ variantId, ...shown }) => ({
+            ...shown,
+            variantSku: variants.find((variant) => variant.id === variantId)?.sku ?? null,
+          })),
+        }),
         variants: await Promise.all(
           variants.map(async (variant, index) => {
             const reduction = await this.products.inCurrency(reductions[index], currency);

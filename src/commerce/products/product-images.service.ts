@@ -3,7 +3,14 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { AuditLog, auditChanges } from '../audit/audit-log.service';
-import { ImageSources, imageSources, ProductImageFiles, StoredImage } from './product-image-files';
+import {
+  ImageSources,
+  imageSources,
+  imageUrl,
+  ProductImageFiles,
+  StoredImage,
+  storedWidths,
+} from './product-image-files';
 import { ProductImage } from './product-image.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
@@ -17,6 +24,12 @@ export interface ImageUpload {
 /** A stored picture as pages show it: sources for `<img src srcset width height>` and its alt text. */
 export interface ProductPicture extends ImageSources {
   alt: string;
+}
+
+/** A picture on its product's page: also the largest stored size (the zoom) and the variant it shows, if any. */
+export interface ProductPagePicture extends ProductPicture {
+  large: string;
+  variantId: number | null;
 }
 
 /** A picture an import names, stored already; `sourceUrl` is the http(s) URL it was fetched from, if any. */
@@ -189,8 +202,12 @@ export class ProductImages {
   }
 
   /** A product's pictures for its page, in gallery order. */
-  async pagePictures(productId: number): Promise<ProductPicture[]> {
-    return (await this.gallery(productId)).map((image) => picture(image, PAGE_WIDTH));
+  async pagePictures(productId: number): Promise<ProductPagePicture[]> {
+    return (await this.gallery(productId)).map((image) => ({
+      ...picture(image, PAGE_WIDTH),
+      large: imageUrl(image.contentHash, storedWidths(image.width).pop()!),
+      variantId: image.variantId,
+    }));
   }
 
   /**

@@ -10,6 +10,9 @@ import { isWebAddress, SafetyInfo } from '../../commerce/products/product-safety
 import { productErrors } from '../../commerce/products/products-errors';
 import { FALLBACK_LANGUAGE } from '../../web/i18n/translations';
 import { CatalogListingQuery } from './dto/catalog-query.dto';
+import { ProductSeoFacts } from '../../commerce/seo/product-seo.service';
+import { LANGUAGE_PARAM, pageLinks, requestedLanguage } from '../../web/page-links';
+import { breadcrumbListJsonLd, OpenGraph, productJsonLd, shortDescription } from '../../web/structured-data';
 
 /** Stock at or below this is worth saying ("Only 3 left"); the exact count of a full shelf is not. */
 const LOW_STOCK = 5;
@@ -68,7 +71,7 @@ export function catalogPageJson(page: CatalogPage) {
 
 /**
  * What the listing and search templates show: the products, and pager links that keep the path the shopper
- * used (a language alias stays an alias) and every other parameter given in `params`.
+ * used (a language alias stays an alias), every other parameter given in `params` and a `?lang=` asked for.
  */
 export function catalogPageView(
   page: CatalogPage,
@@ -78,7 +81,9 @@ export function catalogPageView(
 ) {
   const pages = Math.max(1, Math.ceil(page.total / page.perPage));
   const path = req.originalUrl.split('?')[0];
-  const kept = Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  const kept = Object.entries({ ...params, [LANGUAGE_PARAM]: requestedLanguage(req) }).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined,
+  );
   const link = (target: number) =>
     `${path}?${new URLSearchParams([...kept, ['perPage', String(page.perPage)], ['page', String(target)]])}`;
   return {
@@ -97,18 +102,29 @@ export function catalogPageView(
 
 export function productPageView(page: ProductPage, baseUrl: string, language: string) {
   const { product } = page;
+  const variants = product.variants.map((variant) => ({
+    ...withStock(variant),
+    optionsLabel: Object.values(variant.options).join(' / '),
+    // What shop.js and product-media.js match the chosen option values against: the values in the options' order.
+    key: product.options.map((option) => variant.options[option.code] ?? '').join('|'),
+  }));
+  const variantKey = (sku: string | null) => variants.find((variant) => variant.sku === sku)?.key ?? null;
   return {
     product: {
       ...withStock(product),
+      // `large`: what the zoom shows; `variantKey`: the variant whose choice brings the picture forward.
       gallery: product.pictures
-        ? product.pictures.map((picture, index) => ({ ...picture, n: index + 1 }))
-        : product.images.map((src, index) => ({ src: sitePath(src, baseUrl), n: index + 1 })),
-      variants: product.variants.map((variant) => ({
-        ...withStock(variant),
-        optionsLabel: Object.values(variant.options).join(' / '),
-        // What shop.js matches the chosen option values against: the values in the options' order.
-        key: product.options.map((option) => variant.options[option.code] ?? '').join('|'),
-      })),
+        ? product.pictures.map((picture, index) => ({
+            ...picture,
+            n: index + 1,
+            variantKey: variantKey(picture.variantSku),
+          }))
+        : product.images.map((src, index) => ({
+            src: sitePath(src, baseUrl),
+            large: sitePath(src, baseUrl),
+            n: index + 1,
+          })),
+      variants,
     },
     safety: product.safety && safetyView(product.safety, language),
     related: productCards(page.related, baseUrl),
@@ -118,6 +134,43 @@ export function productPageView(page: ProductPage, baseUrl: string, language: st
     moreFromCategory: productCards(page.moreFromCategory, baseUrl),
     currency: page.currency,
   };
+}
+
+/**
+ * What search engines and link previews read on a product page: its canonical URL and language versions, `noindex`
+ * for a hidden product (sold by direct link, not listed), Open Graph tags, and `Product` (with its `Offer` in the
+ * page's currency) and `BreadcrumbList` (the primary category's trail) structured data.
+ */
+export function productSeoView(page: ProductPage, facts: ProductSeoFacts, req: Request, baseUrl: string) {
+  const { product } = page;
+  const links = pageLinks(req, baseUrl, sitePath(product.url, baseUrl));
+  const description = shortDescription(page.meta.description || product.description);
+  const openGraph: OpenGraph = {
+    type: 'product',
+    title: page.meta.title,
+    description,
+    url: links.canonicalUrl,
+    image: product.images[0] ?? null,
+  };
+  const structuredData = [
+    productJsonLd({
+      name: product.name,
+      description,
+      sku: product.sku,
+      images: product.images,
+      brand: facts.brand,
+      price: product.price,
+      currency: page.currency,
+      inStock: product.inStock,
+      url: links.canonicalUrl,
+    }),
+  ];
+  if (page.breadcrumbs.length > 0) {
+    structuredData.push(
+      breadcrumbListJsonLd(page.breadcrumbs, baseUrl, { name: product.name, url: links.canonicalUrl }),
+    );
+  }
+  return { ...links, robots: facts.listed ? undefined : 'noindex', openGraph, structuredData };
 }
 
 /**

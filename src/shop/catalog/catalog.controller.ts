@@ -15,6 +15,11 @@ import {
   wantsJson,
 } from './catalog-view';
 import { CatalogListingQuery, CatalogSearchQuery } from './dto/catalog-query.dto';
+import { LISTING_PATH } from './catalog-aliases.middleware';
+import { listingCanonicalParams, pageLinks } from '../../web/page-links';
+import { websiteOpenGraph } from '../../web/structured-data';
+
+const SEARCH_PATH = '/shop/catalog/search-results';
 
 /**
  * Listing, search results and the product-404 page. The same URL answers HTML or JSON by `Accept`; the JSON
@@ -38,8 +43,12 @@ export class CatalogController {
     const page = await this.catalog.listing({ ...query, inStock: query.inStock === '1' }, sessionCurrency(req));
     if (wantsJson(req)) return catalogPageJson(page);
     const { filters, filtered } = listingFilters(query);
+    const title = text('catalog.listing.title');
+    const links = pageLinks(req, this.config.baseUrl, LISTING_PATH, listingCanonicalParams(req));
     return guestPage(req, 'shop/catalog/products', {
-      title: text('catalog.listing.title'),
+      title,
+      ...links,
+      openGraph: websiteOpenGraph(title, links),
       filters,
       filtered,
       ...catalogPageView(page, req, filters, this.config.baseUrl),
@@ -56,6 +65,7 @@ export class CatalogController {
     return guestPage(req, 'shop/catalog/search', {
       title: query.q ? text('catalog.search.titleFor', { q: query.q }) : text('catalog.search.title'),
       q: query.q,
+      ...pageLinks(req, this.config.baseUrl, SEARCH_PATH, listingCanonicalParams(req)),
       ...catalogPageView(page, req, { q: query.q }, this.config.baseUrl),
     });
   }

@@ -1,5 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { CatalogReadModule } from '../../commerce/catalog/catalog.module';
+import { SeoReadModule } from '../../commerce/seo/seo.module';
 import { CatalogAliasesMiddleware } from './catalog-aliases.middleware';
 import { CatalogImportCommand } from './catalog-import.command';
 import { CatalogController } from './catalog.controller';
@@ -14,7 +15,7 @@ import { ProductPageController } from './product-page.controller';
  * switch, and the `catalog:import` command.
  */
 @Module({
-  imports: [CatalogReadModule],
+  imports: [CatalogReadModule, SeoReadModule],
   controllers: [
     HomeController,
     CatalogController,

@@ -2,11 +2,14 @@ import { Controller, Get, Header, Param, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CatalogService } from '../../commerce/catalog/catalog.service';
+import { categoryPath } from '../../commerce/categories/category-tree';
 import { ShopCategories } from '../../commerce/categories/shop-categories.service';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { guestPage } from '../../web/page-cache';
+import { listingCanonicalParams, pageLinks } from '../../web/page-links';
+import { breadcrumbListJsonLd, websiteOpenGraph } from '../../web/structured-data';
 import {
   catalogPageJson,
   catalogPageView,
@@ -55,9 +58,13 @@ export class CategoryPageController {
     );
     if (wantsJson(req)) return { ...catalogPageJson(page), category: categoryJson(category, this.config.baseUrl) };
     const { filters, filtered } = listingFilters(query);
+    const links = pageLinks(req, this.config.baseUrl, categoryPath(category.path), listingCanonicalParams(req));
     return guestPage(req, 'shop/catalog/category', {
       title: category.meta.title,
       metaDescription: category.meta.description,
+      ...links,
+      openGraph: websiteOpenGraph(category.meta.title, links, category.meta.description),
+      structuredData: [breadcrumbListJsonLd(category.breadcrumbs, this.config.baseUrl)],
       category,
       ancestors: category.breadcrumbs.slice(0, -1),
       categoryMenu: await this.categories.menu(category.breadcrumbs.map((crumb) => crumb.path)),

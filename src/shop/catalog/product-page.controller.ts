@@ -7,7 +7,8 @@ import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { PageLanguage, PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { guestPage } from '../../web/page-cache';
-import { productNotFoundPage, productPageView, sessionCurrency, wantsJson } from './catalog-view';
+import { ProductSeo } from '../../commerce/seo/product-seo.service';
+import { productNotFoundPage, productPageView, productSeoView, sessionCurrency, wantsJson } from './catalog-view';
 
 /** `/shop/p/{slug}`: hidden products too (sold by direct link); missing, disabled or foreign ones get the product-404. */
 @ApiTags('catalog')
@@ -16,6 +17,7 @@ export class ProductPageController {
   constructor(
     private readonly catalog: CatalogService,
     private readonly categories: ShopCategories,
+    private readonly seo: ProductSeo,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -32,6 +34,7 @@ export class ProductPageController {
     const page = await this.catalog.productPage(slug, sessionCurrency(req));
     if (!page) return productNotFoundPage(req, text);
     if (wantsJson(req)) return { success: true, product: page.product };
+    const facts = await this.seo.facts(page.product.id);
     return guestPage(req, 'shop/product', {
       title: page.meta.title,
       metaDescription: page.meta.description,
@@ -40,6 +43,7 @@ export class ProductPageController {
         false,
       ),
       ...productPageView(page, this.config.baseUrl, language),
+      ...productSeoView(page, facts, req, this.config.baseUrl),
     });
   }
 }

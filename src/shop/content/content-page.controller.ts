@@ -10,6 +10,10 @@ import { AppError } from '../../common/errors/app-error';
 import { PageView } from '../../web/answers/answers';
 import { PageLanguage } from '../../web/i18n/page-text.decorator';
 import { guestPage } from '../../web/page-cache';
+import { pageLinks } from '../../web/page-links';
+import { websiteOpenGraph } from '../../web/structured-data';
+import { AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config.module';
 
 /**
  * The content pages staff edit in the CP (terms, privacy policy, contact, withdrawal, accessibility statement) at
@@ -22,6 +26,7 @@ export class ContentPageController {
     private readonly pages: ContentPages,
     private readonly stores: StoreService,
     private readonly seller: SellerContact,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   @Get(':slug')
@@ -29,8 +34,12 @@ export class ContentPageController {
     const page = isContentPageSlug(slug) ? await this.pages.current(slug, language) : null;
     if (!page) throw AppError.notFound('There is no such page.');
     const store = await this.stores.default();
+    const links = pageLinks(req, this.config.baseUrl, `/shop/page/${page.slug}`);
     return guestPage(req, 'shop/content/page', {
       title: page.title,
+      ...links,
+      // The description without the text's markup (content-blocks.ts): no `## ` or `- ` in a link preview.
+      openGraph: websiteOpenGraph(page.title, links, page.body.replace(/^(## |- )/gm, '')),
       page: {
         slug: page.slug,
         title: page.title,
