@@ -113,6 +113,7 @@ describe('control panel', () => {
       'Returns',
       'Withdrawals',
       'Products',
+      'Search',
       'Customers',
       'Jobs',
       'Coupons',
