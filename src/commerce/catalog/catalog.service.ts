@@ -223,7 +223,7 @@ export class CatalogService {
 
   /**
    * The first few products and shown categories for what a shopper has typed so far (2 characters or more),
-   * categories whose name has a word beginning with each typed word. Not counted as a search.
+   * categories whose name has a word beginning with each typed (or corrected) word. Not counted as a search.
    */
   async suggest(q: string, currencyCode?: string): Promise<SearchSuggestions> {
     const currency = await this.currency(currencyCode);
@@ -233,12 +233,17 @@ export class CatalogService {
       this.searchIndex.search(store.id, q, 0, SUGGESTED_PRODUCTS),
       CategoryTree.load(this.dataSource.manager, store.id),
     ]);
-    const typed = searchWords(q).map(foldWord);
+    // As typed, or as the search corrected it: a category named "Coffee …" for "cofe" too.
+    const spellings = [q, found.didYouMean?.applied ? found.didYouMean.query : ''].map((text) =>
+      searchWords(text).map(foldWord),
+    );
     const categories = tree
       .shownNodes()
       .filter((node) => {
         const words = foldWord(node.name).match(/[\p{L}\p{N}]+/gu) ?? [];
-        return typed.every((word) => words.some((name) => name.startsWith(word)));
+        return spellings.some(
+          (typed) => typed.length > 0 && typed.every((word) => words.some((name) => name.startsWith(word))),
+        );
       })
       .sort((a, b) => a.name.localeCompare(b.name))
       .slice(0, SUGGESTED_CATEGORIES)

@@ -16,7 +16,8 @@ export function searchWords(query: string): string[] {
 
 /**
  * FTS5: every word as a quoted prefix term, OR-ed with the words it may also mean (synonyms, corrections); the
- * groups side by side are ANDed. `[["cafe"], ["fil", "filter"]]` → `"cafe"* ("fil"* OR "filter"*)`
+ * groups are ANDed, explicitly (FTS5 takes no implicit AND beside a parenthesised group).
+ * `[["cafe"], ["fil", "filter"]]` → `"cafe"* AND ("fil"* OR "filter"*)`
  */
 export function fts5Query(terms: string[][]): string {
   return terms
@@ -24,7 +25,7 @@ export function fts5Query(terms: string[][]): string {
       const group = alternatives.map((word) => `"${word}"*`);
       return group.length === 1 ? group[0] : `(${group.join(' OR ')})`;
     })
-    .join(' ');
+    .join(' AND ');
 }
 
 /** What the server's FULLTEXT index leaves out: words shorter than its minimum token size, and stopwords. */
