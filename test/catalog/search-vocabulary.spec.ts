@@ -66,7 +66,9 @@ describe('search vocabulary', () => {
     for (let round = 0; round < rounds; round++) big.corrections('cofeee');
     const perWordMs = Number(process.hrtime.bigint() - started) / 1e6 / rounds;
     expect(big.corrections('cofeee')).toContain('coffee');
-    process.stdout.write(`vocabulary of ${big.size} words: built in ${buildMs} ms, ${perWordMs.toFixed(2)} ms a word\n`);
+    process.stdout.write(
+      `vocabulary of ${big.size} words: built in ${buildMs} ms, ${perWordMs.toFixed(2)} ms a word\n`,
+    );
     // Only a guard against a pathological slowdown: the test machine is shared and loops run slower in Jest.
     expect(perWordMs).toBeLessThan(500);
   });

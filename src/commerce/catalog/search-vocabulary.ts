@@ -92,7 +92,7 @@ export class SearchVocabulary {
     let path = '';
     let valid = 0;
     const found: Candidate[] = [];
-    for (let index = 0; index < words.length; ) {
+    for (let index = 0; index < words.length;) {
       const candidate = words[index];
       let depth = Math.min(valid, commonPrefixLength(path, candidate));
       path = candidate;
