@@ -21,6 +21,7 @@ import { CpModule } from './cp/cp.module';
 import { CpAuditModule } from './cp/audit/cp-audit.module';
 import { CpCategoriesModule } from './cp/categories/cp-categories.module';
 import { CpContentModule } from './cp/content/cp-content.module';
+import { CpSearchModule } from './cp/search/cp-search.module';
 import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
 import { CpCustomersModule } from './cp/customers/cp-customers.module';
 import { CpGiftCardsModule } from './cp/gift-cards/cp-gift-cards.module';
@@ -76,6 +77,7 @@ const CP_MODULES = [
   CpGiftCardsModule,
   CpReturnsModule,
   CpContentModule,
+  CpSearchModule,
   CpWithdrawalsModule,
   CpReportsModule,
   CpSettingsModule,

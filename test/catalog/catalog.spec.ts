@@ -265,7 +265,8 @@ describe('catalog', () => {
   describe('search', () => {
     it('finds by name, SKU and description, best match first, in the listing shape', async () => {
       const res = await json('/shop/catalog/search-results?q=grinder').expect(200);
-      expect(Object.keys(res.body).sort()).toEqual(['page', 'perPage', 'products', 'success', 'total']);
+      expect(Object.keys(res.body).sort()).toEqual(['didYouMean', 'page', 'perPage', 'products', 'success', 'total']);
+      expect(res.body.didYouMean).toBeNull();
       const skus = res.body.products.map((product: { sku: string }) => product.sku);
       // Name hits come first; the hidden Barista Pro grinder is never found.
       expect(skus[0]).toBe('DEMO-GRINDER-HAND');
@@ -362,6 +363,7 @@ describe('catalog', () => {
         page: 1,
         perPage: 24,
         total: 0,
+        didYouMean: null,
       });
       await json('/shop/catalog/search-results?q=%20%20').expect(200);
       await html('/shop/catalog/search-results?q=').expect(200);

@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, FindOptionsSelect } from 'typeorm';
 import { convertMinor, toMinor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { CategoryLink, ShopCategories } from '../categories/shop-categories.service';
+import { categoryPath } from '../categories/category-tree';
 import { CatalogProduct, CatalogReduction, catalogReduction, shownImagePaths } from '../products/catalog-product';
 import { netQuantityOf, pricePerUnit, UnitPrice } from '../products/net-quantity';
 import { PriceHistory } from '../products/price-history.service';
@@ -18,7 +19,10 @@ import { Currency } from '../stores/currency.entity';
 import { CurrencyService } from '../stores/currency.service';
 import { StoreService } from '../stores/store.service';
 import { CatalogListingRequest, CatalogPaging, CatalogSearchRequest, CatalogSort, MAX_PER_PAGE } from './catalog-query';
-import { ProductSearchService } from './product-search.service';
+import { DidYouMean, ProductSearchService } from './product-search.service';
+import { SearchMisses } from './search-misses.service';
+import { searchWords } from './search-terms';
+import { foldWord } from './search-vocabulary';
 
 /** One page of the listing or of search results, prices in `currency`. */
 export interface CatalogPage {
@@ -28,6 +32,22 @@ export interface CatalogPage {
   total: number;
   currency: Currency;
 }
+
+/** A page of search results, with the spelling the search corrected the query to or suggests instead. */
+export interface SearchResultsPage extends CatalogPage {
+  didYouMean: DidYouMean | null;
+}
+
+/** What the header's search field suggests while a shopper types (`/shop/catalog/suggest`). */
+export interface SearchSuggestions {
+  products: CatalogProduct[];
+  categories: Array<{ name: string; url: string }>;
+  currency: Currency;
+  didYouMean: DidYouMean | null;
+}
+
+const SUGGESTED_PRODUCTS = 6;
+const SUGGESTED_CATEGORIES = 4;
 
 export interface CatalogVariant {
   sku: string;
@@ -135,6 +155,7 @@ function listingOrders(sqlite: boolean): Record<CatalogSort, Array<[string, 'ASC
  */
 @Injectable()
 export class CatalogService {
+  private readonly logger = new Logger(CatalogService.name);
   private readonly orders: ReturnType<typeof listingOrders>;
 
   constructor(
@@ -143,6 +164,7 @@ export class CatalogService {
     private readonly currencies: CurrencyService,
     private readonly products: ProductsService,
     private readonly searchIndex: ProductSearchService,
+    private readonly misses: SearchMisses,
     private readonly history: PriceHistory,
     private readonly images: ProductImages,
     private readonly categories: ShopCategories,
@@ -199,12 +221,56 @@ export class CatalogService {
     return { products: await this.products.present(products, currency, now), page, perPage, total, currency };
   }
 
-  /** Full-text search in relevance order; an empty query is an empty page, not an error. */
-  async search(query: CatalogSearchRequest, currencyCode?: string): Promise<CatalogPage> {
+  /**
+   * Full-text search in relevance order; an empty query is an empty page, not an error. A search that finds
+   * nothing is counted for the CP; failing to count it never fails the search.
+   */
+  async search(query: CatalogSearchRequest, currencyCode?: string): Promise<SearchResultsPage> {
     const store = await this.stores.default();
     const { page, perPage } = paging(query);
     const found = await this.searchIndex.search(store.id, query.q, (page - 1) * perPage, perPage);
-    return this.page(await this.products.inOrder(found.ids), found.total, page, perPage, currencyCode);
+    if (found.total === 0) {
+      await this.misses.record(store.id, query.q).catch((error: unknown) => {
+        this.logger.warn({ err: error }, 'could not count a search without results');
+      });
+    }
+    const results = await this.page(await this.products.inOrder(found.ids), found.total, page, perPage, currencyCode);
+    return { ...results, didYouMean: found.didYouMean };
+  }
+
+  /**
+   * The first few products and shown categories for what a shopper has typed so far (2 characters or more),
+   * categories whose name has a word beginning with each typed (or corrected) word. Not counted as a search.
+   */
+  async suggest(q: string, currencyCode?: string): Promise<SearchSuggestions> {
+    const currency = await this.currency(currencyCode);
+    if (q.trim().length < 2) return { products: [], categories: [], currency, didYouMean: null };
+    const store = await this.stores.default();
+    const [found, tree] = await Promise.all([
+      this.searchIndex.search(store.id, q, 0, SUGGESTED_PRODUCTS),
+      this.categories.tree(store.id),
+    ]);
+    // As typed, or as the search corrected it: a category named "Coffee …" for "cofe" too.
+    const spellings = [q, found.didYouMean?.applied ? found.didYouMean.query : ''].map((text) =>
+      searchWords(text).map(foldWord),
+    );
+    const categories = tree
+      .shownNodes()
+      .filter((node) => {
+        const words = foldWord(node.name).match(/[\p{L}\p{N}]+/gu) ?? [];
+        return spellings.some(
+          (typed) => typed.length > 0 && typed.every((word) => words.some((name) => name.startsWith(word))),
+        );
+      })
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .slice(0, SUGGESTED_CATEGORIES)
+      .map((node) => ({ name: node.name, url: categoryPath(node.path) }));
+    return {
+      products: await this.products.present(await this.products.inOrder(found.ids), currency),
+      categories,
+      currency,
+      didYouMean: found.didYouMean,
+    };
   }
 
   /** The product behind `/shop/p/{slug}`, or null when it is missing, disabled or of another store. */

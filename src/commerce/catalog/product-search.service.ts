@@ -1,65 +1,124 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isSqlite } from '../../database/data-source-options';
+import { SearchDictionary } from './search-dictionary.service';
 import { FulltextLimits, fts5Query, mysqlBooleanQuery, searchWords } from './search-terms';
+import { foldWord, SearchVocabulary } from './search-vocabulary';
+
+/**
+ * A spelling the search offers instead of the query: `applied` when the shown results are those of this spelling
+ * alone ("Showing results for …"), else a suggestion for a query that found nothing ("Did you mean …?").
+ */
+export interface DidYouMean {
+  query: string;
+  applied: boolean;
+}
 
 export interface SearchPage {
   /** Matching product ids, most relevant first. */
   ids: number[];
   total: number;
+  didYouMean: DidYouMean | null;
 }
 
 /**
  * Full-text product search over name, SKU and description (index from the ProductSearch migration),
  * limited to the store's visible, enabled products. A hit in the name outweighs one in the SKU, which
  * outweighs one in the description; equal scores fall back to the name.
+ *
+ * It forgives (docs/shop.md, _Search_): every word is a prefix, a word also finds its CP synonyms, and a word
+ * that begins no word of the vocabulary (SearchDictionary) also finds the words it is a likely typo of.
  */
 @Injectable()
 export class ProductSearchService {
   private limits?: Promise<FulltextLimits>;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly dictionary: SearchDictionary,
+  ) {}
 
   async search(storeId: number, query: string, offset: number, limit: number): Promise<SearchPage> {
     const words = searchWords(query);
-    if (words.length === 0) return { ids: [], total: 0 };
-    return isSqlite(this.dataSource.options)
-      ? this.searchFts5(storeId, fts5Query(words), offset, limit)
-      : this.searchFulltext(storeId, mysqlBooleanQuery(words, await this.fulltextLimits()), offset, limit);
+    if (words.length === 0) return { ids: [], total: 0, didYouMean: null };
+    const [vocabulary, synonyms] = await Promise.all([
+      this.dictionary.vocabulary(storeId),
+      this.dictionary.synonyms(storeId),
+    ]);
+    const asTyped = words.map((word) => [...new Set([word, ...(synonyms.get(foldWord(word)) ?? [])])]);
+    const corrections = asTyped.map((alternatives) =>
+      alternatives.some((word) => vocabulary.begins(word)) ? [] : vocabulary.corrections(alternatives[0]),
+    );
+    if (corrections.every((found) => found.length === 0)) {
+      const page = await this.find(storeId, asTyped, offset, limit);
+      return page.total > 0 ? { ...page, didYouMean: null } : this.nothingFound(storeId, words, vocabulary);
+    }
+    const page = await this.find(
+      storeId,
+      asTyped.map((alternatives, index) => [...alternatives, ...corrections[index]]),
+      offset,
+      limit,
+    );
+    if (page.total === 0) return this.nothingFound(storeId, words, vocabulary);
+    // Only when the words as typed find nothing are the results the corrections' alone.
+    const applied = (await this.count(storeId, asTyped)) === 0;
+    const corrected = words.map((word, index) => corrections[index][0] ?? word).join(' ');
+    return { ...page, didYouMean: applied ? { query: corrected, applied } : null };
   }
 
-  private async searchFts5(storeId: number, match: string, offset: number, limit: number): Promise<SearchPage> {
-    const from =
-      'FROM "products_fts" JOIN "products" "p" ON "p"."id" = "products_fts"."rowid" ' +
-      'WHERE "products_fts" MATCH ? AND "p"."storeId" = ? AND "p"."visible" = 1 AND "p"."enabled" = 1';
-    const [rows, [{ total }]] = await Promise.all([
-      this.dataSource.query<Array<{ id: number }>>(
-        // bm25 is lower for better matches; the weights follow the column order name, sku, description.
-        `SELECT "p"."id" AS "id" ${from} ORDER BY bm25("products_fts", 10.0, 5.0, 1.0), LOWER("p"."name"), "p"."id" ` +
-          'LIMIT ? OFFSET ?',
-        [match, storeId, limit, offset],
-      ),
-      this.dataSource.query<Array<{ total: number }>>(`SELECT COUNT(*) AS "total" ${from}`, [match, storeId]),
-    ]);
-    return { ids: rows.map((row) => Number(row.id)), total: Number(total) };
+  /** Nothing found even with the corrections: a looser spelling (one more edit) that does find something, if any. */
+  private async nothingFound(storeId: number, words: string[], vocabulary: SearchVocabulary): Promise<SearchPage> {
+    const empty = { ids: [], total: 0, didYouMean: null };
+    const respelt = words.map((word) => vocabulary.corrections(word, true)[0] ?? word);
+    if (respelt.every((word, index) => word === words[index])) return empty;
+    if (
+      (await this.count(
+        storeId,
+        respelt.map((word) => [word]),
+      )) === 0
+    )
+      return empty;
+    return { ...empty, didYouMean: { query: respelt.join(' '), applied: false } };
   }
 
-  /**
-   * BOOLEAN MODE rather than NATURAL LANGUAGE MODE: it needs every real word (natural mode ranks products
-   * matching any word, so "alpine tent" lists every tent) and knows prefixes, while InnoDB still scores it.
-   */
-  private async searchFulltext(storeId: number, against: string, offset: number, limit: number): Promise<SearchPage> {
-    const matches = 'MATCH(`p`.`name`, `p`.`sku`, `p`.`description`) AGAINST (? IN BOOLEAN MODE)';
-    const from = `FROM \`products\` \`p\` WHERE ${matches} AND \`p\`.\`storeId\` = ? AND \`p\`.\`visible\` = 1 AND \`p\`.\`enabled\` = 1`;
-    const [rows, [{ total }]] = await Promise.all([
-      this.dataSource.query<Array<{ id: number }>>(
-        `SELECT \`p\`.\`id\` AS \`id\`, MATCH(\`p\`.\`name\`) AGAINST (? IN BOOLEAN MODE) * 3 + ${matches} AS \`score\` ` +
-          `${from} ORDER BY \`score\` DESC, \`p\`.\`name\`, \`p\`.\`id\` LIMIT ? OFFSET ?`,
-        [against, against, against, storeId, limit, offset],
-      ),
-      this.dataSource.query<Array<{ total: number }>>(`SELECT COUNT(*) AS \`total\` ${from}`, [against, storeId]),
-    ]);
-    return { ids: rows.map((row) => Number(row.id)), total: Number(total) };
+  private async find(storeId: number, terms: string[][], offset: number, limit: number) {
+    const [ids, total] = await Promise.all([this.ids(storeId, terms, offset, limit), this.count(storeId, terms)]);
+    return { ids, total };
+  }
+
+  private async ids(storeId: number, terms: string[][], offset: number, limit: number): Promise<number[]> {
+    const rows = isSqlite(this.dataSource.options)
+      ? await this.dataSource.query<Array<{ id: number }>>(
+          // bm25 is lower for better matches; the weights follow the column order name, sku, description.
+          `SELECT "p"."id" AS "id" ${FTS5_FROM} ORDER BY bm25("products_fts", 10.0, 5.0, 1.0), LOWER("p"."name"), ` +
+            '"p"."id" LIMIT ? OFFSET ?',
+          [fts5Query(terms), storeId, limit, offset],
+        )
+      : await this.fulltextAgainst(terms).then((against) =>
+          this.dataSource.query<Array<{ id: number }>>(
+            `SELECT \`p\`.\`id\` AS \`id\`, MATCH(\`p\`.\`name\`) AGAINST (? IN BOOLEAN MODE) * 3 + ${FULLTEXT_MATCH} ` +
+              `AS \`score\` ${FULLTEXT_FROM} ORDER BY \`score\` DESC, \`p\`.\`name\`, \`p\`.\`id\` LIMIT ? OFFSET ?`,
+            [against, against, against, storeId, limit, offset],
+          ),
+        );
+    return rows.map((row) => Number(row.id));
+  }
+
+  private async count(storeId: number, terms: string[][]): Promise<number> {
+    const [{ total }] = isSqlite(this.dataSource.options)
+      ? await this.dataSource.query<Array<{ total: number }>>(`SELECT COUNT(*) AS "total" ${FTS5_FROM}`, [
+          fts5Query(terms),
+          storeId,
+        ])
+      : await this.dataSource.query<Array<{ total: number }>>(`SELECT COUNT(*) AS \`total\` ${FULLTEXT_FROM}`, [
+          await this.fulltextAgainst(terms),
+          storeId,
+        ]);
+    return Number(total);
+  }
+
+  private async fulltextAgainst(terms: string[][]): Promise<string> {
+    return mysqlBooleanQuery(terms, await this.fulltextLimits());
   }
 
   /** Read once from the server: they are fixed when the index is built. */
@@ -89,3 +148,16 @@ export class ProductSearchService {
     return this.limits;
   }
 }
+
+const FTS5_FROM =
+  'FROM "products_fts" JOIN "products" "p" ON "p"."id" = "products_fts"."rowid" ' +
+  'WHERE "products_fts" MATCH ? AND "p"."storeId" = ? AND "p"."visible" = 1 AND "p"."enabled" = 1';
+
+/**
+ * BOOLEAN MODE rather than NATURAL LANGUAGE MODE: it needs every real word (natural mode ranks products
+ * matching any word, so "alpine tent" lists every tent) and knows prefixes, while InnoDB still scores it.
+ */
+const FULLTEXT_MATCH = 'MATCH(`p`.`name`, `p`.`sku`, `p`.`description`) AGAINST (? IN BOOLEAN MODE)';
+const FULLTEXT_FROM =
+  `FROM \`products\` \`p\` WHERE ${FULLTEXT_MATCH} AND \`p\`.\`storeId\` = ? ` +
+  'AND `p`.`visible` = 1 AND `p`.`enabled` = 1';

@@ -1,7 +1,9 @@
 import type { Request } from 'express';
-import { CatalogPage, ProductPage } from '../../commerce/catalog/catalog.service';
 import { categoryErrors } from '../../commerce/categories/categories-errors';
 import { CategoryLink, CategoryPage } from '../../commerce/categories/shop-categories.service';
+import { CatalogPage, ProductPage, SearchSuggestions } from '../../commerce/catalog/catalog.service';
+import { DidYouMean } from '../../commerce/catalog/product-search.service';
+import { formatAmount } from '../../common/money-format';
 import { CatalogProduct } from '../../commerce/products/catalog-product';
 import { PageView } from '../../web/answers/answers';
 import { PageTextFn } from '../../web/i18n/page-text.decorator';
@@ -67,6 +69,39 @@ export function categoryJson(category: CategoryPage, baseUrl: string) {
 /** Exactly the documented listing shape: `{ success, products, page, perPage, total }`. */
 export function catalogPageJson(page: CatalogPage) {
   return { success: true, products: page.products, page: page.page, perPage: page.perPage, total: page.total };
+}
+
+/** The search page's line about a corrected spelling, with the link to search for it. */
+export function didYouMeanView(didYouMean: DidYouMean | null) {
+  return (
+    didYouMean && {
+      ...didYouMean,
+      url: `/shop/catalog/search-results?${new URLSearchParams({ q: didYouMean.query })}`,
+    }
+  );
+}
+
+/** The suggest endpoint's JSON (docs/http-contract.md, _Search suggestions_): absolute URLs, formatted prices. */
+export function searchSuggestionsJson(
+  query: string,
+  suggestions: SearchSuggestions,
+  baseUrl: string,
+  language: string,
+) {
+  return {
+    success: true,
+    query,
+    products: suggestions.products.map((product) => ({
+      name: product.name,
+      sku: product.sku,
+      url: product.url,
+      image: product.image,
+      price: formatAmount(product.price, suggestions.currency, language),
+      inStock: product.inStock,
+    })),
+    categories: suggestions.categories.map((category) => ({ name: category.name, url: `${baseUrl}${category.url}` })),
+    didYouMean: suggestions.didYouMean?.query ?? null,
+  };
 }
 
 /**

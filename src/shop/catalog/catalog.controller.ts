@@ -4,17 +4,19 @@ import type { Request } from 'express';
 import { CatalogService } from '../../commerce/catalog/catalog.service';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
-import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
+import { PageLanguage, PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { guestPage } from '../../web/page-cache';
 import {
   catalogPageJson,
   catalogPageView,
+  didYouMeanView,
   listingFilters,
   productNotFoundPage,
+  searchSuggestionsJson,
   sessionCurrency,
   wantsJson,
 } from './catalog-view';
-import { CatalogListingQuery, CatalogSearchQuery } from './dto/catalog-query.dto';
+import { CatalogListingQuery, CatalogSearchQuery, CatalogSuggestQuery } from './dto/catalog-query.dto';
 import { LISTING_PATH } from './catalog-aliases.middleware';
 import { listingCanonicalParams, pageLinks } from '../../web/page-links';
 import { websiteOpenGraph } from '../../web/structured-data';
@@ -61,13 +63,27 @@ export class CatalogController {
   @ApiOkResponse({ description: 'HTML results; with Accept: application/json the listing shape, best match first' })
   async searchResults(@Query() query: CatalogSearchQuery, @Req() req: Request, @PageText() text: PageTextFn) {
     const page = await this.catalog.search(query, sessionCurrency(req));
-    if (wantsJson(req)) return catalogPageJson(page);
+    if (wantsJson(req)) return { ...catalogPageJson(page), didYouMean: page.didYouMean?.query ?? null };
     return guestPage(req, 'shop/catalog/search', {
       title: query.q ? text('catalog.search.titleFor', { q: query.q }) : text('catalog.search.title'),
       q: query.q,
       ...pageLinks(req, this.config.baseUrl, SEARCH_PATH, listingCanonicalParams(req)),
+      didYouMean: didYouMeanView(page.didYouMean),
       ...catalogPageView(page, req, { q: query.q }, this.config.baseUrl),
     });
+  }
+
+  /**
+   * Suggestions for the header's search field (public/js/search-suggest.js), cacheable for a minute like a guest
+   * page. Prices follow a session's currency: `Vary: Cookie` keeps a shared cache's copy to visitors without one.
+   */
+  @Get('suggest')
+  @Header('Cache-Control', 'public, max-age=60')
+  @Header('Vary', 'Accept, Cookie')
+  @ApiOkResponse({ description: '{ success, query, products (≤ 6), categories (≤ 4), didYouMean }' })
+  async suggest(@Query() query: CatalogSuggestQuery, @Req() req: Request, @PageLanguage() language: string) {
+    const suggestions = await this.catalog.suggest(query.q, sessionCurrency(req));
+    return searchSuggestionsJson(query.q, suggestions, this.config.baseUrl, language);
   }
 
   @Get('product-404')

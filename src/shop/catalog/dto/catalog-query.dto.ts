@@ -61,3 +61,11 @@ export class CatalogSearchQuery extends CatalogPagingQuery implements CatalogSea
   @MaxLength(200)
   q: string = '';
 }
+
+/** What the shopper has typed into the header's search field so far. */
+export class CatalogSuggestQuery {
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  q: string = '';
+}
