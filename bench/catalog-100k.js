@@ -197,7 +197,8 @@ function catalogRows(storeId, size, next, existing) {
   const valueByLabel = {};
   ATTRIBUTES.forEach(({ code, name, values }, position) => {
     const attributeId = known(existing.attributes, code)?.id ?? next.attributes++;
-    if (!known(existing.attributes, code)) attributes.push({ id: attributeId, storeId, code, name, position, filterable: 1 });
+    if (!known(existing.attributes, code))
+      attributes.push({ id: attributeId, storeId, code, name, position, filterable: 1 });
     valueByLabel[code] = {};
     values.forEach((value, valuePosition) => {
       const slug = slugOf(value);

@@ -390,8 +390,9 @@ function freshDatabase(url) {
   return parsed.toString();
 }
 
+/** Up to 2 minutes: on a fresh MariaDB database the service first runs every migration, slow on a busy machine. */
 async function waitForHealth() {
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < 480; i++) {
     try {
       if ((await fetch(`${BASE}/health`)).ok) return;
     } catch {

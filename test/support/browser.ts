@@ -83,7 +83,6 @@ export async function addToCart(page: Page, product: string): Promise<void> {
   await popup.waitFor({ state: 'hidden' });
 }
 
-
 /** Waits for a locator's text to show `expected` (pages change after scripts answer), then asserts it. */
 export async function expectText(locator: Locator, expected: string | RegExp): Promise<void> {
   const matches = (text: string) => (typeof expected === 'string' ? text.includes(expected) : expected.test(text));
