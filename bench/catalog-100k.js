@@ -2,7 +2,8 @@
 // INSERTs in one transaction, because the HTTP or CLI import would take minutes at this size. Products come with
 // a category tree (10 top-level categories × 10 children; each product in one or two of the children, one of
 // them primary), attributes (brand 50 values, colour 12, size 6, material 8; 3–4 per product, carried by the
-// variants for the configurable tenth) and related / cross-sell products. Search needs nothing extra: on SQLite
+// variants for the configurable tenth) and related / cross-sell products (on the configurable tenth, which holds
+// the product page the bench measures). Search needs nothing extra: on SQLite
 // the ProductSearch migration's triggers feed `products_fts` row by row; on MySQL/MariaDB the FULLTEXT indexes
 // are InnoDB's own. The same seed gives the same catalog on both databases.
 const Database = require('better-sqlite3');
@@ -107,7 +108,7 @@ const IMAGES = ['ridgeline-2-person-tent', 'firefly-led-lantern', 'camp-pour-ove
 /** Options of the configurable products; their codes are the attributes' so the variants carry those values. */
 const VARIANT_SIZES = ['S', 'M', 'L'];
 const VARIANT_COLOURS = ['Red', 'Blue'];
-const ROWS_PER_INSERT = 500;
+const ROWS_PER_INSERT = 2000;
 
 const slugOf = (text) =>
   text
@@ -273,12 +274,14 @@ function catalogRows(storeId, size, next, existing) {
       productValues.push(valueRow(id, null, 'colour', pick(ATTRIBUTES[1].values)));
       if (random() < 0.5) productValues.push(valueRow(id, null, 'size', pick(ATTRIBUTES[2].values)));
     }
-    [1, 2, 3, 4].forEach((step, position) =>
-      relations.push({ productId: id, relatedProductId: idOf(n + step), kind: 'related', position }),
-    );
-    [1, 2].forEach((step, position) =>
-      relations.push({ productId: id, relatedProductId: idOf(n - step), kind: 'cross_sell', position }),
-    );
+    if (configurable) {
+      [1, 2, 3, 4].forEach((step, position) =>
+        relations.push({ productId: id, relatedProductId: idOf(n + step), kind: 'related', position }),
+      );
+      [1, 2].forEach((step, position) =>
+        relations.push({ productId: id, relatedProductId: idOf(n - step), kind: 'cross_sell', position }),
+      );
+    }
   }
   const search = { q: 'alpine lantern', hits: products.filter(({ name }) => /Alpine Lantern/.test(name)).length };
   return {
