@@ -211,14 +211,17 @@ async function measureOn(pid, scenario) {
   const checkouts = scenario.checkout
     ? `  = ${(result.requests.total / scenario.steps.length / SECONDS).toFixed(0)} checkouts/s`
     : '';
+  if (result.requests.total === 0) {
+    // No answer within the run is a failure too: there is no figure to give.
+    console.log(`${scenario.name.padEnd(46)} no answer within ${SECONDS} s`);
+    return { failures: `no answer within ${SECONDS} s` };
+  }
   console.log(
     `${scenario.name.padEnd(46)} ${String(Math.round(result.requests.average)).padStart(6)} req/s  ` +
       `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  cpu ${Math.round(cpuPerRequest)} µs/req` +
       `${checkouts}${errors ? `  errors ${errors}` : ''}${statuses.length ? ` (HTTP ${statuses.join(', ')})` : ''}`,
   );
-  if (errors) return { failures: `${errors} errors${statuses.length ? `, HTTP ${statuses.join(', ')}` : ''}` };
-  // No answer within the run is a failure too: there is no figure to give.
-  return { failures: result.requests.total === 0 ? `no answer within ${SECONDS} s` : null };
+  return { failures: errors ? `${errors} errors${statuses.length ? `, HTTP ${statuses.join(', ')}` : ''}` : null };
 }
 
 const BENCH_ADDRESS = {
