@@ -202,6 +202,9 @@ const CATALOG_SCENARIOS = [
  * machine is doing (autocannon shares it), so it is the figure to compare between two versions of the code.
  */
 async function measureOn(pid, scenario) {
+  // The server may still be answering requests the previous run left queued (slow pages at 32 connections);
+  // /health answers after them on SQLite, whose queries hold the event loop.
+  await get(`${BASE}/health`);
   await run(scenario, 1); // warm-up
   const cpuBefore = cpuMs(pid);
   const result = await run(scenario, SECONDS);
