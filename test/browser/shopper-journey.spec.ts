@@ -9,6 +9,7 @@ import { Order } from '../../src/commerce/orders/order.entity';
 import { OrderReturn } from '../../src/commerce/returns/return.entity';
 import { SettingsService } from '../../src/config/settings.service';
 import {
+  addToCart,
   cpLogIn,
   expectText,
   fillCheckoutDetails,
@@ -375,15 +376,6 @@ function miniCartCount(page: Page): Locator {
 
 function cartLine(page: Page, product: string): Locator {
   return page.locator('tr.cart-line', { has: page.getByRole('link', { name: product }) });
-}
-
-/** The product page's add-to-cart form: the popup says what was added, and the shopper goes on shopping. */
-async function addToCart(page: Page, product: string): Promise<void> {
-  await page.locator('form[action="/shop/cart/add"] [type="submit"]').first().click();
-  const popup = page.locator('dialog#cart-popup');
-  await expectText(popup.locator('[data-popup-message]'), `1 × ${product} added to your cart.`);
-  await popup.locator('[data-popup-close]').click();
-  await popup.waitFor({ state: 'hidden' });
 }
 
 /** Picks a configurable product's option, whether the page offers it as a list or as buttons. */

@@ -74,6 +74,15 @@ export async function fillCheckoutDetails(page: Page, email: string): Promise<vo
   await page.locator('input[name="shippingMethod"]').first().waitFor();
 }
 
+/** The product page's add-to-cart form: the popup says what was added, and the shopper goes on shopping. */
+export async function addToCart(page: Page, product: string): Promise<void> {
+  await page.locator('form[action="/shop/cart/add"] [type="submit"]').first().click();
+  const popup = page.locator('dialog#cart-popup');
+  await expectText(popup.locator('[data-popup-message]'), `1 × ${product} added to your cart.`);
+  await popup.locator('[data-popup-close]').click();
+  await popup.waitFor({ state: 'hidden' });
+}
+
 /** Waits for a locator's text to show `expected` (pages change after scripts answer), then asserts it. */
 export async function expectText(locator: Locator, expected: string | RegExp): Promise<void> {
   const matches = (text: string) => (typeof expected === 'string' ? text.includes(expected) : expected.test(text));
