@@ -25,6 +25,17 @@ interface ShopPage {
 /** Every storefront page type a shopper meets; a new one (or a new state of one, a menu open) is a new row. */
 const PAGES: ShopPage[] = [
   { name: 'home', open: (page) => page.goto('/') },
+  {
+    name: 'category-menu-open',
+    open: async (page) => {
+      await page.goto('/');
+      // Open on a phone by its summary; a wide screen shows it always.
+      if (!(await page.locator('.category-nav').isVisible())) await page.locator('.category-menu > summary').click();
+      await page.locator('.category-nav').waitFor();
+    },
+  },
+  { name: 'category', open: (page) => page.goto('/shop/c/camping') },
+  { name: 'sub-category', open: (page) => page.goto('/shop/c/coffee/brewing') },
   { name: 'listing', open: (page) => page.goto('/shop/catalog/products') },
   { name: 'search-results', open: (page) => page.goto('/shop/catalog/search-results?q=lantern') },
   { name: 'product', open: openProduct },
