@@ -17,6 +17,7 @@ import { Currency } from '../stores/currency.entity';
 import { CurrencyService } from '../stores/currency.service';
 import { StoreService } from '../stores/store.service';
 import { CatalogListingRequest, CatalogPaging, CatalogSearchRequest, CatalogSort, MAX_PER_PAGE } from './catalog-query';
+import { Facet, FacetService, ProductCondition } from './facets';
 import { ProductSearchService } from './product-search.service';
 
 /** One page of the listing or of search results, prices in `currency`. */
@@ -26,6 +27,8 @@ export interface CatalogPage {
   perPage: number;
   total: number;
   currency: Currency;
+  /** The filters of the result set with their counts (facets.ts). */
+  facets: Facet[];
 }
 
 export interface CatalogVariant {
@@ -131,6 +134,7 @@ export class CatalogService {
     private readonly currencies: CurrencyService,
     private readonly products: ProductsService,
     private readonly searchIndex: ProductSearchService,
+    private readonly facets: FacetService,
     private readonly history: PriceHistory,
     private readonly images: ProductImages,
     @InjectConfig() private readonly config: AppConfig,
@@ -155,7 +159,10 @@ export class CatalogService {
     return this.currencies.chosenOrBase(code);
   }
 
-  /** One page of the listing, filtered by stock and by a price range in the shopper's currency. */
+  /**
+   * One page of the listing, filtered by stock, by a price range in the shopper's currency and by the facet
+   * selection, with the facets of the result set.
+   */
   async listing(query: CatalogListingRequest, currencyCode?: string): Promise<CatalogPage> {
     const [store, currency, base] = await Promise.all([
       this.stores.default(),
@@ -164,30 +171,47 @@ export class CatalogService {
     ]);
     const { page, perPage } = paging(query);
     const now = Date.now();
+    const scope = [shownIn(store.id)];
+    if (query.inStock) scope.push({ sql: 'p.stock > 0', params: {} });
+    // Prices are stored in the base currency: the bounds are converted once instead of every row.
+    const inBase = (major: number) => convertMinor(toMinor(major, currency.decimals), currency, base);
+    if (query.minPrice !== undefined)
+      scope.push({ sql: `${PAID_PRICE} >= :min`, params: { min: inBase(query.minPrice), now } });
+    if (query.maxPrice !== undefined)
+      scope.push({ sql: `${PAID_PRICE} <= :max`, params: { max: inBase(query.maxPrice), now } });
+    const selection = await this.facets.resolve(store.id, query.facets ?? {});
     const builder = this.dataSource
       .getRepository(Product)
       .createQueryBuilder('p')
       .select(CARD_COLUMNS.map((column) => `p.${column}`))
-      .where('p.storeId = :storeId AND p.visible = :yes AND p.enabled = :yes', { storeId: store.id, yes: true })
       .skip((page - 1) * perPage)
       .take(perPage);
-    if (query.inStock) builder.andWhere('p.stock > 0');
-    // Prices are stored in the base currency: the bounds are converted once instead of every row.
-    const inBase = (major: number) => convertMinor(toMinor(major, currency.decimals), currency, base);
-    if (query.minPrice !== undefined) builder.andWhere(`${PAID_PRICE} >= :min`, { min: inBase(query.minPrice) });
-    if (query.maxPrice !== undefined) builder.andWhere(`${PAID_PRICE} <= :max`, { max: inBase(query.maxPrice) });
+    for (const condition of [...scope, ...this.facets.conditions(selection)])
+      builder.andWhere(condition.sql, condition.params);
     for (const [column, direction] of this.orders[query.sort]) builder.addOrderBy(column, direction);
     builder.setParameter('now', now);
-    const [products, total] = await builder.getManyAndCount();
-    return { products: await this.products.present(products, currency, now), page, perPage, total, currency };
+    const [[products, total], facets] = await Promise.all([
+      builder.getManyAndCount(),
+      this.facets.facets(scope, selection),
+    ]);
+    return { products: await this.products.present(products, currency, now), page, perPage, total, currency, facets };
   }
 
-  /** Full-text search in relevance order; an empty query is an empty page, not an error. */
+  /** Full-text search in relevance order, narrowed by the facet selection; an empty query is an empty page. */
   async search(query: CatalogSearchRequest, currencyCode?: string): Promise<CatalogPage> {
     const store = await this.stores.default();
     const { page, perPage } = paging(query);
-    const found = await this.searchIndex.search(store.id, query.q, (page - 1) * perPage, perPage);
-    return this.page(await this.products.inOrder(found.ids), found.total, page, perPage, currencyCode);
+    const [matches, selection] = await Promise.all([
+      this.searchIndex.scope(query.q),
+      this.facets.resolve(store.id, query.facets ?? {}),
+    ]);
+    const [found, facets] = await Promise.all([
+      this.searchIndex.search(store.id, query.q, (page - 1) * perPage, perPage, this.facets.conditions(selection)),
+      matches ? this.facets.facets([shownIn(store.id), matches], selection) : [],
+    ]);
+    const currency = await this.currency(currencyCode);
+    const products = await this.products.present(await this.products.inOrder(found.ids), currency);
+    return { products, page, perPage, total: found.total, currency, facets };
   }
 
   /** The product behind `/shop/p/{slug}`, or null when it is missing, disabled or of another store. */
@@ -243,17 +267,11 @@ export class CatalogService {
       meta: { title: product.metaTitle || product.name, description: product.metaDescription },
     };
   }
+}
 
-  private async page(
-    products: Product[],
-    total: number,
-    page: number,
-    perPage: number,
-    currencyCode?: string,
-  ): Promise<CatalogPage> {
-    const currency = await this.currency(currencyCode);
-    return { products: await this.products.present(products, currency), page, perPage, total, currency };
-  }
+/** The store's products a shopper finds: visible and enabled. */
+function shownIn(storeId: number): ProductCondition {
+  return { sql: 'p.storeId = :storeId AND p.visible = :yes AND p.enabled = :yes', params: { storeId, yes: true } };
 }
 
 function paging(query: CatalogPaging): { page: number; perPage: number } {

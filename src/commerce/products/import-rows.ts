@@ -1,4 +1,5 @@
 import { AppError } from '../../common/errors/app-error';
+import { readAttributeValues } from '../attributes/attribute-rules';
 import { isTaxClass, TAX_CLASSES, TaxClass } from '../tax/tax-class';
 import { NET_QUANTITY_SCALE, readNetQuantity as readNetQuantityOf } from './net-quantity';
 import { MAX_DESCRIPTION_BYTES, SLUG_PATTERN } from './product-details';
@@ -122,6 +123,7 @@ function readRow(
   const variants = readVariants(raw.variants, options, sku, decimals, problems);
   const netQuantity = readNetQuantity(raw, '', problems);
   const safety = readSafety(raw.safety, languages, problems);
+  const attributes = raw.attributes === undefined ? null : readAttributeValues(raw.attributes, 'attributes', problems);
   if (problems.length > before) return null;
   return {
     sku: sku!,
@@ -143,6 +145,7 @@ function readRow(
     crossSell,
     ...netQuantity,
     ...(safety ? { safety } : {}),
+    ...(attributes ? { attributes } : {}),
   };
 }
 

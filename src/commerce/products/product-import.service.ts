@@ -3,6 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { In, ObjectLiteral } from 'typeorm';
 import { toMinor } from '../../common/money';
 import { urlSlug } from '../../common/slug';
+import { AttributeValues } from '../attributes/attribute-rules';
+import { ProductAttributes } from '../attributes/product-attributes.service';
 import { AuditLog } from '../audit/audit-log.service';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { NetUnit, parseNetQuantity } from './net-quantity';
@@ -56,6 +58,8 @@ export interface ProductImportRow extends NetQuantityFields {
   crossSell?: string[];
   /** The product's safety data; a row without it leaves the product without any. */
   safety?: SafetyInfo;
+  /** The product's own attribute values by code; a row without them leaves the product's alone. */
+  attributes?: AttributeValues;
 }
 
 /** A net quantity in `netUnit` (250 g, 0.75 l), both or neither: what the unit price is computed from. */
@@ -121,6 +125,7 @@ export class ProductImportService {
     private readonly imageSources: ImportImageSources,
     private readonly images: ProductImages,
     private readonly audit: AuditLog,
+    private readonly attributes: ProductAttributes,
   ) {}
 
   /**
@@ -178,6 +183,7 @@ export class ProductImportService {
       );
       await this.upsertVariants(tx, accepted, ids, known, decimals, levels, now);
       await this.replaceSafety(tx, accepted, ids);
+      await this.writeAttributes(tx, storeId, accepted, ids);
       await this.stock.set(tx, [...levels.values()]);
       await this.history.record(tx, [...ids.values()], now);
       if (options.relations ?? true) await this.replaceRelations(tx, accepted, ids);
@@ -324,6 +330,21 @@ export class ProductImportService {
       const images = stored.get(index)!;
       if (images.length > 0 || withPictures.has(productId)) await this.images.replaceImported(tx, productId, images);
     }
+  }
+
+  /** The rows' own attribute values (for rows that give them) and the values their variants carry. */
+  private async writeAttributes(tx: Tx, storeId: number, rows: ProductImportRow[], ids: Map<string, number>) {
+    const given = rows.filter((row) => row.attributes);
+    await this.attributes.setProductValues(
+      tx.manager,
+      storeId,
+      new Map(given.map((row) => [ids.get(row.sku)!, row.attributes!])),
+    );
+    await this.attributes.syncVariantValues(
+      tx.manager,
+      storeId,
+      rows.filter((row) => row.variants?.length).map((row) => ids.get(row.sku)!),
+    );
   }
 
   private async replaceSafety(tx: Tx, rows: ProductImportRow[], ids: Map<string, number>): Promise<void> {

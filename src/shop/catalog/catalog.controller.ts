@@ -2,6 +2,7 @@ import { Controller, Get, Header, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CatalogService } from '../../commerce/catalog/catalog.service';
+import { Facet } from '../../commerce/catalog/facets';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
@@ -25,7 +26,9 @@ export class CatalogController {
   @Header('Vary', 'Accept')
   @Header('Cache-Control', 'private, no-cache')
   @ApiOkResponse({
-    description: 'HTML listing; with Accept: application/json { success, products, page, perPage, total }',
+    description:
+      'HTML listing; with Accept: application/json { success, products, page, perPage, total, facets }; ' +
+      'facet filters as f.<attribute code>=<value slug>[,<value slug>…]',
   })
   async products(@Query() query: CatalogListingQuery, @Req() req: Request, @PageText() text: PageTextFn) {
     const page = await this.catalog.listing({ ...query, inStock: query.inStock === '1' }, sessionCurrency(req));
@@ -39,7 +42,9 @@ export class CatalogController {
     return guestPage(req, 'shop/catalog/products', {
       title: text('catalog.listing.title'),
       filters,
-      filtered: Boolean(filters.inStock || filters.minPrice || filters.maxPrice),
+      filtered: Boolean(
+        filters.inStock || filters.minPrice || filters.maxPrice || page.facets.some((facet) => facetSelected(facet)),
+      ),
       ...catalogPageView(page, req, filters, this.config.baseUrl),
     });
   }
@@ -62,4 +67,8 @@ export class CatalogController {
   productMissing(@Req() req: Request, @PageText() text: PageTextFn) {
     return productNotFoundPage(req, text);
   }
+}
+
+function facetSelected(facet: Facet): boolean {
+  return facet.values.some((value) => value.selected);
 }
