@@ -19,6 +19,7 @@ import { PluginPanelsCpModule } from './config/plugin-panels/plugin-panels-cp.mo
 import { SettingsModule } from './config/settings.module';
 import { CpModule } from './cp/cp.module';
 import { CpAuditModule } from './cp/audit/cp-audit.module';
+import { CpAttributesModule } from './cp/attributes/cp-attributes.module';
 import { CpContentModule } from './cp/content/cp-content.module';
 import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
 import { CpCustomersModule } from './cp/customers/cp-customers.module';
@@ -66,6 +67,7 @@ export interface AppModuleOptions {
 const CP_MODULES = [
   CpModule,
   CpProductsModule,
+  CpAttributesModule,
   CpCustomersModule,
   CpCouponsModule,
   CpShippingModule,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AttributeAdmin } from './attributes/attribute-admin.service';
 import { CouponList } from './coupons/coupon-list.service';
 import { GiftCardList } from './gift-cards/gift-card-list.service';
 import { AbandonedCartsReport } from './marketing/abandoned-carts-report.service';
@@ -12,6 +13,7 @@ import { ShippingAdmin } from './shipping/shipping-admin.service';
 import { ShopStatistics } from './statistics/shop-statistics.service';
 
 const ADMIN_SERVICES = [
+  AttributeAdmin,
   OrderAdmin,
   OrderList,
   OrderMethodNames,

@@ -1,9 +1,13 @@
 import request from 'supertest';
 import { In } from 'typeorm';
+import { AttributeValue } from '../../src/commerce/attributes/attribute-value.entity';
 import { Attribute } from '../../src/commerce/attributes/attribute.entity';
+import { AuditEntry } from '../../src/commerce/audit/audit-entry.entity';
 import { ProductAttributeValue } from '../../src/commerce/attributes/product-attribute-value.entity';
 import { CatalogTransfer } from '../../src/commerce/products/catalog-transfer.service';
 import { Product } from '../../src/commerce/products/product.entity';
+import { cpNavLabels, cpStaff } from '../support/cp-staff';
+import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** A seeded random sequence (Park–Miller), so a failure repeats. */
@@ -72,7 +76,11 @@ function fixture() {
       const variants = [];
       for (const colour of [...new Set(colours)]) {
         for (const size of sizes) {
-          variants.push({ sku: `${sku}-${colour}-${size}`, options: { fcolour: colour, fsize: size }, stock: random(3) });
+          variants.push({
+            sku: `${sku}-${colour}-${size}`,
+            options: { fcolour: colour, fsize: size },
+            stock: random(3),
+          });
           values.fcolour.add(slugOf(colour));
           values.fsize.add(slugOf(size));
         }
@@ -161,9 +169,7 @@ describe('facets', () => {
     if (scope.minPrice !== undefined) params.set('minPrice', String(scope.minPrice));
     if (scope.maxPrice !== undefined) params.set('maxPrice', String(scope.maxPrice));
     for (const [code, slugs] of Object.entries(selection)) params.set(`f.${code}`, slugs.join(','));
-    return scope.nebula
-      ? `/shop/catalog/search-results?q=nebula&${params}`
-      : `/shop/catalog/products?${params}`;
+    return scope.nebula ? `/shop/catalog/search-results?q=nebula&${params}` : `/shop/catalog/products?${params}`;
   };
 
   it('imports product and variant attribute values: codes, names, value texts and slugs', async () => {
@@ -187,12 +193,13 @@ describe('facets', () => {
   });
 
   it('filters by one value, by values of one attribute OR-ed and by attributes AND-ed', async () => {
-    for (const selection of [
+    const selections: Selection[] = [
       { fbrand: ['acme'] },
       { fbrand: ['acme', 'dune'] },
       { fbrand: ['acme', 'dune'], fmaterial: ['wool'] },
       { fcolour: ['red'], fsize: ['m'] },
-    ]) {
+    ];
+    for (const selection of selections) {
       const { body } = await json(listingUrl({}, selection));
       const expected = products
         .filter(
@@ -224,14 +231,16 @@ describe('facets', () => {
         ...(random(3) === 0 && { maxPrice: 30 + random(40) }),
         ...(random(4) === 0 && { nebula: true }),
       };
-      if (scope.nebula) delete scope.inStock, delete scope.minPrice, delete scope.maxPrice;
+      // Search results have no price or stock filter.
+      if (scope.nebula) for (const key of ['inStock', 'minPrice', 'maxPrice'] as const) delete scope[key];
       const { body } = await json(listingUrl(scope, selection));
       const expected = expectedFacets(products, scope, selection);
       const context = JSON.stringify({ scope, selection });
       expect([context, shownFacets(body.facets)]).toEqual([context, expected.facets]);
       if (Object.keys(selection).length > 0) expect([context, body.total]).toEqual([context, expected.total]);
       for (const facet of body.facets as FacetJson[]) {
-        for (const value of facet.values) expect(value.selected).toBe(selection[facet.code]?.includes(value.slug) ?? false);
+        for (const value of facet.values)
+          expect(value.selected).toBe(selection[facet.code]?.includes(value.slug) ?? false);
       }
     }
   });
@@ -285,10 +294,10 @@ describe('facets', () => {
     const html = res.text.replace(/&#x3D;/g, '=').replace(/&amp;/g, '&');
     expect(html).toMatch(/<fieldset class="facet">\s*<legend>Fbrand<\/legend>/);
     const acmeCount = products.filter((p) => p.shown && p.values.fbrand.has('acme')).length;
+    expect(html).toContain(`<input type="checkbox" id="facet-fbrand-acme" name="f.fbrand" value="acme" checked>`);
     expect(html).toContain(
-      `<input type="checkbox" id="facet-fbrand-acme" name="f.fbrand" value="acme" checked>`,
+      `<label for="facet-fbrand-acme">Acme <span class="facet-count">(${acmeCount})</span></label>`,
     );
-    expect(html).toContain(`<label for="facet-fbrand-acme">Acme <span class="facet-count">(${acmeCount})</span></label>`);
     // Adding a second value makes a combination: nofollow; removing the only one does not.
     const path = '/shop/catalog/products?sort=name&perPage=24';
     expect(html).toContain(`<a class="facet-link" href="${path}&f.fbrand=acme%2Cdune" rel="nofollow">Show`);
@@ -307,5 +316,96 @@ describe('facets', () => {
       .expect(200);
     expect(search.text).toContain('<input type="hidden" name="q" value="quasar">');
     expect(search.text).toContain('name="f.fmaterial" value="wool" checked');
+  });
+
+  it('reports bad attributes of import rows like other row errors', async () => {
+    const report = await shop.app.get(CatalogTransfer).importRows(
+      [
+        { sku: 'FACET-BAD-1', name: 'Bad 1', price: 1, stock: 1, attributes: { Brand: 'Acme' } },
+        { sku: 'FACET-BAD-2', name: 'Bad 2', price: 1, stock: 1, attributes: { fbrand: ['', 'Acme'] } },
+        { sku: 'FACET-BAD-3', name: 'Bad 3', price: 1, stock: 1, attributes: ['fbrand'] },
+        {
+          sku: 'FACET-BAD-4',
+          name: 'Bad 4',
+          price: 1,
+          stock: 1,
+          attributes: { fbrand: Array.from({ length: 21 }, (_, n) => `B${n}`) },
+        },
+        { sku: 'FACET-OK', name: 'Fine', price: 1, stock: 1, visible: false, attributes: { fbrand: 'Acme' } },
+      ],
+      ['en', 'sk'],
+      'cli',
+    );
+    expect(report.rejected.map((error) => [error.line, error.sku])).toEqual([
+      [1, 'FACET-BAD-1'],
+      [2, 'FACET-BAD-2'],
+      [3, 'FACET-BAD-3'],
+      [4, 'FACET-BAD-4'],
+    ]);
+    expect(report.rejected[0].message).toContain('attributes code "Brand" must be lowercase');
+    expect(report.rejected[1].message).toContain('attributes.fbrand must be 1 to 20 texts');
+    expect(report.created).toBe(1);
+    expect(await shop.dataSource.getRepository(Product).countBy({ sku: In(['FACET-BAD-1', 'FACET-BAD-2']) })).toBe(0);
+  });
+
+  it('lets staff name, order and hide attributes, rename values and set a product’s values', async () => {
+    const cp = new ShopClient(shop.server);
+    await cp.loginCp();
+    expect(await cpNavLabels(cp)).toContain('Attributes');
+    const list = await cp.get('/admin/attributes').set('Accept', 'text/html').expect(200);
+    expect(list.text).toContain('<code>fbrand</code>');
+
+    const brand = await shop.dataSource.getRepository(Attribute).findOneByOrFail({ code: 'fbrand' });
+    const saved = await cp.submitForm(`/admin/attributes/${brand.id}`, { name: 'Brand', position: '-5' });
+    expect(saved.status).toBe(303);
+    // Not ticked: shoppers no longer filter by it.
+    let facets = (await json('/shop/catalog/products?perPage=1')).body.facets as FacetJson[];
+    expect(facets.some((facet) => facet.code === 'fbrand')).toBe(false);
+    expect(
+      (await cp.submitForm(`/admin/attributes/${brand.id}`, { name: 'Brand', position: '-5', filterable: 'on' }))
+        .status,
+    ).toBe(303);
+    const acme = await shop.dataSource
+      .getRepository(AttributeValue)
+      .findOneByOrFail({ attributeId: brand.id, slug: 'acme' });
+    const renamed = await cp.submitForm(`/admin/attributes/${brand.id}/values/${acme.id}`, {
+      value: 'ACME Corp',
+      position: '0',
+    });
+    expect(renamed.status).toBe(303);
+    const detail = await cp.get(`/admin/attributes/${brand.id}`).set('Accept', 'text/html').expect(200);
+    expect(detail.text).toContain('value="ACME Corp"');
+    facets = (await json('/shop/catalog/products?perPage=1')).body.facets as FacetJson[];
+    expect(facets[0]).toMatchObject({ code: 'fbrand', name: 'Brand' });
+    expect(facets[0].values.find((value) => value.slug === 'acme')!.value).toBe('ACME Corp');
+
+    expect((await cp.submitForm('/admin/attributes', { code: 'fcare', name: '' })).status).toBe(303);
+    const care = await shop.dataSource.getRepository(Attribute).findOneByOrFail({ code: 'fcare' });
+    expect(care.name).toBe('Fcare');
+    const bad = await cp.post('/admin/attributes', { code: 'Not A Code' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields).toHaveProperty('code');
+
+    const product = await shop.dataSource.getRepository(Product).findOneByOrFail({ sku: 'FACET-1' });
+    const page = await cp.get(`/admin/products/${product.id}`).set('Accept', 'text/html').expect(200);
+    expect(page.text).toMatch(/<textarea id="product-attributes" name="attributes"[^>]*>fbrand: [^<]+\nfmaterial: /);
+    const set = await cp.submitForm(`/admin/products/${product.id}/attributes`, {
+      attributes: 'fcare: Hand wash, Dry clean\nfbrand: Ember',
+    });
+    expect(set.status).toBe(303);
+    const found = await json('/shop/catalog/products?f.fcare=hand-wash');
+    expect(found.body.products.map((item: { sku: string }) => item.sku)).toEqual(['FACET-1']);
+    const ember = await json('/shop/catalog/products?perPage=100&f.fbrand=ember');
+    expect(ember.body.products.map((item: { sku: string }) => item.sku)).toContain('FACET-1');
+    expect(
+      await shop.dataSource
+        .getRepository(AuditEntry)
+        .findOneByOrFail({ action: 'attributes set', subject: String(product.id) }),
+    ).toMatchObject({ actor: 'cp:admin@example.com' });
+    const refused = await cp.post(`/admin/products/${product.id}/attributes`, { attributes: 'no colon here' });
+    expect(refused.status).toBe(400);
+    // Staff without accessProducts are refused.
+    const other = await cpStaff(shop, 'orders-only@example.com', ['accessOrders']);
+    await other.get('/admin/attributes').set('Accept', 'application/json').expect(403);
   });
 });

@@ -95,7 +95,7 @@ export class FacetService {
     // counts of a result set are kept for a while and shared by the requests asking meanwhile. The moment a sale
     // is judged at (`now`) is left out of the key: it moves every millisecond.
     const key = JSON.stringify([
-      scope.map(({ sql, params: { now, ...params } }) => [sql, params]),
+      scope.map(({ sql, params }) => [sql, { ...params, now: undefined }]),
       selection.chosen,
       selection.attributes,
     ]);

@@ -1,3 +1,4 @@
+import { AttributeAdmin } from '../../commerce/attributes/attribute-admin.service';
 import { cpActor } from '../../common/session-data';
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
@@ -44,6 +45,7 @@ export class CpProductsController {
     private readonly transfer: CatalogTransfer,
     private readonly currencies: CurrencyService,
     private readonly images: ProductImages,
+    private readonly attributes: AttributeAdmin,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -172,6 +174,7 @@ export class CpProductsController {
       warnings,
       taxClasses: taxClassChoices(detail.product.taxClass),
       productImages: await this.images.editor(id),
+      productAttributes: await this.attributes.productForm(id),
     });
   }
 
