@@ -4,11 +4,20 @@ import { ProductVariant } from '../products/product-variant.entity';
 import { urlSlug } from '../../common/slug';
 import { AttributeValue } from './attribute-value.entity';
 import { Attribute } from './attribute.entity';
-import { AttributeValues, isAttributeCode, MAX_CODE_LENGTH, MAX_VALUE_LENGTH, nameFromCode, valueSlug } from './attribute-rules';
+import {
+  AttributeValues,
+  isAttributeCode,
+  MAX_CODE_LENGTH,
+  MAX_VALUE_LENGTH,
+  nameFromCode,
+  valueSlug,
+} from './attribute-rules';
 import { ProductAttributeValue } from './product-attribute-value.entity';
 
 /** Rows per multi-row INSERT: well inside both databases' limits on bound parameters. */
 const INSERT_CHUNK = 100;
+/** Ids per `IN (…)` lookup. */
+const LOOKUP_CHUNK = 500;
 
 interface WantedRow {
   productId: number;
@@ -72,19 +81,32 @@ export class ProductAttributes {
 
   /** The product-level values of a product by attribute code, in attribute then value order (the CP form). */
   async productValues(manager: EntityManager, productId: number): Promise<AttributeValues> {
-    const rows = await manager
-      .createQueryBuilder(ProductAttributeValue, 'pav')
-      .innerJoin(Attribute, 'a', 'a.id = pav.attributeId')
-      .innerJoin(AttributeValue, 'av', 'av.id = pav.attributeValueId')
-      .select(['a.code AS code', 'av.value AS value'])
-      .where('pav.productId = :productId AND pav.variantId IS NULL', { productId })
-      .orderBy('a.position')
-      .addOrderBy('a.code')
-      .addOrderBy('av.position')
-      .addOrderBy('av.value')
-      .getRawMany<{ code: string; value: string }>();
-    const result: AttributeValues = {};
-    for (const row of rows) (result[row.code] ??= []).push(row.value);
+    return (await this.productValuesOf(manager, [productId])).get(productId) ?? {};
+  }
+
+  /** The product-level values of each product that has any, as productValues gives them (the catalog export). */
+  async productValuesOf(manager: EntityManager, productIds: number[]): Promise<Map<number, AttributeValues>> {
+    const result = new Map<number, AttributeValues>();
+    for (let start = 0; start < productIds.length; start += LOOKUP_CHUNK) {
+      const rows = await manager
+        .createQueryBuilder(ProductAttributeValue, 'pav')
+        .innerJoin(Attribute, 'a', 'a.id = pav.attributeId')
+        .innerJoin(AttributeValue, 'av', 'av.id = pav.attributeValueId')
+        .select(['pav.productId AS productId', 'a.code AS code', 'av.value AS value'])
+        .where('pav.productId IN (:...ids) AND pav.variantId IS NULL', {
+          ids: productIds.slice(start, start + LOOKUP_CHUNK),
+        })
+        .orderBy('a.position')
+        .addOrderBy('a.code')
+        .addOrderBy('av.position')
+        .addOrderBy('av.value')
+        .getRawMany<{ productId: number | string; code: string; value: string }>();
+      for (const row of rows) {
+        const values = result.get(Number(row.productId)) ?? {};
+        (values[row.code] ??= []).push(row.value);
+        result.set(Number(row.productId), values);
+      }
+    }
     return result;
   }
 
@@ -111,7 +133,8 @@ export class ProductAttributes {
 
   /** Attribute ids by code, the missing ones created with a name made from the code. */
   private async attributesByCode(manager: EntityManager, storeId: number, codes: string[]) {
-    const find = () => manager.find(Attribute, { where: { storeId, code: In(codes) }, select: { id: true, code: true } });
+    const find = () =>
+      manager.find(Attribute, { where: { storeId, code: In(codes) }, select: { id: true, code: true } });
     let found = await find();
     if (found.length < codes.length) {
       const known = new Set(found.map((attribute) => attribute.code));
@@ -139,9 +162,9 @@ export class ProductAttributes {
       const ids = new Map<string, number>();
       const attributeIds = [...new Set(wanted.map((item) => item.attributeId))];
       const slugs = [...new Set([...bySlug.values()].map((item) => item.slug))];
-      for (let start = 0; start < slugs.length; start += INSERT_CHUNK * 5) {
+      for (let start = 0; start < slugs.length; start += LOOKUP_CHUNK) {
         const rows = await manager.find(AttributeValue, {
-          where: { attributeId: In(attributeIds), slug: In(slugs.slice(start, start + INSERT_CHUNK * 5)) },
+          where: { attributeId: In(attributeIds), slug: In(slugs.slice(start, start + LOOKUP_CHUNK)) },
           select: { id: true, attributeId: true, slug: true },
         });
         for (const row of rows) ids.set(valueKey(row.attributeId, row.slug), row.id);
@@ -151,7 +174,12 @@ export class ProductAttributes {
     let ids = await find();
     const missing = [...bySlug.entries()].filter(([key]) => !ids.has(key)).map(([, item]) => item);
     if (missing.length > 0) {
-      await insertChunked(manager, AttributeValue, missing.map((item) => ({ ...item, position: 0 })), true);
+      await insertChunked(
+        manager,
+        AttributeValue,
+        missing.map((item) => ({ ...item, position: 0 })),
+        true,
+      );
       ids = await find();
     }
     return ids;

@@ -1,3 +1,4 @@
+import { ProductAttributes } from '../attributes/product-attributes.service';
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, IsNull } from 'typeorm';
 import { toMajor } from '../../common/money';
@@ -49,6 +50,7 @@ export class CatalogTransfer {
     private readonly stores: StoreService,
     private readonly currencies: CurrencyService,
     private readonly audit: AuditLog,
+    private readonly attributes: ProductAttributes,
   ) {}
 
   /**
@@ -112,6 +114,7 @@ export class CatalogTransfer {
               .find({ where: { productId: In(ids) }, order: { position: 'ASC', id: 'ASC' } }),
             this.dataSource.getRepository(ProductSafety).find({ where: { productId: In(ids) } }),
           ]);
+    const attributes = await this.attributes.productValuesOf(this.dataSource.manager, ids);
     const skuOf = new Map(products.map((product) => [product.id, product.sku]));
     const major = (minor: number) => toMajor(minor, decimals);
     const instant = (at: number | null) => (at === null ? null : new Date(at).toISOString());
@@ -158,6 +161,7 @@ export class CatalogTransfer {
         crossSell: linked('cross_sell'),
         ...netQuantityFields(product),
         ...(productSafety ? { safety: withoutEmpty(safetyInfo(productSafety)) } : {}),
+        ...(attributes.has(product.id) ? { attributes: attributes.get(product.id) } : {}),
       };
     });
   }

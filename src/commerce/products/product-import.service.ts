@@ -58,7 +58,7 @@ export interface ProductImportRow extends NetQuantityFields {
   crossSell?: string[];
   /** The product's safety data; a row without it leaves the product without any. */
   safety?: SafetyInfo;
-  /** The product's own attribute values by code; a row without them leaves the product's alone. */
+  /** The product's own attribute values by code (its variants' come from their options); none when left out. */
   attributes?: AttributeValues;
 }
 
@@ -332,13 +332,12 @@ export class ProductImportService {
     }
   }
 
-  /** The rows' own attribute values (for rows that give them) and the values their variants carry. */
+  /** The rows' own attribute values (a row without them has none) and the values their variants carry. */
   private async writeAttributes(tx: Tx, storeId: number, rows: ProductImportRow[], ids: Map<string, number>) {
-    const given = rows.filter((row) => row.attributes);
     await this.attributes.setProductValues(
       tx.manager,
       storeId,
-      new Map(given.map((row) => [ids.get(row.sku)!, row.attributes!])),
+      new Map(rows.map((row) => [ids.get(row.sku)!, row.attributes ?? {}])),
     );
     await this.attributes.syncVariantValues(
       tx.manager,
