@@ -318,6 +318,23 @@ describe('facets', () => {
     expect(search.text).toContain('name="f.fmaterial" value="wool" checked');
   });
 
+  it('exports the attribute values, and importing the export changes none of them', async () => {
+    const transfer = shop.app.get(CatalogTransfer);
+    const rows = (await transfer.exportRows()) as Array<{ sku: string; attributes?: Record<string, string[]> }>;
+    const exported = rows.find((row) => row.sku === 'FACET-2')!;
+    const imported = products.find((product) => product.sku === 'FACET-2')!;
+    expect(Object.keys(exported.attributes!).sort()).toEqual(['fbrand', 'fmaterial']);
+    expect(exported.attributes!.fmaterial.map(slugOf).sort()).toEqual([...imported.values.fmaterial].sort());
+    const valuesOf = async () =>
+      (await shop.dataSource.getRepository(ProductAttributeValue).find())
+        .map((row) => `${row.productId}:${row.variantId}:${row.attributeValueId}`)
+        .sort();
+    const before = await valuesOf();
+    const report = await transfer.importRows(rows, ['en', 'sk'], 'cli');
+    expect(report.rejected).toEqual([]);
+    expect(await valuesOf()).toEqual(before);
+  });
+
   it('reports bad attributes of import rows like other row errors', async () => {
     const report = await shop.app.get(CatalogTransfer).importRows(
       [
