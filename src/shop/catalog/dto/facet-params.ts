@@ -31,7 +31,9 @@ export function readFacetParams(query: Record<string, unknown>): FacetSelection 
     }
     const slugs = [...new Set((parts as string[]).flatMap((part) => part.split(',')).filter((slug) => slug !== ''))];
     if (!slugs.every((slug) => slug.length <= MAX_SLUG_LENGTH && VALUE_SLUG.test(slug))) {
-      problems[key] = ['must be value slugs (lowercase letters and digits joined by single hyphens) separated by commas'];
+      problems[key] = [
+        'must be value slugs (lowercase letters and digits joined by single hyphens) separated by commas',
+      ];
     } else if (slugs.length > MAX_FACET_VALUES) {
       problems[key] = [`may select at most ${MAX_FACET_VALUES} values`];
     } else if (slugs.length > 0) {
