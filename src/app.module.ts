@@ -20,6 +20,7 @@ import { SettingsModule } from './config/settings.module';
 import { CpModule } from './cp/cp.module';
 import { CpAuditModule } from './cp/audit/cp-audit.module';
 import { CpCategoriesModule } from './cp/categories/cp-categories.module';
+import { CpAttributesModule } from './cp/attributes/cp-attributes.module';
 import { CpContentModule } from './cp/content/cp-content.module';
 import { CpSearchModule } from './cp/search/cp-search.module';
 import { CpCouponsModule } from './cp/coupons/cp-coupons.module';
@@ -70,6 +71,7 @@ const CP_MODULES = [
   CpModule,
   CpProductsModule,
   CpCategoriesModule,
+  CpAttributesModule,
   CpCustomersModule,
   CpCouponsModule,
   CpShippingModule,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CategoryAdmin } from './categories/category-admin.service';
+import { AttributeAdmin } from './attributes/attribute-admin.service';
 import { CouponList } from './coupons/coupon-list.service';
 import { GiftCardList } from './gift-cards/gift-card-list.service';
 import { AbandonedCartsReport } from './marketing/abandoned-carts-report.service';
@@ -14,6 +15,7 @@ import { ShopStatistics } from './statistics/shop-statistics.service';
 
 const ADMIN_SERVICES = [
   CategoryAdmin,
+  AttributeAdmin,
   OrderAdmin,
   OrderList,
   OrderMethodNames,

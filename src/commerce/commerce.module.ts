@@ -47,6 +47,7 @@ import { ProductImageFiles } from './products/product-image-files';
 import { ProductImages } from './products/product-images.service';
 import { CatalogTransfer } from './products/catalog-transfer.service';
 import { ProductImportService } from './products/product-import.service';
+import { ProductAttributes } from './attributes/product-attributes.service';
 import { ProductsService } from './products/products.service';
 import { SellableProducts } from './products/sellable-products';
 import { StockService } from './products/stock.service';
@@ -80,6 +81,7 @@ const COMMERCE_SERVICES = [
   ProductImageFiles,
   ProductImages,
   ProductImportService,
+  ProductAttributes,
   CatalogTransfer,
   ProductsService,
   SellableProducts,

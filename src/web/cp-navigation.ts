@@ -19,6 +19,7 @@ const CORE_ENTRIES: CpNavEntry[] = [
   { labelKey: 'cp.nav.withdrawals', path: 'withdrawals', permission: 'accessOrders' },
   { labelKey: 'cp.nav.products', path: 'products', permission: 'accessProducts' },
   { labelKey: 'cp.nav.categories', path: 'categories', permission: 'accessProducts' },
+  { labelKey: 'cp.nav.attributes', path: 'attributes', permission: 'accessProducts' },
   { labelKey: 'cp.nav.search', path: 'search', permission: 'accessProducts' },
   { labelKey: 'cp.nav.customers', path: 'customers', permission: 'accessCustomers' },
   { labelKey: 'cp.nav.jobs', path: 'jobs', permission: 'accessJobs' },

@@ -23,7 +23,7 @@ describe('catalog', () => {
   describe('listing', () => {
     it('answers JSON in the documented shape, visible and enabled products only', async () => {
       const res = await json('/shop/catalog/products').expect(200);
-      expect(Object.keys(res.body).sort()).toEqual(['page', 'perPage', 'products', 'success', 'total']);
+      expect(Object.keys(res.body).sort()).toEqual(['facets', 'page', 'perPage', 'products', 'success', 'total']);
       expect(res.body).toMatchObject({ success: true, page: 1, perPage: 24, total: VISIBLE });
       expect(res.body.products).toHaveLength(24);
       const tent = (await json('/shop/catalog/products?perPage=100').expect(200)).body.products.find(
@@ -265,7 +265,15 @@ describe('catalog', () => {
   describe('search', () => {
     it('finds by name, SKU and description, best match first, in the listing shape', async () => {
       const res = await json('/shop/catalog/search-results?q=grinder').expect(200);
-      expect(Object.keys(res.body).sort()).toEqual(['didYouMean', 'page', 'perPage', 'products', 'success', 'total']);
+      expect(Object.keys(res.body).sort()).toEqual([
+        'didYouMean',
+        'facets',
+        'page',
+        'perPage',
+        'products',
+        'success',
+        'total',
+      ]);
       expect(res.body.didYouMean).toBeNull();
       const skus = res.body.products.map((product: { sku: string }) => product.sku);
       // Name hits come first; the hidden Barista Pro grinder is never found.
@@ -364,6 +372,7 @@ describe('catalog', () => {
         perPage: 24,
         total: 0,
         didYouMean: null,
+        facets: [],
       });
       await json('/shop/catalog/search-results?q=%20%20').expect(200);
       await html('/shop/catalog/search-results?q=').expect(200);

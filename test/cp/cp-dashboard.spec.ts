@@ -367,7 +367,7 @@ describe('CP dashboard', () => {
         'Odstúpenia od zmluvy',
         'Produkty',
         'Kategórie',
-        'Zákazníci',
+        'Atribúty',
       ]);
       expect(page.text).toContain('<button type="submit">Odhlásiť sa</button>');
       expect(page.text).toMatch(/<option value="sk" lang="sk" selected>Slovenčina<\/option>/);

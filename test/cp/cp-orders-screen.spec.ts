@@ -451,6 +451,6 @@ describe(`CP orders screen (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
       expect((await clerk.get(path)).status).toBe(403);
     }
     expect((await clerk.post(`/admin/orders/${order.id}/status`, { status: 'processing' })).status).toBe(403);
-    expect(await cpNavLabels(clerk)).toEqual(['Products', 'Categories', 'Search']);
+    expect(await cpNavLabels(clerk)).toEqual(['Products', 'Categories', 'Attributes', 'Search']);
   });
 });

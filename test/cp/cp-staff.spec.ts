@@ -274,7 +274,7 @@ describe(`CP staff (${usingMysql ? 'MariaDB' : 'SQLite'})`, () => {
     await clerk.loginCp('clerk@example.com', CP_STAFF_PASSWORD);
     await clerk.get('/admin/orders').expect(403);
     await clerk.get('/admin/products').set(HTML).expect(200);
-    expect(await cpNavLabels(clerk)).toEqual(['Products', 'Categories', 'Search', 'Content pages']);
+    expect(await cpNavLabels(clerk)).toEqual(['Products', 'Categories', 'Attributes', 'Search', 'Content pages']);
 
     expect(
       (await staffAudit('clerk@example.com')).map(({ actor, action, changes }) => ({ actor, action, changes })),

@@ -114,6 +114,7 @@ describe('control panel', () => {
       'Withdrawals',
       'Products',
       'Categories',
+      'Attributes',
       'Search',
       'Customers',
       'Jobs',

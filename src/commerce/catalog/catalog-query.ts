@@ -1,3 +1,5 @@
+import type { FacetSelection } from './facets';
+
 export const CATALOG_SORTS = ['name', 'price_asc', 'price_desc', 'newest'] as const;
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
 
@@ -20,9 +22,12 @@ export interface CatalogListingRequest extends CatalogPaging {
   maxPrice?: number;
   /** Only products in one of these categories (a category page: the category and its descendants). */
   categoryIds?: number[];
+  /** Facet filters: value slugs by attribute code (facets.ts). */
+  facets?: FacetSelection;
 }
 
 /** A page of search results, in relevance order. */
 export interface CatalogSearchRequest extends CatalogPaging {
   q: string;
+  facets?: FacetSelection;
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CatalogService } from './catalog.service';
+import { FacetService } from './facets';
 import { ProductSearchService } from './product-search.service';
 import { SearchDictionary } from './search-dictionary.service';
 import { SearchMisses } from './search-misses.service';
@@ -10,7 +11,7 @@ import { SearchSynonyms } from './search-synonyms.service';
  * and the search's synonyms and searches without results, for the CP.
  */
 @Module({
-  providers: [CatalogService, ProductSearchService, SearchDictionary, SearchMisses, SearchSynonyms],
+  providers: [CatalogService, ProductSearchService, FacetService, SearchDictionary, SearchMisses, SearchSynonyms],
   exports: [CatalogService, SearchMisses, SearchSynonyms],
 })
 export class CatalogReadModule {}

@@ -19,6 +19,7 @@ import { Currency } from '../stores/currency.entity';
 import { CurrencyService } from '../stores/currency.service';
 import { StoreService } from '../stores/store.service';
 import { CatalogListingRequest, CatalogPaging, CatalogSearchRequest, CatalogSort, MAX_PER_PAGE } from './catalog-query';
+import { Facet, FacetService, ProductCondition } from './facets';
 import { DidYouMean, ProductSearchService } from './product-search.service';
 import { SearchMisses } from './search-misses.service';
 import { searchWords } from './search-terms';
@@ -31,6 +32,8 @@ export interface CatalogPage {
   perPage: number;
   total: number;
   currency: Currency;
+  /** The filters of the result set with their counts (facets.ts). */
+  facets: Facet[];
 }
 
 /** A page of search results, with the spelling the search corrected the query to or suggests instead. */
@@ -169,6 +172,7 @@ export class CatalogService {
     private readonly products: ProductsService,
     private readonly searchIndex: ProductSearchService,
     private readonly misses: SearchMisses,
+    private readonly facets: FacetService,
     private readonly history: PriceHistory,
     private readonly images: ProductImages,
     private readonly categories: ShopCategories,
@@ -195,8 +199,8 @@ export class CatalogService {
   }
 
   /**
-   * One page of the listing, filtered by stock and by a price range in the shopper's currency, and on a category
-   * page by the category's subtree (`categoryIds`).
+   * One page of the listing, filtered by stock, by a price range in the shopper's currency, by the facet selection
+   * and on a category page by the category's subtree (`categoryIds`), with the facets of the result set.
    */
   async listing(query: CatalogListingRequest, currencyCode?: string): Promise<CatalogPage> {
     const [store, currency, base] = await Promise.all([
@@ -206,40 +210,55 @@ export class CatalogService {
     ]);
     const { page, perPage } = paging(query);
     const now = Date.now();
+    const scope = [shownIn(store.id)];
+    if (query.inStock) scope.push({ sql: 'p.stock > 0', params: {} });
+    if (query.categoryIds) scope.push({ sql: IN_CATEGORIES, params: { categoryIds: query.categoryIds } });
+    // Prices are stored in the base currency: the bounds are converted once instead of every row.
+    const inBase = (major: number) => convertMinor(toMinor(major, currency.decimals), currency, base);
+    if (query.minPrice !== undefined)
+      scope.push({ sql: `${PAID_PRICE} >= :min`, params: { min: inBase(query.minPrice), now } });
+    if (query.maxPrice !== undefined)
+      scope.push({ sql: `${PAID_PRICE} <= :max`, params: { max: inBase(query.maxPrice), now } });
+    const selection = await this.facets.resolve(store.id, query.facets ?? {});
     const builder = this.dataSource
       .getRepository(Product)
       .createQueryBuilder('p')
       .select(CARD_COLUMNS.map((column) => `p.${column}`))
-      .where('p.storeId = :storeId AND p.visible = :yes AND p.enabled = :yes', { storeId: store.id, yes: true })
       .skip((page - 1) * perPage)
       .take(perPage);
-    if (query.inStock) builder.andWhere('p.stock > 0');
-    if (query.categoryIds) builder.andWhere(IN_CATEGORIES, { categoryIds: query.categoryIds });
-    // Prices are stored in the base currency: the bounds are converted once instead of every row.
-    const inBase = (major: number) => convertMinor(toMinor(major, currency.decimals), currency, base);
-    if (query.minPrice !== undefined) builder.andWhere(`${PAID_PRICE} >= :min`, { min: inBase(query.minPrice) });
-    if (query.maxPrice !== undefined) builder.andWhere(`${PAID_PRICE} <= :max`, { max: inBase(query.maxPrice) });
+    for (const condition of [...scope, ...this.facets.conditions(selection)])
+      builder.andWhere(condition.sql, condition.params);
     for (const [column, direction] of this.orders[query.sort]) builder.addOrderBy(column, direction);
     builder.setParameter('now', now);
-    const [products, total] = await builder.getManyAndCount();
-    return { products: await this.products.present(products, currency, now), page, perPage, total, currency };
+    const [[products, total], facets] = await Promise.all([
+      builder.getManyAndCount(),
+      this.facets.facets(scope, selection),
+    ]);
+    return { products: await this.products.present(products, currency, now), page, perPage, total, currency, facets };
   }
 
   /**
-   * Full-text search in relevance order; an empty query is an empty page, not an error. A search that finds
-   * nothing is counted for the CP; failing to count it never fails the search.
+   * Full-text search in relevance order, narrowed by the facet selection; an empty query is an empty page, not an
+   * error. A search that finds nothing is counted for the CP (not when filters emptied it); failing to count it
+   * never fails the search.
    */
   async search(query: CatalogSearchRequest, currencyCode?: string): Promise<SearchResultsPage> {
     const store = await this.stores.default();
     const { page, perPage } = paging(query);
-    const found = await this.searchIndex.search(store.id, query.q, (page - 1) * perPage, perPage);
-    if (found.total === 0) {
+    const selection = await this.facets.resolve(store.id, query.facets ?? {});
+    const narrowing = this.facets.conditions(selection);
+    const found = await this.searchIndex.search(store.id, query.q, (page - 1) * perPage, perPage, narrowing);
+    if (found.total === 0 && narrowing.length === 0) {
       await this.misses.record(store.id, query.q).catch((error: unknown) => {
         this.logger.warn({ err: error }, 'could not count a search without results');
       });
     }
-    const results = await this.page(await this.products.inOrder(found.ids), found.total, page, perPage, currencyCode);
-    return { ...results, didYouMean: found.didYouMean };
+    const [currency, facets] = await Promise.all([
+      this.currency(currencyCode),
+      found.matched ? this.facets.facets([shownIn(store.id), found.matched], selection) : [],
+    ]);
+    const products = await this.products.present(await this.products.inOrder(found.ids), currency);
+    return { products, page, perPage, total: found.total, currency, facets, didYouMean: found.didYouMean };
   }
 
   /**
@@ -358,17 +377,11 @@ export class CatalogService {
       .take(RELATED_ON_PAGE)
       .getMany();
   }
+}
 
-  private async page(
-    products: Product[],
-    total: number,
-    page: number,
-    perPage: number,
-    currencyCode?: string,
-  ): Promise<CatalogPage> {
-    const currency = await this.currency(currencyCode);
-    return { products: await this.products.present(products, currency), page, perPage, total, currency };
-  }
+/** The store's products a shopper finds: visible and enabled. */
+function shownIn(storeId: number): ProductCondition {
+  return { sql: 'p.storeId = :storeId AND p.visible = :yes AND p.enabled = :yes', params: { storeId, yes: true } };
 }
 
 function paging(query: CatalogPaging): { page: number; perPage: number } {

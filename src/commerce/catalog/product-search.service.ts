@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isSqlite } from '../../database/data-source-options';
+import { ProductCondition } from './facets';
 import { SearchDictionary } from './search-dictionary.service';
 import { FulltextLimits, fts5Query, mysqlBooleanQuery, searchWords } from './search-terms';
 import { foldWord, SearchVocabulary } from './search-vocabulary';
@@ -19,7 +20,12 @@ export interface SearchPage {
   ids: number[];
   total: number;
   didYouMean: DidYouMean | null;
+  /** The products the searched terms match (`p`), before any narrowing: where facet counts start; null: none. */
+  matched: ProductCondition | null;
 }
+
+/** Extra conditions on the products (`p`) as ` AND …` with `?` placeholders, and their values in order. */
+type Narrowing = [sql: string, params: unknown[]];
 
 /**
  * Full-text product search over name, SKU and description (index from the ProductSearch migration),
@@ -38,9 +44,18 @@ export class ProductSearchService {
     private readonly dictionary: SearchDictionary,
   ) {}
 
-  async search(storeId: number, query: string, offset: number, limit: number): Promise<SearchPage> {
+  /** One page of what `query` finds, narrowed by `narrowedTo` (the facet selection). */
+  async search(
+    storeId: number,
+    query: string,
+    offset: number,
+    limit: number,
+    narrowedTo: ProductCondition[] = [],
+  ): Promise<SearchPage> {
     const words = searchWords(query);
-    if (words.length === 0) return { ids: [], total: 0, didYouMean: null };
+    const empty = { ids: [], total: 0, didYouMean: null, matched: null };
+    if (words.length === 0) return empty;
+    const narrowing = this.positional(narrowedTo);
     const [vocabulary, synonyms] = await Promise.all([
       this.dictionary.vocabulary(storeId),
       this.dictionary.synonyms(storeId),
@@ -50,70 +65,109 @@ export class ProductSearchService {
       alternatives.some((word) => vocabulary.begins(word)) ? [] : vocabulary.corrections(alternatives[0]),
     );
     if (corrections.every((found) => found.length === 0)) {
-      const page = await this.find(storeId, asTyped, offset, limit);
-      return page.total > 0 ? { ...page, didYouMean: null } : this.nothingFound(storeId, words, vocabulary);
+      const page = await this.find(storeId, asTyped, offset, limit, narrowing);
+      return page.total > 0
+        ? { ...page, didYouMean: null, matched: await this.matching(asTyped) }
+        : this.nothingFound(storeId, words, vocabulary, narrowing);
     }
-    const page = await this.find(
-      storeId,
-      asTyped.map((alternatives, index) => [...alternatives, ...corrections[index]]),
-      offset,
-      limit,
-    );
-    if (page.total === 0) return this.nothingFound(storeId, words, vocabulary);
+    const searched = asTyped.map((alternatives, index) => [...alternatives, ...corrections[index]]);
+    const page = await this.find(storeId, searched, offset, limit, narrowing);
+    if (page.total === 0) return this.nothingFound(storeId, words, vocabulary, narrowing);
     // Only when the words as typed find nothing are the results the corrections' alone.
-    const applied = (await this.count(storeId, asTyped)) === 0;
+    const applied = (await this.count(storeId, asTyped, narrowing)) === 0;
     const corrected = words.map((word, index) => corrections[index][0] ?? word).join(' ');
-    return { ...page, didYouMean: applied ? { query: corrected, applied } : null };
+    return {
+      ...page,
+      didYouMean: applied ? { query: corrected, applied } : null,
+      matched: await this.matching(searched),
+    };
+  }
+
+  /** The products the terms match, as a condition on `p` with named parameters (for the facet counts). */
+  private async matching(terms: string[][]): Promise<ProductCondition> {
+    return isSqlite(this.dataSource.options)
+      ? {
+          sql: 'p.id IN (SELECT rowid FROM products_fts WHERE products_fts MATCH :searchMatch)',
+          params: { searchMatch: fts5Query(terms) },
+        }
+      : {
+          sql: 'MATCH(p.name, p.sku, p.description) AGAINST (:searchMatch IN BOOLEAN MODE)',
+          params: { searchMatch: await this.fulltextAgainst(terms) },
+        };
+  }
+
+  private positional(conditions: ProductCondition[]): Narrowing {
+    if (conditions.length === 0) return ['', []];
+    const params = Object.assign({}, ...conditions.map((condition) => condition.params)) as Record<string, unknown>;
+    const sql = conditions.map((condition) => ` AND ${condition.sql}`).join('');
+    return this.dataSource.driver.escapeQueryWithParameters(sql, params);
   }
 
   /** Nothing found even with the corrections: a looser spelling (one more edit) that does find something, if any. */
-  private async nothingFound(storeId: number, words: string[], vocabulary: SearchVocabulary): Promise<SearchPage> {
-    const empty = { ids: [], total: 0, didYouMean: null };
+  private async nothingFound(
+    storeId: number,
+    words: string[],
+    vocabulary: SearchVocabulary,
+    narrowing: Narrowing,
+  ): Promise<SearchPage> {
+    const empty = { ids: [], total: 0, didYouMean: null, matched: null };
     const respelt = words.map((word) => vocabulary.corrections(word, true)[0] ?? word);
     if (respelt.every((word, index) => word === words[index])) return empty;
     if (
       (await this.count(
         storeId,
         respelt.map((word) => [word]),
+        narrowing,
       )) === 0
     )
       return empty;
     return { ...empty, didYouMean: { query: respelt.join(' '), applied: false } };
   }
 
-  private async find(storeId: number, terms: string[][], offset: number, limit: number) {
-    const [ids, total] = await Promise.all([this.ids(storeId, terms, offset, limit), this.count(storeId, terms)]);
+  private async find(storeId: number, terms: string[][], offset: number, limit: number, narrowing: Narrowing) {
+    const [ids, total] = await Promise.all([
+      this.ids(storeId, terms, offset, limit, narrowing),
+      this.count(storeId, terms, narrowing),
+    ]);
     return { ids, total };
   }
 
-  private async ids(storeId: number, terms: string[][], offset: number, limit: number): Promise<number[]> {
+  private async ids(
+    storeId: number,
+    terms: string[][],
+    offset: number,
+    limit: number,
+    [narrowed, params]: Narrowing,
+  ): Promise<number[]> {
     const rows = isSqlite(this.dataSource.options)
       ? await this.dataSource.query<Array<{ id: number }>>(
           // bm25 is lower for better matches; the weights follow the column order name, sku, description.
-          `SELECT "p"."id" AS "id" ${FTS5_FROM} ORDER BY bm25("products_fts", 10.0, 5.0, 1.0), LOWER("p"."name"), ` +
-            '"p"."id" LIMIT ? OFFSET ?',
-          [fts5Query(terms), storeId, limit, offset],
+          `SELECT "p"."id" AS "id" ${FTS5_FROM}${narrowed} ORDER BY bm25("products_fts", 10.0, 5.0, 1.0), ` +
+            'LOWER("p"."name"), "p"."id" LIMIT ? OFFSET ?',
+          [fts5Query(terms), storeId, ...params, limit, offset],
         )
       : await this.fulltextAgainst(terms).then((against) =>
           this.dataSource.query<Array<{ id: number }>>(
             `SELECT \`p\`.\`id\` AS \`id\`, MATCH(\`p\`.\`name\`) AGAINST (? IN BOOLEAN MODE) * 3 + ${FULLTEXT_MATCH} ` +
-              `AS \`score\` ${FULLTEXT_FROM} ORDER BY \`score\` DESC, \`p\`.\`name\`, \`p\`.\`id\` LIMIT ? OFFSET ?`,
-            [against, against, against, storeId, limit, offset],
+              `AS \`score\` ${FULLTEXT_FROM}${narrowed} ORDER BY \`score\` DESC, \`p\`.\`name\`, \`p\`.\`id\` ` +
+              'LIMIT ? OFFSET ?',
+            [against, against, against, storeId, ...params, limit, offset],
           ),
         );
     return rows.map((row) => Number(row.id));
   }
 
-  private async count(storeId: number, terms: string[][]): Promise<number> {
+  private async count(storeId: number, terms: string[][], [narrowed, params]: Narrowing): Promise<number> {
     const [{ total }] = isSqlite(this.dataSource.options)
-      ? await this.dataSource.query<Array<{ total: number }>>(`SELECT COUNT(*) AS "total" ${FTS5_FROM}`, [
+      ? await this.dataSource.query<Array<{ total: number }>>(`SELECT COUNT(*) AS "total" ${FTS5_FROM}${narrowed}`, [
           fts5Query(terms),
           storeId,
+          ...params,
         ])
-      : await this.dataSource.query<Array<{ total: number }>>(`SELECT COUNT(*) AS \`total\` ${FULLTEXT_FROM}`, [
-          await this.fulltextAgainst(terms),
-          storeId,
-        ]);
+      : await this.dataSource.query<Array<{ total: number }>>(
+          `SELECT COUNT(*) AS \`total\` ${FULLTEXT_FROM}${narrowed}`,
+          [await this.fulltextAgainst(terms), storeId, ...params],
+        );
     return Number(total);
   }
 

@@ -1,3 +1,4 @@
+import { ProductAttributes } from '../attributes/product-attributes.service';
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, IsNull } from 'typeorm';
 import { toMajor } from '../../common/money';
@@ -51,6 +52,7 @@ export class CatalogTransfer {
     private readonly stores: StoreService,
     private readonly currencies: CurrencyService,
     private readonly audit: AuditLog,
+    private readonly attributes: ProductAttributes,
   ) {}
 
   /**
@@ -118,6 +120,7 @@ export class CatalogTransfer {
               .find({ where: { productId: In(ids) }, order: { isPrimary: 'DESC', id: 'ASC' } }),
             CategoryTree.load(this.dataSource.manager, store.id),
           ]);
+    const attributes = await this.attributes.productValuesOf(this.dataSource.manager, ids);
     const skuOf = new Map(products.map((product) => [product.id, product.sku]));
     // Each product's categories as the import names them (names from the top down), the primary one first.
     const categoriesOf = new Map<number, string[]>();
@@ -173,6 +176,7 @@ export class CatalogTransfer {
         ...netQuantityFields(product),
         ...(productSafety ? { safety: withoutEmpty(safetyInfo(productSafety)) } : {}),
         categories: categoriesOf.get(product.id) ?? [],
+        ...(attributes.has(product.id) ? { attributes: attributes.get(product.id) } : {}),
       };
     });
   }

@@ -1,5 +1,6 @@
 import { AppError } from '../../common/errors/app-error';
 import { categoryEntryProblems, categoryNames, MAX_ROW_CATEGORIES } from '../categories/category-import';
+import { readAttributeValues } from '../attributes/attribute-rules';
 import { isTaxClass, TAX_CLASSES, TaxClass } from '../tax/tax-class';
 import { NET_QUANTITY_SCALE, readNetQuantity as readNetQuantityOf } from './net-quantity';
 import { MAX_DESCRIPTION_BYTES, SLUG_PATTERN } from './product-details';
@@ -124,6 +125,7 @@ function readRow(
   const netQuantity = readNetQuantity(raw, '', problems);
   const safety = readSafety(raw.safety, languages, problems);
   const categories = readCategories(raw.categories, problems);
+  const attributes = raw.attributes === undefined ? null : readAttributeValues(raw.attributes, 'attributes', problems);
   if (problems.length > before) return null;
   return {
     sku: sku!,
@@ -146,6 +148,7 @@ function readRow(
     ...netQuantity,
     ...(safety ? { safety } : {}),
     ...(categories ? { categories } : {}),
+    ...(attributes ? { attributes } : {}),
   };
 }
 

@@ -3,6 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { In, ObjectLiteral } from 'typeorm';
 import { toMinor } from '../../common/money';
 import { urlSlug } from '../../common/slug';
+import { AttributeValues } from '../attributes/attribute-rules';
+import { ProductAttributes } from '../attributes/product-attributes.service';
 import { AuditLog } from '../audit/audit-log.service';
 import { categoryEntryPath, ensureCategories, replaceProductCategories } from '../categories/category-import';
 import { ShopCategories } from '../categories/shop-categories.service';
@@ -63,6 +65,8 @@ export interface ProductImportRow extends NetQuantityFields {
    * primary one. The product's whole category set: a row without it leaves the product in none.
    */
   categories?: string[];
+  /** The product's own attribute values by code (its variants' come from their options); none when left out. */
+  attributes?: AttributeValues;
 }
 
 /** A net quantity in `netUnit` (250 g, 0.75 l), both or neither: what the unit price is computed from. */
@@ -129,6 +133,7 @@ export class ProductImportService {
     private readonly images: ProductImages,
     private readonly audit: AuditLog,
     private readonly shopCategories: ShopCategories,
+    private readonly attributes: ProductAttributes,
   ) {}
 
   /**
@@ -187,6 +192,7 @@ export class ProductImportService {
       await this.upsertVariants(tx, accepted, ids, known, decimals, levels, now);
       await this.replaceSafety(tx, accepted, ids);
       await this.replaceCategories(tx, storeId, accepted, ids);
+      await this.writeAttributes(tx, storeId, accepted, ids);
       await this.stock.set(tx, [...levels.values()]);
       await this.history.record(tx, [...ids.values()], now);
       if (options.relations ?? true) await this.replaceRelations(tx, accepted, ids);
@@ -333,6 +339,20 @@ export class ProductImportService {
       const images = stored.get(index)!;
       if (images.length > 0 || withPictures.has(productId)) await this.images.replaceImported(tx, productId, images);
     }
+  }
+
+  /** The rows' own attribute values (a row without them has none) and the values their variants carry. */
+  private async writeAttributes(tx: Tx, storeId: number, rows: ProductImportRow[], ids: Map<string, number>) {
+    await this.attributes.setProductValues(
+      tx.manager,
+      storeId,
+      new Map(rows.map((row) => [ids.get(row.sku)!, row.attributes ?? {}])),
+    );
+    await this.attributes.syncVariantValues(
+      tx.manager,
+      storeId,
+      rows.filter((row) => row.variants?.length).map((row) => ids.get(row.sku)!),
+    );
   }
 
   private async replaceSafety(tx: Tx, rows: ProductImportRow[], ids: Map<string, number>): Promise<void> {

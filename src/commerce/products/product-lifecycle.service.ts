@@ -1,3 +1,4 @@
+import { ProductAttributes } from '../attributes/product-attributes.service';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
@@ -59,6 +60,7 @@ export class ProductLifecycle {
     private readonly stores: StoreService,
     private readonly history: PriceHistory,
     private readonly audit: AuditLog,
+    private readonly attributes: ProductAttributes,
   ) {}
 
   /** Creates a simple product, or a 400 naming every bad field with nothing written. */
@@ -133,6 +135,9 @@ export class ProductLifecycle {
             stock: 0,
           });
         }
+        const ownValues = await this.attributes.productValues(manager, id);
+        await this.attributes.setProductValues(manager, copy.storeId, new Map([[copy.id, ownValues]]));
+        await this.attributes.syncVariantValues(manager, copy.storeId, [copy.id]);
         const safety = await manager.findOne(ProductSafety, { where: { productId: id } });
         if (safety) {
           await manager.insert(ProductSafety, { ...rowFields(safety), productId: copy.id });

@@ -4,6 +4,7 @@ import { AppError } from '../../common/errors/app-error';
 import { FormProblems, isColumnInt } from '../../common/errors/form-problems';
 import { writeLock } from '../../database/locking';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
+import { ProductAttributes } from '../attributes/product-attributes.service';
 import { auditChanges, AuditLog } from '../audit/audit-log.service';
 import { CartLine } from '../carts/cart-line.entity';
 import { OrderLine } from '../orders/order-line.entity';
@@ -37,6 +38,7 @@ export class ProductVariantAdmin {
     private readonly stock: StockService,
     private readonly history: PriceHistory,
     private readonly audit: AuditLog,
+    private readonly attributes: ProductAttributes,
   ) {}
 
   async add(productId: number, input: VariantInput, actor: string): Promise<ProductVariant> {
@@ -70,6 +72,7 @@ export class ProductVariantAdmin {
               ),
             };
       await manager.update(Product, { id: productId }, productChanges);
+      await this.attributes.syncVariantValues(manager, product.storeId, [productId]);
       await this.setStock(tx, product, remaining);
       await this.audit.record(manager, {
         actor,
@@ -137,6 +140,7 @@ export class ProductVariantAdmin {
           options: optionsInUse(options, [...others.map((other) => other.options), values!]),
         };
         await manager.update(Product, { id: productId }, productChanges);
+        await this.attributes.syncVariantValues(manager, product.storeId, [productId]);
         const after = [...others, { ...saved, stock: input.stock }];
         await this.setStock(tx, product, after);
         await this.history.record(tx, [productId]);

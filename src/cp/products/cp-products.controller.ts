@@ -1,3 +1,4 @@
+import { AttributeAdmin } from '../../commerce/attributes/attribute-admin.service';
 import { cpActor } from '../../common/session-data';
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
@@ -46,6 +47,7 @@ export class CpProductsController {
     private readonly currencies: CurrencyService,
     private readonly images: ProductImages,
     private readonly categories: CategoryAdmin,
+    private readonly attributes: AttributeAdmin,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -175,6 +177,7 @@ export class CpProductsController {
       taxClasses: taxClassChoices(detail.product.taxClass),
       productImages: await this.images.editor(id),
       categoryChoices: await this.categories.productChoices(id),
+      productAttributes: await this.attributes.productForm(id),
     });
   }
 

@@ -4,6 +4,7 @@ import { CategoryLink, CategoryPage } from '../../commerce/categories/shop-categ
 import { CatalogPage, ProductPage, SearchSuggestions } from '../../commerce/catalog/catalog.service';
 import { DidYouMean } from '../../commerce/catalog/product-search.service';
 import { formatAmount } from '../../common/money-format';
+import { Facet, FacetSelection } from '../../commerce/catalog/facets';
 import { CatalogProduct } from '../../commerce/products/catalog-product';
 import { PageView } from '../../web/answers/answers';
 import { PageTextFn } from '../../web/i18n/page-text.decorator';
@@ -15,6 +16,7 @@ import { CatalogListingQuery } from './dto/catalog-query.dto';
 import { ProductSeoFacts } from '../../commerce/seo/product-seo.service';
 import { LANGUAGE_PARAM, pageLinks, requestedLanguage } from '../../web/page-links';
 import { breadcrumbListJsonLd, OpenGraph, productJsonLd, shortDescription } from '../../web/structured-data';
+import { facetParams } from './dto/facet-params';
 
 /** Stock at or below this is worth saying ("Only 3 left"); the exact count of a full shelf is not. */
 const LOW_STOCK = 5;
@@ -44,15 +46,16 @@ export function categoryNotFoundPage(req: Request, text: PageTextFn): PageView {
   return guestPage(req, 'shop/catalog/category-404', { title: text('catalog.category.notFound.title') }, 404);
 }
 
-/** The filter form's values as the listing's links keep them, and whether any filter is on. */
-export function listingFilters(query: CatalogListingQuery) {
+/** The filter form's values as the listing's links keep them, and whether any filter (a facet too) is on. */
+export function listingFilters(query: CatalogListingQuery, facets: Facet[]) {
   const filters = {
     sort: query.sort,
     inStock: query.inStock === '1' ? '1' : undefined,
     minPrice: query.minPrice?.toString(),
     maxPrice: query.maxPrice?.toString(),
   };
-  return { filters, filtered: Boolean(filters.inStock || filters.minPrice || filters.maxPrice) };
+  const faceted = facets.some((facet) => facet.values.some((value) => value.selected));
+  return { filters, filtered: Boolean(filters.inStock || filters.minPrice || filters.maxPrice || faceted) };
 }
 
 /** A category page's JSON `category` (docs/http-contract.md): links with absolute URLs like the products'. */
@@ -66,9 +69,16 @@ export function categoryJson(category: CategoryPage, baseUrl: string) {
   };
 }
 
-/** Exactly the documented listing shape: `{ success, products, page, perPage, total }`. */
+/** Exactly the documented listing shape: `{ success, products, page, perPage, total, facets }`. */
 export function catalogPageJson(page: CatalogPage) {
-  return { success: true, products: page.products, page: page.page, perPage: page.perPage, total: page.total };
+  return {
+    success: true,
+    products: page.products,
+    page: page.page,
+    perPage: page.perPage,
+    total: page.total,
+    facets: page.facets,
+  };
 }
 
 /** The search page's line about a corrected spelling, with the link to search for it. */
@@ -105,8 +115,9 @@ export function searchSuggestionsJson(
 }
 
 /**
- * What the listing and search templates show: the products, and pager links that keep the path the shopper
- * used (a language alias stays an alias), every other parameter given in `params` and a `?lang=` asked for.
+ * What the listing and search templates show: the products, the facet controls, and pager links that keep the
+ * path the shopper used (a language alias stays an alias), every other parameter given in `params`, the facet
+ * selection and a `?lang=` asked for.
  */
 export function catalogPageView(
   page: CatalogPage,
@@ -119,9 +130,16 @@ export function catalogPageView(
   const kept = Object.entries({ ...params, [LANGUAGE_PARAM]: requestedLanguage(req) }).filter(
     (entry): entry is [string, string] => entry[1] !== undefined,
   );
+  const selection = selectionOf(page.facets);
   const link = (target: number) =>
-    `${path}?${new URLSearchParams([...kept, ['perPage', String(page.perPage)], ['page', String(target)]])}`;
+    `${path}?${new URLSearchParams([
+      ...kept,
+      ...Object.entries(facetParams(selection)),
+      ['perPage', String(page.perPage)],
+      ['page', String(target)],
+    ])}`;
   return {
+    ...facetsView(page.facets, selection, path, [...kept, ['perPage', String(page.perPage)]]),
     products: productCards(page.products, baseUrl),
     currency: page.currency,
     total: page.total,
@@ -132,6 +150,52 @@ export function catalogPageView(
       previous: page.page > 1 ? link(Math.min(page.page - 1, pages)) : null,
       next: page.page < pages ? link(page.page + 1) : null,
     },
+  };
+}
+
+/** The selected values of the facets, by attribute code: the selection as the shop understood it. */
+function selectionOf(facets: Facet[]): FacetSelection {
+  const selection: FacetSelection = {};
+  for (const facet of facets) {
+    const slugs = facet.values.filter((value) => value.selected).map((value) => value.slug);
+    if (slugs.length > 0) selection[facet.code] = slugs;
+  }
+  return selection;
+}
+
+/**
+ * views/partials/catalog-facets.hbs: per attribute its values as checkboxes of the filter form and as links that
+ * add or remove the value (first page); a link to a combination of two or more values is `rel="nofollow"`, so
+ * crawlers index single-value pages only. The selected values again as removable chips, and a link clearing them.
+ */
+function facetsView(facets: Facet[], selection: FacetSelection, path: string, kept: Array<[string, string]>) {
+  const href = (next: FacetSelection) => {
+    const query = new URLSearchParams([...kept, ...Object.entries(facetParams(next))]).toString();
+    return query ? `${path}?${query}` : path;
+  };
+  const toggled = (code: string, slug: string): FacetSelection => {
+    const current = selection[code] ?? [];
+    return {
+      ...selection,
+      [code]: current.includes(slug) ? current.filter((other) => other !== slug) : [...current, slug],
+    };
+  };
+  const size = (chosen: FacetSelection) => Object.values(chosen).reduce((sum, slugs) => sum + slugs.length, 0);
+  return {
+    facetGroups: facets.map((facet) => ({
+      code: facet.code,
+      name: facet.name,
+      values: facet.values.map((value) => {
+        const next = toggled(facet.code, value.slug);
+        return { ...value, id: `facet-${facet.code}-${value.slug}`, href: href(next), nofollow: size(next) >= 2 };
+      }),
+    })),
+    facetChips: facets.flatMap((facet) =>
+      facet.values
+        .filter((value) => value.selected)
+        .map((value) => ({ name: facet.name, value: value.value, href: href(toggled(facet.code, value.slug)) })),
+    ),
+    facetsClear: size(selection) > 0 ? href({}) : null,
   };
 }
 

@@ -39,12 +39,14 @@ export class CatalogController {
   @Header('Vary', 'Accept')
   @Header('Cache-Control', 'private, no-cache')
   @ApiOkResponse({
-    description: 'HTML listing; with Accept: application/json { success, products, page, perPage, total }',
+    description:
+      'HTML listing; with Accept: application/json { success, products, page, perPage, total, facets }; ' +
+      'facet filters as f.<attribute code>=<value slug>[,<value slug>…]',
   })
   async products(@Query() query: CatalogListingQuery, @Req() req: Request, @PageText() text: PageTextFn) {
     const page = await this.catalog.listing({ ...query, inStock: query.inStock === '1' }, sessionCurrency(req));
     if (wantsJson(req)) return catalogPageJson(page);
-    const { filters, filtered } = listingFilters(query);
+    const { filters, filtered } = listingFilters(query, page.facets);
     const title = text('catalog.listing.title');
     const links = pageLinks(req, this.config.baseUrl, LISTING_PATH, listingCanonicalParams(req));
     return guestPage(req, 'shop/catalog/products', {

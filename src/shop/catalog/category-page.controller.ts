@@ -57,7 +57,7 @@ export class CategoryPageController {
       sessionCurrency(req),
     );
     if (wantsJson(req)) return { ...catalogPageJson(page), category: categoryJson(category, this.config.baseUrl) };
-    const { filters, filtered } = listingFilters(query);
+    const { filters, filtered } = listingFilters(query, page.facets);
     const links = pageLinks(req, this.config.baseUrl, categoryPath(category.path), listingCanonicalParams(req));
     return guestPage(req, 'shop/catalog/category', {
       title: category.meta.title,

@@ -1,11 +1,13 @@
-import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Expose, Transform, Type } from 'class-transformer';
+import { IsIn, IsInt, IsObject, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import {
   CATALOG_SORTS,
   CatalogPaging,
   CatalogSearchRequest,
   CatalogSort,
 } from '../../../commerce/catalog/catalog-query';
+import type { FacetSelection } from '../../../commerce/catalog/facets';
+import { readFacetParams } from './facet-params';
 
 /** Paging of the listing and the search results (docs/http-contract.md "Catalog as JSON"). */
 export class CatalogPagingQuery implements CatalogPaging {
@@ -24,11 +26,22 @@ export class CatalogPagingQuery implements CatalogPaging {
   perPage: number = 24;
 }
 
+/**
+ * The facet selection, read from the `f.<code>` parameters (facet-params.ts, which refuses malformed ones):
+ * the one property made of other parameters, so the DTO still lets no unknown parameter through.
+ */
+class FacetedQuery extends CatalogPagingQuery {
+  @Expose()
+  @Transform(({ obj }) => readFacetParams(obj as Record<string, unknown>))
+  @IsObject()
+  facets: FacetSelection = {};
+}
+
 /** An empty form field (`maxPrice=`) is no filter, not zero. */
 const optionalNumber = ({ value }: { value: unknown }) =>
   value === '' || value === undefined ? undefined : Number(value);
 
-export class CatalogListingQuery extends CatalogPagingQuery {
+export class CatalogListingQuery extends FacetedQuery {
   @IsOptional()
   @IsIn(CATALOG_SORTS)
   sort: CatalogSort = 'name';
@@ -55,7 +68,7 @@ export class CatalogListingQuery extends CatalogPagingQuery {
 }
 
 /** Search results come in relevance order, so there is no `sort`. */
-export class CatalogSearchQuery extends CatalogPagingQuery implements CatalogSearchRequest {
+export class CatalogSearchQuery extends FacetedQuery implements CatalogSearchRequest {
   @IsOptional()
   @IsString()
   @MaxLength(200)
