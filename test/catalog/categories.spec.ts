@@ -184,7 +184,15 @@ describe('categories in the shop', () => {
 
     it('answers JSON in the listing shape with a category object', async () => {
       const res = await json('/shop/c/kava-caj/brewing?perPage=2').expect(200);
-      expect(Object.keys(res.body).sort()).toEqual(['category', 'page', 'perPage', 'products', 'success', 'total']);
+      expect(Object.keys(res.body).sort()).toEqual([
+        'category',
+        'facets',
+        'page',
+        'perPage',
+        'products',
+        'success',
+        'total',
+      ]);
       expect(res.body).toMatchObject({ success: true, page: 1, perPage: 2, total: 3 });
       const base = shop.config.baseUrl;
       expect(res.body.category).toEqual({

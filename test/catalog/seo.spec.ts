@@ -9,7 +9,7 @@ import { ProductCategory } from '../../src/commerce/categories/product-category.
 import { CONTENT_PAGE_SLUGS } from '../../src/commerce/content/content-page-slugs';
 import { Product } from '../../src/commerce/products/product.entity';
 import { SITEMAP_PAGE_SIZE } from '../../src/commerce/seo/sitemap.service';
-import { productBySku } from '../support/catalog';
+import { productBySku, withoutDemoAttributes, withoutDemoCategories } from '../support/catalog';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -81,6 +81,8 @@ describe('what search engines and link previews read', () => {
   beforeAll(async () => {
     shop = await startTestApp({ extraModules: [SmallSitemapPages] });
     base = shop.config.baseUrl;
+    await withoutDemoCategories(shop.dataSource);
+    await withoutDemoAttributes(shop.dataSource);
   });
   afterAll(() => shop.close());
 

@@ -4,6 +4,7 @@ import { CategoryTree } from '../../src/commerce/categories/category-tree';
 import { Category } from '../../src/commerce/categories/category.entity';
 import { ProductCategory } from '../../src/commerce/categories/product-category.entity';
 import { Product } from '../../src/commerce/products/product.entity';
+import { withoutDemoCategories } from '../support/catalog';
 import { cpStaff } from '../support/cp-staff';
 import { ShopClient } from '../support/shop-client';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -45,10 +46,7 @@ describe('CP categories: the tree, its edits and products in it', () => {
 
   beforeAll(async () => {
     shop = await startTestApp();
-    // These tests make their own tree: the demo catalog's would share its names and places.
-    const categories = shop.dataSource.createQueryBuilder();
-    await categories.update(Category).set({ parentId: null }).execute();
-    await categories.delete().from(Category).execute();
+    await withoutDemoCategories(shop.dataSource);
     admin = new ShopClient(shop.server);
     await admin.loginCp();
   });

@@ -66,20 +66,24 @@ export class ProductSearchService {
     );
     if (corrections.every((found) => found.length === 0)) {
       const page = await this.find(storeId, asTyped, offset, limit, narrowing);
+      const matched = await this.matching(asTyped);
       return page.total > 0
-        ? { ...page, didYouMean: null, matched: await this.matching(asTyped) }
-        : this.nothingFound(storeId, words, vocabulary, narrowing);
+        ? { ...page, didYouMean: null, matched }
+        : this.nothingFound(storeId, words, vocabulary, narrowing, matched);
     }
     const searched = asTyped.map((alternatives, index) => [...alternatives, ...corrections[index]]);
-    const page = await this.find(storeId, searched, offset, limit, narrowing);
-    if (page.total === 0) return this.nothingFound(storeId, words, vocabulary, narrowing);
+    const [page, matched] = await Promise.all([
+      this.find(storeId, searched, offset, limit, narrowing),
+      this.matching(searched),
+    ]);
+    if (page.total === 0) return this.nothingFound(storeId, words, vocabulary, narrowing, matched);
     // Only when the words as typed find nothing are the results the corrections' alone.
     const applied = (await this.count(storeId, asTyped, narrowing)) === 0;
     const corrected = words.map((word, index) => corrections[index][0] ?? word).join(' ');
     return {
       ...page,
       didYouMean: applied ? { query: corrected, applied } : null,
-      matched: await this.matching(searched),
+      matched,
     };
   }
 
@@ -103,14 +107,18 @@ export class ProductSearchService {
     return this.dataSource.driver.escapeQueryWithParameters(sql, params);
   }
 
-  /** Nothing found even with the corrections: a looser spelling (one more edit) that does find something, if any. */
+  /**
+   * Nothing found even with the corrections: a looser spelling (one more edit) that does find something, if any.
+   * `matched` stays what was searched: the facets a shopper narrowed to nothing still show, at 0.
+   */
   private async nothingFound(
     storeId: number,
     words: string[],
     vocabulary: SearchVocabulary,
     narrowing: Narrowing,
+    matched: ProductCondition,
   ): Promise<SearchPage> {
-    const empty = { ids: [], total: 0, didYouMean: null, matched: null };
+    const empty = { ids: [], total: 0, didYouMean: null, matched };
     const respelt = words.map((word) => vocabulary.corrections(word, true)[0] ?? word);
     if (respelt.every((word, index) => word === words[index])) return empty;
     if (
