@@ -37,6 +37,10 @@ const PAGES: ShopPage[] = [
   { name: 'category', open: (page) => page.goto('/shop/c/camping') },
   { name: 'sub-category', open: (page) => page.goto('/shop/c/coffee/brewing') },
   { name: 'listing', open: (page) => page.goto('/shop/catalog/products') },
+  {
+    name: 'listing-with-facets',
+    open: (page) => page.goto('/shop/catalog/products?f.brand=firefly,ridgeline&f.material=aluminium'),
+  },
   { name: 'search-results', open: (page) => page.goto('/shop/catalog/search-results?q=lantern') },
   { name: 'product', open: openProduct },
   {

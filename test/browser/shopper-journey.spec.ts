@@ -99,10 +99,20 @@ describe(`a shopper's journey in the browser (${usingMysql ? 'MariaDB' : 'SQLite
     }
 
     it('browses, fills the cart, checks out in another currency, pays at the bank and sees the order paid', async () => {
-      // The listing, and a product from it.
-      await page.goto('/shop/catalog/products');
-      await expectText(page.locator('h1'), 'Products');
-      await screenshot('listing');
+      // From the home page's category menu (behind its button on a phone) to Camping, narrowed to one brand.
+      await page.goto('/');
+      const menu = page.locator('.category-menu');
+      if (!(await menu.locator('.category-nav').isVisible())) await follow(menu.locator('summary'));
+      await follow(menu.getByRole('link', { name: 'Camping', exact: true }));
+      await page.waitForURL('**/shop/c/camping');
+      await expectText(page.locator('h1'), 'Camping');
+      await expectText(page.locator('main'), 'Ridgeline 2-Person Tent');
+      await page.getByRole('checkbox', { name: /^Firefly/ }).check();
+      await follow(page.getByRole('button', { name: 'Apply' }));
+      await page.waitForURL(/[?&]f\.brand=firefly\b/);
+      await expectText(page.locator('.catalog-count'), '3 products');
+      expect(await page.locator('.product-grid').textContent()).not.toContain('Ridgeline 2-Person Tent');
+      await screenshot('category-faceted');
       await follow(page.getByRole('link', { name: 'Beam 300 Headlamp' }).first());
       await expectText(page.locator('h1'), 'Beam 300 Headlamp');
       await expectText(page.locator('main'), '€39.00');
