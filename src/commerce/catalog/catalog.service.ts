@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource, FindOptionsSelect } from 'typeorm';
 import { convertMinor, toMinor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
@@ -162,7 +162,6 @@ function listingOrders(sqlite: boolean): Record<CatalogSort, Array<[string, 'ASC
  */
 @Injectable()
 export class CatalogService {
-  private readonly logger = new Logger(CatalogService.name);
   private readonly orders: ReturnType<typeof listingOrders>;
 
   constructor(
@@ -239,8 +238,7 @@ export class CatalogService {
 
   /**
    * Full-text search in relevance order, narrowed by the facet selection; an empty query is an empty page, not an
-   * error. A search that finds nothing is counted for the CP (not when filters emptied it); failing to count it
-   * never fails the search.
+   * error. A search that finds nothing is noted for the CP (not when filters emptied it), written later.
    */
   async search(query: CatalogSearchRequest, currencyCode?: string): Promise<SearchResultsPage> {
     const store = await this.stores.default();
@@ -248,11 +246,7 @@ export class CatalogService {
     const selection = await this.facets.resolve(store.id, query.facets ?? {});
     const narrowing = this.facets.conditions(selection);
     const found = await this.searchIndex.search(store.id, query.q, (page - 1) * perPage, perPage, narrowing);
-    if (found.total === 0 && narrowing.length === 0) {
-      await this.misses.record(store.id, query.q).catch((error: unknown) => {
-        this.logger.warn({ err: error }, 'could not count a search without results');
-      });
-    }
+    if (found.total === 0 && narrowing.length === 0) this.misses.note(store.id, query.q);
     const [currency, facets] = await Promise.all([
       this.currency(currencyCode),
       found.matched ? this.facets.facets([shownIn(store.id), found.matched], selection) : [],

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource, LessThan } from 'typeorm';
 import { isUniqueViolation } from '../../database/errors';
 import { insertRows } from '../../database/upsert';
@@ -17,31 +17,82 @@ export function missTerm(query: string): string {
   return searchWords(query).join(' ').slice(0, 100).trim();
 }
 
-/** Searches that found nothing, counted per term, for the CP (docs/control-panel.md, _Search_). */
+/** Distinct terms held between two writes: a bot's random queries cost memory once, never a write each. */
+const MAX_NOTED_TERMS = 1_000;
+const WRITE_EVERY_MS = 30_000;
+
+interface NotedMiss {
+  storeId: number;
+  term: string;
+  searches: number;
+  lastSearchedAt: number;
+}
+
+/**
+ * Searches that found nothing, counted per term, for the CP (docs/control-panel.md, _Search_). A search only notes
+ * its miss in memory; the notes are written together every 30 seconds (and when the app stops), so a results page
+ * never waits for a write and a flood of searches is one transaction per interval.
+ */
 @Injectable()
-export class SearchMisses {
+export class SearchMisses implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(SearchMisses.name);
+  private noted = new Map<string, NotedMiss>();
+  private timer?: NodeJS.Timeout;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly runner: TransactionRunner,
   ) {}
 
-  /**
-   * Counts one more search for the term: a guarded increment, else the first row, where the unique (storeId, term)
-   * turns a concurrent first insert into the increment. A new term also prunes the store's old and surplus rows.
-   */
-  async record(storeId: number, query: string, now = Date.now()): Promise<void> {
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.write(), WRITE_EVERY_MS).unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    await this.write();
+  }
+
+  /** Counts one more search for the query's term, in memory until the next write. */
+  note(storeId: number, query: string, now = Date.now()): void {
     const term = missTerm(query);
     if (!term) return;
+    const key = `${storeId} ${term}`;
+    const known = this.noted.get(key);
+    if (known) {
+      known.searches++;
+      known.lastSearchedAt = now;
+    } else if (this.noted.size < MAX_NOTED_TERMS) {
+      this.noted.set(key, { storeId, term, searches: 1, lastSearchedAt: now });
+    }
+  }
+
+  /**
+   * Writes what was noted in one transaction: a guarded increment per term, else its first row, where the unique
+   * (storeId, term) turns another instance's concurrent first insert into the increment; then prunes each store.
+   */
+  async flush(now = Date.now()): Promise<void> {
+    if (this.noted.size === 0) return;
+    const noted = [...this.noted.values()];
+    this.noted = new Map();
     await this.runner.run(async ({ manager }) => {
-      if (await this.increment(manager, storeId, term, now)) return;
-      try {
-        await insertRows(manager, SearchMiss, { storeId, term, searches: 1, lastSearchedAt: now });
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        await this.increment(manager, storeId, term, now);
-        return;
+      for (const miss of noted) {
+        if (await this.increment(manager, miss)) continue;
+        try {
+          await insertRows(manager, SearchMiss, miss);
+        } catch (error) {
+          if (!isUniqueViolation(error)) throw error;
+          await this.increment(manager, miss);
+        }
       }
-      await this.prune(manager, storeId, now);
+      for (const storeId of new Set(noted.map((miss) => miss.storeId))) await this.prune(manager, storeId, now);
+    });
+  }
+
+  /** The periodic write: a failure loses those counts, never a search. */
+  private async write(): Promise<void> {
+    await this.flush().catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'could not write the searches without results');
     });
   }
 
@@ -56,33 +107,36 @@ export class SearchMisses {
     return { misses, total, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
   }
 
-  private async increment(
-    manager: DataSource['manager'],
-    storeId: number,
-    term: string,
-    now: number,
-  ): Promise<boolean> {
+  private async increment(manager: DataSource['manager'], miss: NotedMiss): Promise<boolean> {
     const result = await manager
       .createQueryBuilder()
       .update(SearchMiss)
-      .set({ searches: () => 'searches + 1', lastSearchedAt: now })
-      .where('storeId = :storeId AND term = :term', { storeId, term })
+      .set({ searches: () => `searches + ${miss.searches}`, lastSearchedAt: miss.lastSearchedAt })
+      .where('storeId = :storeId AND term = :term', { storeId: miss.storeId, term: miss.term })
       .execute();
     return (result.affected ?? 0) > 0;
   }
 
-  /** Both deletes read the (storeId, lastSearchedAt) index. */
+  /** Drops the terms not searched for 90 days, then the least searched beyond MAX_SEARCH_MISSES. */
   private async prune(manager: DataSource['manager'], storeId: number, now: number): Promise<void> {
     await manager.delete(SearchMiss, { storeId, lastSearchedAt: LessThan(now - MISS_KEPT_MS) });
-    const [oldestKept] = await manager.getRepository(SearchMiss).find({
-      select: { lastSearchedAt: true },
+    const [lastKept] = await manager.getRepository(SearchMiss).find({
+      select: { searches: true, lastSearchedAt: true },
       where: { storeId },
-      order: { lastSearchedAt: 'DESC' },
+      order: { searches: 'DESC', lastSearchedAt: 'DESC' },
       skip: MAX_SEARCH_MISSES - 1,
       take: 1,
     });
-    if (oldestKept) {
-      await manager.delete(SearchMiss, { storeId, lastSearchedAt: LessThan(oldestKept.lastSearchedAt) });
-    }
+    if (!lastKept) return;
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(SearchMiss)
+      .where('storeId = :storeId', { storeId })
+      .andWhere('(searches < :searches OR (searches = :searches AND lastSearchedAt < :lastSearchedAt))', {
+        searches: lastKept.searches,
+        lastSearchedAt: lastKept.lastSearchedAt,
+      })
+      .execute();
   }
 }
