@@ -12,7 +12,7 @@ import { guestPage } from '../../web/page-cache';
 import { isWebAddress, SafetyInfo } from '../../commerce/products/product-safety';
 import { productErrors } from '../../commerce/products/products-errors';
 import { FALLBACK_LANGUAGE } from '../../web/i18n/translations';
-import { CatalogListingQuery } from './dto/catalog-query.dto';
+import { CatalogListingQuery, DEFAULT_PER_PAGE, DEFAULT_SORT } from './dto/catalog-query.dto';
 import { ProductSeoFacts } from '../../commerce/seo/product-seo.service';
 import { LANGUAGE_PARAM, pageLinks, requestedLanguage } from '../../web/page-links';
 import { breadcrumbListJsonLd, OpenGraph, productJsonLd, shortDescription } from '../../web/structured-data';
@@ -127,19 +127,18 @@ export function catalogPageView(
 ) {
   const pages = Math.max(1, Math.ceil(page.total / page.perPage));
   const path = req.originalUrl.split('?')[0];
-  const kept = Object.entries({ ...params, [LANGUAGE_PARAM]: requestedLanguage(req) }).filter(
-    (entry): entry is [string, string] => entry[1] !== undefined,
-  );
+  // Defaults are left out: the links are then the canonical URLs robots.txt lets crawlers follow.
+  const kept = Object.entries({
+    ...params,
+    sort: params.sort === DEFAULT_SORT ? undefined : params.sort,
+    perPage: page.perPage === DEFAULT_PER_PAGE ? undefined : String(page.perPage),
+    [LANGUAGE_PARAM]: requestedLanguage(req),
+  }).filter((entry): entry is [string, string] => entry[1] !== undefined);
   const selection = selectionOf(page.facets);
   const link = (target: number) =>
-    `${path}?${new URLSearchParams([
-      ...kept,
-      ...Object.entries(facetParams(selection)),
-      ['perPage', String(page.perPage)],
-      ['page', String(target)],
-    ])}`;
+    `${path}?${new URLSearchParams([...kept, ...Object.entries(facetParams(selection)), ['page', String(target)]])}`;
   return {
-    ...facetsView(page.facets, selection, path, [...kept, ['perPage', String(page.perPage)]]),
+    ...facetsView(page.facets, selection, path, kept),
     products: productCards(page.products, baseUrl),
     currency: page.currency,
     total: page.total,

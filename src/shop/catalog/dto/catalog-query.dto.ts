@@ -10,6 +10,10 @@ import type { FacetSelection } from '../../../commerce/catalog/facets';
 import { readFacetParams } from './facet-params';
 
 /** Paging of the listing and the search results (docs/http-contract.md "Catalog as JSON"). */
+/** What a listing link leaves out when it is the default, so the shop's links stay the crawlable, canonical ones. */
+export const DEFAULT_PER_PAGE = 24;
+export const DEFAULT_SORT: CatalogSort = 'name';
+
 export class CatalogPagingQuery implements CatalogPaging {
   @IsOptional()
   @Type(() => Number)
@@ -23,7 +27,7 @@ export class CatalogPagingQuery implements CatalogPaging {
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  perPage: number = 24;
+  perPage: number = DEFAULT_PER_PAGE;
 }
 
 /**
@@ -44,7 +48,7 @@ const optionalNumber = ({ value }: { value: unknown }) =>
 export class CatalogListingQuery extends FacetedQuery {
   @IsOptional()
   @IsIn(CATALOG_SORTS)
-  sort: CatalogSort = 'name';
+  sort: CatalogSort = DEFAULT_SORT;
 
   /** `1`: only products in stock (the filter form's checkbox). */
   @IsOptional()
