@@ -147,6 +147,13 @@ describe('CP categories: the tree, its edits and products in it', () => {
     });
   });
 
+  it('refuses a name with "/", which the import and export read as a level apart', async () => {
+    const refused = await admin.submitForm('/admin/categories', { name: 'Tea/Herbal', slug: '', visible: '1' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('must not contain &quot;/&quot;');
+    expect(await shop.dataSource.getRepository(Category).findOneBy({ name: 'Tea/Herbal' })).toBeNull();
+  });
+
   it('refuses moving a category under itself or one of its own sub-categories', async () => {
     const gear = await byPath('brewing-gear');
     const filters = await byPath('brewing-gear/filters');

@@ -390,6 +390,8 @@ export class CategoryAdmin {
   ): Promise<{ slug: string; parent: Category | null; problems: FormProblems }> {
     const problems = new FormProblems();
     if (!input.name || input.name.length > 255) problems.add('name', 'name', 'must be 1 to 255 characters');
+    // The import and export name a category by its trail of names, `/` between levels.
+    else if (input.name.includes('/')) problems.add('name', 'name', 'must not contain "/"');
     const slug = input.slug || urlSlug(input.name);
     if (!input.slug && !slug && input.name) problems.add('slug', 'slug', 'cannot be made from this name: give one');
     else if (slug && (!SLUG_PATTERN.test(slug) || slug.length > 100)) problems.add('slug', 'slug', SLUG_RULE);
