@@ -35,8 +35,12 @@ describe(`search suggestions in the browser (${usingMysql ? 'MariaDB' : 'SQLite'
     await list.waitFor();
     await expect(combobox.getAttribute('aria-expanded')).resolves.toBe('true');
     const options = list.getByRole('option');
-    await expect(options.allTextContents()).resolves.toEqual([expect.stringContaining('Hand Burr Grinder')]);
-    await expect(page.locator('#site-search-status').textContent()).resolves.toMatch(/^Suggestions: 1\./);
+    // The product, then the demo's Grinders category.
+    await expect(options.allTextContents()).resolves.toEqual([
+      expect.stringContaining('Hand Burr Grinder'),
+      expect.stringContaining('Grinders'),
+    ]);
+    await expect(page.locator('#site-search-status').textContent()).resolves.toMatch(/^Suggestions: 2\./);
 
     await field.press('ArrowDown');
     await expect(combobox.getAttribute('aria-activedescendant')).resolves.toBe('site-search-option-0');
