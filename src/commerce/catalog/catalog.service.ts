@@ -356,15 +356,13 @@ export class CatalogService {
 
   /** A few other visible products of the categories, by name. */
   private inCategories(storeId: number, categoryIds: number[], exceptProductId: number): Promise<Product[]> {
+    const shown = shownIn(storeId);
     return this.dataSource
       .getRepository(Product)
       .createQueryBuilder('p')
       .select(CARD_COLUMNS.map((column) => `p.${column}`))
-      .where('p.storeId = :storeId AND p.visible = :yes AND p.enabled = :yes AND p.id <> :exceptProductId', {
-        storeId,
-        yes: true,
-        exceptProductId,
-      })
+      .where(shown.sql, shown.params)
+      .andWhere('p.id <> :exceptProductId', { exceptProductId })
       .andWhere(IN_CATEGORIES, { categoryIds })
       .orderBy(this.orders.name[0][0], 'ASC')
       .addOrderBy('p.id', 'ASC')
