@@ -48,12 +48,15 @@ export class VatRatesSetCommand extends CommandRunner {
       country,
       taxClass,
       percent: Number(percent),
-      validFrom: options.from ?? new Date().toISOString().slice(0, 10),
+      validFrom: options.from,
     });
     printResult({ saved: 'vat_rate', ...describeRate(rate) });
   }
 
-  @Option({ flags: '--from <date>', description: 'first day the rate applies, YYYY-MM-DD (default: today, UTC)' })
+  @Option({
+    flags: '--from <date>',
+    description: 'first day the rate applies, YYYY-MM-DD (default: today in the shop time zone, salesTimezone)',
+  })
   parseFrom(value: string): string {
     return value;
   }

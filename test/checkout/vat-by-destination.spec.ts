@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { shopNow } from '../../src/commerce/delivery/shop-calendar';
 import { SalesDocument } from '../../src/commerce/invoices/sales-document.entity';
 import { SalesDocuments } from '../../src/commerce/invoices/sales-documents.service';
 import { OrderLine } from '../../src/commerce/orders/order-line.entity';
@@ -161,7 +162,9 @@ describe('VAT by destination', () => {
 
   it('applies a rate entered for a future day only from that day', async () => {
     await settings.save({ salesOssDestinationVat: true });
-    const tomorrow = new Date(Date.now() + DAY_MS).toISOString().slice(0, 10);
+    // The shop's tomorrow: a rate's first day is on the shop's clock (UTC's tomorrow is the shop's today near
+    // midnight).
+    const tomorrow = shopNow(settings.get('salesTimezone'), Date.now() + DAY_MS).date;
     const set = await runCli(shop.place, 'vat-rates:set', 'de', 'standard', '25', '--from', tomorrow);
     expect(set).toMatchObject({
       code: 0,

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DeliverySlot } from '../../src/commerce/delivery/delivery-slot.entity';
-import { shopDateTime, shopMoment } from '../../src/commerce/delivery/shop-calendar';
+import { shopDateTime, shopMoment, shopNow } from '../../src/commerce/delivery/shop-calendar';
 import { ShippingMethod } from '../../src/commerce/shipping/shipping-method.entity';
 import { shippingMethodId } from '../../src/commerce/shipping/shipping-quote';
 import { productBySku } from '../support/catalog';
@@ -10,7 +10,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 
 /** The next Monday in the shop's calendar (the demo slots run Monday to Saturday). */
 function nextMonday(): string {
-  const date = new Date();
+  const date = new Date(`${shopNow('Europe/Bratislava').date}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() + ((8 - (date.getUTCDay() || 7)) % 7 || 7));
   return date.toISOString().slice(0, 10);
 }

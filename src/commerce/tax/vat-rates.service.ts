@@ -21,12 +21,12 @@ export interface VatContext {
   own: ClassRates;
 }
 
-/** A rate as staff enter it (CLI): the percent may have decimals (5.5). */
+/** A rate as staff enter it (CLI): the percent may have decimals (5.5); no first day means the shop's today. */
 export interface VatRateInput {
   country: string;
   taxClass: string;
   percent: number;
-  validFrom: string;
+  validFrom?: string;
 }
 
 /**
@@ -91,9 +91,11 @@ export class VatRates {
     const hundredths = Math.abs(rate - input.percent * 100) < 1e-6; // 0.07 * 100 is 7.000000000000001
     if (!Number.isFinite(input.percent) || input.percent < 0 || input.percent > 100 || !hundredths)
       fields.rate = ['must be a percent from 0 to 100 with at most two decimals'];
-    if (!isCalendarDate(input.validFrom)) fields.validFrom = ['must be a date, YYYY-MM-DD'];
+    // The day is the shop's (salesTimezone), as the day an order is charged by (`context`), not UTC's.
+    const validFrom = input.validFrom ?? shopNow(this.settings.get('salesTimezone')).date;
+    if (!isCalendarDate(validFrom)) fields.validFrom = ['must be a date, YYYY-MM-DD'];
     if (Object.keys(fields).length > 0) throw AppError.invalid(fields);
-    const key = { country, taxClass: input.taxClass as TaxClass, validFrom: input.validFrom };
+    const key = { country, taxClass: input.taxClass as TaxClass, validFrom };
     const save = () =>
       this.runner.run(async ({ manager }) => {
         const existing = await manager.findOneBy(VatRate, key);
