@@ -78,7 +78,9 @@ export class AttributeAdmin {
     if (!isAttributeCode(code))
       problems.add('code', 'The code', 'must be lowercase letters and digits joined by single hyphens (up to 64)');
     problems.check('The attribute');
-    return this.runner.run(async ({ manager }) => {
+    return this.runner.run(async (tx) => {
+      const { manager } = tx;
+      this.attributes.changed(tx);
       if (await manager.exists(Attribute, { where: { storeId: store.id, code } })) {
         throw AppError.invalid({ code: ['is taken'] }, `The attribute was not saved: the code ${code} is taken.`);
       }
@@ -99,7 +101,9 @@ export class AttributeAdmin {
 
   async update(id: number, input: AttributeInput, actor: string): Promise<Attribute> {
     checkAttribute(input);
-    return this.runner.run(async ({ manager }) => {
+    return this.runner.run(async (tx) => {
+      const { manager } = tx;
+      this.attributes.changed(tx);
       const attribute = await this.find(manager, id, true);
       const before = { name: attribute.name, position: attribute.position, filterable: attribute.filterable };
       await manager.update(Attribute, { id }, input);
@@ -122,7 +126,9 @@ export class AttributeAdmin {
       problems.add('value', 'The value', `must be 1 to ${MAX_VALUE_LENGTH} characters`);
     if (!validPosition(input.position)) problems.add('position', 'The position', positionRule());
     problems.check('The value');
-    return this.runner.run(async ({ manager }) => {
+    return this.runner.run(async (tx) => {
+      const { manager } = tx;
+      this.attributes.changed(tx);
       const attribute = await this.find(manager, id);
       const value = await manager.findOne(AttributeValue, { where: { id: valueId, attributeId: id } });
       if (!value) throw AppError.notFound('Attribute value not found');
@@ -157,11 +163,12 @@ export class AttributeAdmin {
    */
   async saveProductForm(productId: number, text: string, actor: string): Promise<AttributeValues> {
     const values = parseAttributeLines(text);
-    return this.runner.run(async ({ manager }) => {
+    return this.runner.run(async (tx) => {
+      const { manager } = tx;
       const product = await manager.findOne(Product, { where: { id: productId }, ...writeLock(manager) });
       if (!product) throw AppError.notFound('Product not found');
       const before = await this.attributes.productValues(manager, productId);
-      await this.attributes.setProductValues(manager, product.storeId, new Map([[productId, values]]));
+      await this.attributes.setProductValues(tx, product.storeId, new Map([[productId, values]]));
       const after = await this.attributes.productValues(manager, productId);
       const changes = auditChanges<Record<string, string>>(lines(before), lines(after));
       if (Object.keys(changes).length > 0) {

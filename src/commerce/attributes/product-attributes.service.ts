@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, IsNull, Not, ObjectLiteral } from 'typeorm';
+import { Tx } from '../../database/transaction-runner';
 import { ProductVariant } from '../products/product-variant.entity';
 import { urlSlug } from '../../common/slug';
 import { AttributeValue } from './attribute-value.entity';
@@ -35,15 +36,24 @@ interface WantedRow {
 export class ProductAttributes {
   private writes = 0;
 
-  /** Grows with every write here: cached facet counts (facets.ts) made before one are not used after it. */
+  /**
+   * Grows when a write of attributes, their values or products' values commits: cached facet counts (facets.ts)
+   * made before are not used after it. After the commit, not before: counts read meanwhile see the old rows.
+   */
   get generation(): number {
     return this.writes;
   }
 
+  /** Counts `tx` as a write of attributes once it commits. */
+  changed(tx: Tx): void {
+    tx.afterCommit(() => this.writes++);
+  }
+
   /** Replaces the product-level values (variantId null) of each product in `values`; an empty set clears them. */
-  async setProductValues(manager: EntityManager, storeId: number, values: Map<number, AttributeValues>) {
+  async setProductValues(tx: Tx, storeId: number, values: Map<number, AttributeValues>) {
     if (values.size === 0) return;
-    this.writes++;
+    this.changed(tx);
+    const { manager } = tx;
     await manager.delete(ProductAttributeValue, { productId: In([...values.keys()]), variantId: IsNull() });
     const rows: WantedRow[] = [];
     for (const [productId, byCode] of values) {
@@ -59,9 +69,10 @@ export class ProductAttributes {
    * is value "Red" of the attribute coded `colour` (the option code as a slug). Called whenever variants are
    * added, changed or removed.
    */
-  async syncVariantValues(manager: EntityManager, storeId: number, productIds: number[]) {
+  async syncVariantValues(tx: Tx, storeId: number, productIds: number[]) {
     if (productIds.length === 0) return;
-    this.writes++;
+    this.changed(tx);
+    const { manager } = tx;
     await manager.delete(ProductAttributeValue, { productId: In(productIds), variantId: Not(IsNull()) });
     const variants = await manager.find(ProductVariant, {
       where: { productId: In(productIds) },

@@ -344,12 +344,12 @@ export class ProductImportService {
   /** The rows' own attribute values (a row without them has none) and the values their variants carry. */
   private async writeAttributes(tx: Tx, storeId: number, rows: ProductImportRow[], ids: Map<string, number>) {
     await this.attributes.setProductValues(
-      tx.manager,
+      tx,
       storeId,
       new Map(rows.map((row) => [ids.get(row.sku)!, row.attributes ?? {}])),
     );
     await this.attributes.syncVariantValues(
-      tx.manager,
+      tx,
       storeId,
       rows.filter((row) => row.variants?.length).map((row) => ids.get(row.sku)!),
     );

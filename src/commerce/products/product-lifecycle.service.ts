@@ -136,8 +136,8 @@ export class ProductLifecycle {
           });
         }
         const ownValues = await this.attributes.productValues(manager, id);
-        await this.attributes.setProductValues(manager, copy.storeId, new Map([[copy.id, ownValues]]));
-        await this.attributes.syncVariantValues(manager, copy.storeId, [copy.id]);
+        await this.attributes.setProductValues(tx, copy.storeId, new Map([[copy.id, ownValues]]));
+        await this.attributes.syncVariantValues(tx, copy.storeId, [copy.id]);
         const safety = await manager.findOne(ProductSafety, { where: { productId: id } });
         if (safety) {
           await manager.insert(ProductSafety, { ...rowFields(safety), productId: copy.id });

@@ -72,7 +72,7 @@ export class ProductVariantAdmin {
               ),
             };
       await manager.update(Product, { id: productId }, productChanges);
-      await this.attributes.syncVariantValues(manager, product.storeId, [productId]);
+      await this.attributes.syncVariantValues(tx, product.storeId, [productId]);
       await this.setStock(tx, product, remaining);
       await this.audit.record(manager, {
         actor,
@@ -140,7 +140,7 @@ export class ProductVariantAdmin {
           options: optionsInUse(options, [...others.map((other) => other.options), values!]),
         };
         await manager.update(Product, { id: productId }, productChanges);
-        await this.attributes.syncVariantValues(manager, product.storeId, [productId]);
+        await this.attributes.syncVariantValues(tx, product.storeId, [productId]);
         const after = [...others, { ...saved, stock: input.stock }];
         await this.setStock(tx, product, after);
         await this.history.record(tx, [productId]);
