@@ -4,7 +4,6 @@ import { translations } from './i18n/translations';
 /** `?lang=sk`: the query parameter that shows a shop page in one of its languages (crawlable, not remembered). */
 export const LANGUAGE_PARAM = 'lang';
 
-const FACET_PREFIX = 'f.';
 /** Filters that narrow a listing without making a page worth finding on its own. */
 const NARROWING_PARAMS = ['inStock', 'minPrice', 'maxPrice'];
 
@@ -27,16 +26,18 @@ export function requestedLanguage(req: Request): string | undefined {
  * term `q`; a single facet value (`f.brand=acme`, a page worth landing on); the page number past 1. A combination
  * (two facet values, or a facet with a stock or price filter, or those filters alone) is canonical to the page
  * without any filter, page 1; `sort` and `perPage` only reorder or cut the same products and are always dropped.
+ * `facets` is the selection the shop understood (`f.<code>` → slugs joined by commas): an unknown attribute or
+ * value in the address filters nothing, so it is no page of its own.
  */
-export function listingCanonicalParams(req: Request): Array<[string, string]> {
+export function listingCanonicalParams(req: Request, facets: Record<string, string>): Array<[string, string]> {
   const search = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
   const kept: Array<[string, string]> = [];
   const q = search.get('q')?.trim();
   if (q) kept.push(['q', q]);
-  const facets = [...search].filter(([key, value]) => key.startsWith(FACET_PREFIX) && value !== '');
+  const chosen = Object.entries(facets);
   const narrowed = NARROWING_PARAMS.some((key) => (search.get(key) ?? '') !== '' && search.get(key) !== '0');
-  if (narrowed || facets.length > 1 || facets.some(([, value]) => value.includes(','))) return kept;
-  kept.push(...facets);
+  if (narrowed || chosen.length > 1 || chosen.some(([, value]) => value.includes(','))) return kept;
+  kept.push(...chosen);
   const page = Number(search.get('page'));
   if (Number.isInteger(page) && page > 1) kept.push(['page', String(page)]);
   return kept;

@@ -92,6 +92,11 @@ describe('search that forgives', () => {
     expect(page.text).toContain(
       '<p class="search-respelt">Did you mean: <a href="/shop/catalog/search-results?q&#x3D;grinder">grinder</a>?</p>',
     );
+    // The link keeps the shopper's language and filters.
+    const slovak = await html('/shop/catalog/search-results?q=grnd&lang=sk&f.brand=leverette').expect(200);
+    expect(slovak.text).toContain(
+      '<a href="/shop/catalog/search-results?q&#x3D;grinder&amp;f.brand&#x3D;leverette&amp;lang&#x3D;sk">grinder</a>',
+    );
     expect(await search('zzqx')).toMatchObject({ total: 0, didYouMean: null });
   });
 

@@ -1,8 +1,7 @@
 import type { Request } from 'express';
 import { categoryErrors } from '../../commerce/categories/categories-errors';
 import { CategoryLink, CategoryPage } from '../../commerce/categories/shop-categories.service';
-import { CatalogPage, ProductPage, SearchSuggestions } from '../../commerce/catalog/catalog.service';
-import { DidYouMean } from '../../commerce/catalog/product-search.service';
+import { CatalogPage, ProductPage, SearchResultsPage, SearchSuggestions } from '../../commerce/catalog/catalog.service';
 import { formatAmount } from '../../common/money-format';
 import { Facet, FacetSelection } from '../../commerce/catalog/facets';
 import { CatalogProduct } from '../../commerce/products/catalog-product';
@@ -14,7 +13,7 @@ import { productErrors } from '../../commerce/products/products-errors';
 import { FALLBACK_LANGUAGE } from '../../web/i18n/translations';
 import { CatalogListingQuery, DEFAULT_PER_PAGE, DEFAULT_SORT } from './dto/catalog-query.dto';
 import { ProductSeoFacts } from '../../commerce/seo/product-seo.service';
-import { LANGUAGE_PARAM, pageLinks, requestedLanguage } from '../../web/page-links';
+import { LANGUAGE_PARAM, listingCanonicalParams, pageLinks, requestedLanguage } from '../../web/page-links';
 import { breadcrumbListJsonLd, OpenGraph, productJsonLd, shortDescription } from '../../web/structured-data';
 import { facetParams } from './dto/facet-params';
 
@@ -81,14 +80,30 @@ export function catalogPageJson(page: CatalogPage) {
   };
 }
 
-/** The search page's line about a corrected spelling, with the link to search for it. */
-export function didYouMeanView(didYouMean: DidYouMean | null) {
-  return (
-    didYouMean && {
-      ...didYouMean,
-      url: `/shop/catalog/search-results?${new URLSearchParams({ q: didYouMean.query })}`,
-    }
-  );
+/** The search results page. */
+export const SEARCH_PATH = '/shop/catalog/search-results';
+
+/**
+ * The search page's line about a corrected spelling, with the link to search for it: the same facet selection and
+ * language, first page.
+ */
+export function didYouMeanView(page: SearchResultsPage, req: Request) {
+  if (!page.didYouMean) return null;
+  const language = requestedLanguage(req);
+  const query = new URLSearchParams({
+    q: page.didYouMean.query,
+    ...facetParams(selectionOf(page.facets)),
+    ...(language && { [LANGUAGE_PARAM]: language }),
+  });
+  return { ...page.didYouMean, url: `${SEARCH_PATH}?${query}` };
+}
+
+/**
+ * The canonical URL and language versions of a listing, category or search page at `path`: its facet part from
+ * the selection the shop understood (src/web/page-links.ts).
+ */
+export function listingPageLinks(req: Request, baseUrl: string, path: string, page: CatalogPage) {
+  return pageLinks(req, baseUrl, path, listingCanonicalParams(req, facetParams(selectionOf(page.facets))));
 }
 
 /** The suggest endpoint's JSON (docs/http-contract.md, _Search suggestions_): absolute URLs, formatted prices. */

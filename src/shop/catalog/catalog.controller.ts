@@ -11,17 +11,16 @@ import {
   catalogPageView,
   didYouMeanView,
   listingFilters,
+  listingPageLinks,
   productNotFoundPage,
+  SEARCH_PATH,
   searchSuggestionsJson,
   sessionCurrency,
   wantsJson,
 } from './catalog-view';
 import { CatalogListingQuery, CatalogSearchQuery, CatalogSuggestQuery } from './dto/catalog-query.dto';
 import { LISTING_PATH } from './catalog-aliases.middleware';
-import { listingCanonicalParams, pageLinks } from '../../web/page-links';
 import { websiteOpenGraph } from '../../web/structured-data';
-
-const SEARCH_PATH = '/shop/catalog/search-results';
 
 /**
  * Listing, search results and the product-404 page. The same URL answers HTML or JSON by `Accept`; the JSON
@@ -48,7 +47,7 @@ export class CatalogController {
     if (wantsJson(req)) return catalogPageJson(page);
     const { filters, filtered } = listingFilters(query, page.facets);
     const title = text('catalog.listing.title');
-    const links = pageLinks(req, this.config.baseUrl, LISTING_PATH, listingCanonicalParams(req));
+    const links = listingPageLinks(req, this.config.baseUrl, LISTING_PATH, page);
     return guestPage(req, 'shop/catalog/products', {
       title,
       ...links,
@@ -69,8 +68,8 @@ export class CatalogController {
     return guestPage(req, 'shop/catalog/search', {
       title: query.q ? text('catalog.search.titleFor', { q: query.q }) : text('catalog.search.title'),
       q: query.q,
-      ...pageLinks(req, this.config.baseUrl, SEARCH_PATH, listingCanonicalParams(req)),
-      didYouMean: didYouMeanView(page.didYouMean),
+      ...listingPageLinks(req, this.config.baseUrl, SEARCH_PATH, page),
+      didYouMean: didYouMeanView(page, req),
       ...catalogPageView(page, req, { q: query.q }, this.config.baseUrl),
     });
   }

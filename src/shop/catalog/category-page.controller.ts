@@ -8,7 +8,6 @@ import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { PageText, PageTextFn } from '../../web/i18n/page-text.decorator';
 import { guestPage } from '../../web/page-cache';
-import { listingCanonicalParams, pageLinks } from '../../web/page-links';
 import { breadcrumbListJsonLd, websiteOpenGraph } from '../../web/structured-data';
 import {
   catalogPageJson,
@@ -16,6 +15,7 @@ import {
   categoryJson,
   categoryNotFoundPage,
   listingFilters,
+  listingPageLinks,
   sessionCurrency,
   wantsJson,
 } from './catalog-view';
@@ -58,7 +58,7 @@ export class CategoryPageController {
     );
     if (wantsJson(req)) return { ...catalogPageJson(page), category: categoryJson(category, this.config.baseUrl) };
     const { filters, filtered } = listingFilters(query, page.facets);
-    const links = pageLinks(req, this.config.baseUrl, categoryPath(category.path), listingCanonicalParams(req));
+    const links = listingPageLinks(req, this.config.baseUrl, categoryPath(category.path), page);
     return guestPage(req, 'shop/catalog/category', {
       title: category.meta.title,
       metaDescription: category.meta.description,
