@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { In } from 'typeorm';
+import { CategoryAdmin } from '../../src/commerce/categories/category-admin.service';
 import { Category } from '../../src/commerce/categories/category.entity';
 import { ProductCategory } from '../../src/commerce/categories/product-category.entity';
 import { ShopCategories } from '../../src/commerce/categories/shop-categories.service';
@@ -346,5 +347,43 @@ describe('categories in the shop', () => {
     expect(await placements()).toEqual(IMPORTED);
     const again = JSON.parse((await admin.get('/admin/products/export.json').expect(200)).text);
     expect(again).toEqual(exported);
+  });
+  it('finds a category whose slug staff changed by its name when its export is imported again', async () => {
+    const categories = shop.dataSource.getRepository(Category);
+    const brewing = await categories.findOneByOrFail({ path: 'kava-caj/brewing' });
+    await shop.app.get(CategoryAdmin).update(
+      brewing.id,
+      {
+        name: brewing.name,
+        slug: 'brew',
+        parentId: brewing.parentId,
+        description: brewing.description,
+        image: brewing.image,
+        visible: brewing.visible,
+        metaTitle: brewing.metaTitle,
+        metaDescription: brewing.metaDescription,
+      },
+      'test',
+    );
+    const admin = new ShopClient(shop.server);
+    await admin.loginCp();
+    const exported = JSON.parse((await admin.get('/admin/products/export.json').expect(200)).text) as Array<{
+      sku: string;
+      categories: string[];
+    }>;
+    expect(exported.find((row) => row.sku === 'CAT-E')!.categories).toEqual(['Káva & Čaj/Brewing']);
+    const before = await categories.find({ order: { id: 'ASC' } });
+    const placed = () =>
+      shop.dataSource.getRepository(ProductCategory).find({ order: { productId: 'ASC', categoryId: 'ASC' } });
+    const placedBefore = await placed();
+    expect(await importRows(exported)).toMatchObject({ rejected: [] });
+    expect(await categories.find({ order: { id: 'ASC' } })).toEqual(before);
+    expect(
+      (await placed()).map(({ productId, categoryId, isPrimary }) => ({ productId, categoryId, isPrimary })),
+    ).toEqual(placedBefore.map(({ productId, categoryId, isPrimary }) => ({ productId, categoryId, isPrimary })));
+    // A name new under the re-slugged category lands under it, not under a new `brewing`.
+    await importRows([{ ...ROWS[0], categories: ['Káva & Čaj/Brewing/Kettles'] }]);
+    expect(await categories.findOneBy({ path: 'kava-caj/brewing' })).toBeNull();
+    expect((await categories.findOneByOrFail({ path: 'kava-caj/brew/kettles' })).parentId).toBe(brewing.id);
   });
 });

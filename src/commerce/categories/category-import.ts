@@ -21,6 +21,11 @@ export function categoryNames(entry: string): string[] {
   return entry.split('/').map((name) => name.trim());
 }
 
+/** How ensureCategories knows an entry: its names, trimmed, joined by `/`. */
+export function categoryEntryKey(entry: string): string {
+  return categoryNames(entry).join('/');
+}
+
 /** A category's own URL segment made from its name, cut to fit its column. */
 export function categorySlug(name: string): string {
   return urlSlug(name).slice(0, MAX_SLUG_LENGTH).replace(/-+$/, '');
@@ -46,36 +51,49 @@ export function categoryEntryProblems(entry: string, where: string): string[] {
 }
 
 /**
- * The store's categories that `entries` name (checked by categoryEntryProblems), by their path, creating each one
- * missing with its missing ancestors (named as the first entry naming it spells it, after its existing siblings).
- * A category is found by its path, so importing the same names again finds the same rows; two imports creating the
- * same category at once both end up with the one row the unique (storeId, path) key let in.
+ * The store's categories that `entries` name (checked by categoryEntryProblems), by entry (its names joined by
+ * `/`), creating each one missing with its missing ancestors (named as the first entry naming it spells it, after
+ * its existing siblings). Level by level, a name is found among its parent's children by the name (as the export
+ * writes it, whatever slug staff gave the category), else by the slug the name makes; so importing an export, or
+ * the same names again, finds the same rows. Two imports creating the same category at once both end up with the
+ * one row the unique (storeId, path) key let in.
  */
 export async function ensureCategories(tx: Tx, storeId: number, entries: string[]): Promise<Map<string, number>> {
+  const existing = await tx.manager.find(Category, {
+    select: { id: true, parentId: true, name: true, slug: true, path: true, position: true },
+    where: { storeId },
+    order: { position: 'ASC', id: 'ASC' },
+  });
+  const pathOfId = new Map(existing.map((category) => [category.id, category.path]));
+  const childrenOf = new Map<string | null, Category[]>();
+  for (const category of existing) {
+    const parentPath = category.parentId === null ? null : pathOfId.get(category.parentId)!;
+    childrenOf.set(parentPath, [...(childrenOf.get(parentPath) ?? []), category]);
+  }
+  const idOfPath = new Map(existing.map((category) => [category.path, category.id]));
+  const pathOfEntry = new Map<string, string>();
   const wanted = new Map<string, { name: string; slug: string; parentPath: string | null; depth: number }>();
   for (const entry of entries) {
     let parentPath: string | null = null;
     for (const [depth, name] of categoryNames(entry).entries()) {
       const slug = categorySlug(name);
-      const path: string = parentPath === null ? slug : `${parentPath}/${slug}`;
-      if (!wanted.has(path)) wanted.set(path, { name, slug, parentPath, depth });
+      const siblings = childrenOf.get(parentPath) ?? [];
+      const found =
+        siblings.find((category) => category.name.trim() === name) ??
+        siblings.find((category) => category.slug === slug);
+      const path: string = found?.path ?? (parentPath === null ? slug : `${parentPath}/${slug}`);
+      if (!found && !wanted.has(path)) wanted.set(path, { name, slug, parentPath, depth });
       parentPath = path;
     }
+    pathOfEntry.set(categoryEntryKey(entry), parentPath!);
   }
-  if (wanted.size === 0) return new Map();
-  const existing = await tx.manager.find(Category, {
-    select: { id: true, parentId: true, path: true, position: true },
-    where: { storeId },
-  });
-  const idOfPath = new Map(existing.map((category) => [category.path, category.id]));
   const nextPosition = new Map<number | null, number>();
   for (const category of existing) {
     nextPosition.set(category.parentId, Math.max(nextPosition.get(category.parentId) ?? 0, category.position + 1));
   }
-  const missing = [...wanted.entries()].filter(([path]) => !idOfPath.has(path));
   // Level by level: a new category's parent has its id before the category is written.
   for (let depth = 0; depth < MAX_CATEGORY_DEPTH; depth++) {
-    const level = missing.filter(([, category]) => category.depth === depth);
+    const level = [...wanted.entries()].filter(([, category]) => category.depth === depth);
     if (level.length === 0) continue;
     const rows = level.map(([path, { name, slug, parentPath }]) => {
       const parentId = parentPath === null ? null : idOfPath.get(parentPath)!;
@@ -99,7 +117,7 @@ export async function ensureCategories(tx: Tx, storeId: number, entries: string[
     });
     for (const category of written) idOfPath.set(category.path, category.id);
   }
-  return new Map([...wanted.keys()].map((path) => [path, idOfPath.get(path)!]));
+  return new Map([...pathOfEntry].map(([entry, path]) => [entry, idOfPath.get(path)!]));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { AppError } from '../../common/errors/app-error';
-import { categoryEntryProblems, categoryNames, MAX_ROW_CATEGORIES } from '../categories/category-import';
+import { categoryEntryKey, categoryEntryProblems, MAX_ROW_CATEGORIES } from '../categories/category-import';
 import { readAttributeValues } from '../attributes/attribute-rules';
 import { isTaxClass, TAX_CLASSES, TaxClass } from '../tax/tax-class';
 import { NET_QUANTITY_SCALE, readNetQuantity as readNetQuantityOf } from './net-quantity';
@@ -161,7 +161,7 @@ function readCategories(value: unknown, problems: string[]): string[] | undefine
   }
   const found = value.flatMap((entry: string, index) => categoryEntryProblems(entry, `categories[${index}]`));
   problems.push(...found);
-  return found.length > 0 ? undefined : value.map((entry: string) => categoryNames(entry).join('/'));
+  return found.length > 0 ? undefined : value.map((entry: string) => categoryEntryKey(entry));
 }
 
 /** `netQuantity` and `netUnit` of a product or variant (`where` prefixes the names): both or neither. */

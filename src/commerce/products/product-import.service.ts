@@ -6,7 +6,7 @@ import { urlSlug } from '../../common/slug';
 import { AttributeValues } from '../attributes/attribute-rules';
 import { ProductAttributes } from '../attributes/product-attributes.service';
 import { AuditLog } from '../audit/audit-log.service';
-import { categoryEntryPath, ensureCategories, replaceProductCategories } from '../categories/category-import';
+import { categoryEntryKey, ensureCategories, replaceProductCategories } from '../categories/category-import';
 import { ShopCategories } from '../categories/shop-categories.service';
 import { TransactionRunner, Tx } from '../../database/transaction-runner';
 import { NetUnit, parseNetQuantity } from './net-quantity';
@@ -373,12 +373,12 @@ export class ProductImportService {
     ids: Map<string, number>,
   ): Promise<void> {
     const entries = rows.flatMap((row) => row.categories ?? []);
-    const idOfPath = await ensureCategories(tx, storeId, entries);
+    const idOfEntry = await ensureCategories(tx, storeId, entries);
     await replaceProductCategories(
       tx,
       rows.map((row) => ({
         productId: ids.get(row.sku)!,
-        categoryIds: (row.categories ?? []).map((entry) => idOfPath.get(categoryEntryPath(entry))!),
+        categoryIds: (row.categories ?? []).map((entry) => idOfEntry.get(categoryEntryKey(entry))!),
       })),
     );
     // New categories show in menus at once on this instance; the tree is read again after the commit.
