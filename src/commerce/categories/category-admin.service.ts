@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
-import { errorCatalogue } from '../../common/errors/error-catalogue';
 import { FormProblems } from '../../common/errors/form-problems';
 import { urlSlug } from '../../common/slug';
 import { isUniqueViolation } from '../../database/errors';
@@ -16,22 +15,7 @@ import { bySiblingOrder, CategoryNode, CategoryTree } from './category-tree';
 import { Category } from './category.entity';
 import { ShopCategories } from './shop-categories.service';
 import { ProductCategory } from './product-category.entity';
-
-export const categoryErrors = errorCatalogue({
-  /** The unique (storeId, path) key refused the write: a sibling has the slug. */
-  category_slug_taken: {
-    status: 409,
-    message: 'Another category under the same parent has this slug: choose another slug or parent.',
-  },
-  category_has_children: {
-    status: 409,
-    message: (p: { name: string }) => `${p.name} has sub-categories: move or delete them first.`,
-  },
-  category_inside_itself: {
-    status: 409,
-    message: (p: { name: string }) => `${p.name} cannot move under itself or one of its own sub-categories.`,
-  },
-});
+import { categoryErrors } from './categories-errors';
 
 const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const SLUG_RULE = 'must be lowercase letters, digits and single hyphens (like "coffee-beans"), at most 100 characters';
