@@ -10,3 +10,16 @@ export function urlSlug(text: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
 }
+
+/** The length of the `slug` columns of categories and attribute values. */
+export const SLUG_LENGTH = 100;
+
+/** urlSlug cut to `maxLength` characters, without a trailing `-` where the cut fell. */
+export function boundedSlug(text: string, maxLength: number): string {
+  return urlSlug(text).slice(0, maxLength).replace(/-+$/, '');
+}
+
+/** Whether `value` is what urlSlug makes (lowercase ASCII letters and digits joined by single `-`), ≤ `maxLength`. */
+export function isUrlSlug(value: unknown, maxLength: number): value is string {
+  return typeof value === 'string' && value.length <= maxLength && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value);
+}

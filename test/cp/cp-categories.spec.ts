@@ -154,6 +154,14 @@ describe('CP categories: the tree, its edits and products in it', () => {
     expect(await shop.dataSource.getRepository(Category).findOneBy({ name: 'Tea/Herbal' })).toBeNull();
   });
 
+  it('makes a slug that fits from a long name', async () => {
+    const name = `${'Very long name '.repeat(12)}end`;
+    expect((await admin.submitForm('/admin/categories', { name, slug: '', visible: '1' })).status).toBe(303);
+    const made = await shop.dataSource.getRepository(Category).findOneByOrFail({ name });
+    expect(made.slug).toBe('very-long-name-'.repeat(7).slice(0, 100).replace(/-+$/, ''));
+    await shop.dataSource.getRepository(Category).delete({ id: made.id });
+  });
+
   it('refuses moving a category under itself or one of its own sub-categories', async () => {
     const gear = await byPath('brewing-gear');
     const filters = await byPath('brewing-gear/filters');

@@ -1,22 +1,19 @@
-import { urlSlug } from '../../common/slug';
+import { boundedSlug, isUrlSlug, SLUG_LENGTH } from '../../common/slug';
 
 /** An attribute's code: lowercase ASCII letters and digits joined by single `-`, up to 64 characters. */
-export const ATTRIBUTE_CODE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const MAX_CODE_LENGTH = 64;
 export const MAX_VALUE_LENGTH = 191;
 /** Per product: attributes set on it and values of one attribute (import rows and the CP form). */
 export const MAX_ATTRIBUTES_PER_PRODUCT = 30;
 export const MAX_VALUES_PER_ATTRIBUTE = 20;
-/** The `slug` column's length. */
-const MAX_SLUG_LENGTH = 100;
 
 export function isAttributeCode(code: unknown): code is string {
-  return typeof code === 'string' && code.length <= MAX_CODE_LENGTH && ATTRIBUTE_CODE.test(code);
+  return isUrlSlug(code, MAX_CODE_LENGTH);
 }
 
 /** A value's form in the filter URL ("Merino Wool" → "merino-wool"); empty when it has no letter or digit. */
 export function valueSlug(value: string): string {
-  return urlSlug(value).slice(0, MAX_SLUG_LENGTH).replace(/-+$/, '');
+  return boundedSlug(value, SLUG_LENGTH);
 }
 
 /** The name a new attribute gets from its code: "country-of-origin" → "Country of origin". */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager, In, IsNull, Not, ObjectLiteral } from 'typeorm';
 import { Tx } from '../../database/transaction-runner';
 import { ProductVariant } from '../products/product-variant.entity';
-import { urlSlug } from '../../common/slug';
+import { boundedSlug } from '../../common/slug';
 import { AttributeValue } from './attribute-value.entity';
 import { Attribute } from './attribute.entity';
 import {
@@ -81,7 +81,7 @@ export class ProductAttributes {
     const rows: WantedRow[] = [];
     for (const variant of variants) {
       for (const [option, value] of Object.entries(variant.options)) {
-        const code = urlSlug(option).slice(0, MAX_CODE_LENGTH).replace(/-+$/, '');
+        const code = boundedSlug(option, MAX_CODE_LENGTH);
         const text = value.trim();
         if (!isAttributeCode(code) || text.length > MAX_VALUE_LENGTH || !valueSlug(text)) continue;
         rows.push({ productId: variant.productId, variantId: variant.id, code, value: text });

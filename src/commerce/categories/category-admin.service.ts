@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { FormProblems } from '../../common/errors/form-problems';
-import { urlSlug } from '../../common/slug';
+import { boundedSlug, isUrlSlug, SLUG_LENGTH } from '../../common/slug';
 import { isUniqueViolation } from '../../database/errors';
 import { LIKE_ESCAPE, likeStartingWith } from '../../database/like';
 import { writeLock } from '../../database/locking';
@@ -17,7 +17,6 @@ import { ShopCategories } from './shop-categories.service';
 import { ProductCategory } from './product-category.entity';
 import { categoryErrors } from './categories-errors';
 
-const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const SLUG_RULE = 'must be lowercase letters, digits and single hyphens (like "coffee-beans"), at most 100 characters';
 const MAX_PATH = 700;
 
@@ -376,9 +375,9 @@ export class CategoryAdmin {
     if (!input.name || input.name.length > 255) problems.add('name', 'name', 'must be 1 to 255 characters');
     // The import and export name a category by its trail of names, `/` between levels.
     else if (input.name.includes('/')) problems.add('name', 'name', 'must not contain "/"');
-    const slug = input.slug || urlSlug(input.name);
+    const slug = input.slug || boundedSlug(input.name, SLUG_LENGTH);
     if (!input.slug && !slug && input.name) problems.add('slug', 'slug', 'cannot be made from this name: give one');
-    else if (slug && (!SLUG_PATTERN.test(slug) || slug.length > 100)) problems.add('slug', 'slug', SLUG_RULE);
+    else if (slug && !isUrlSlug(slug, SLUG_LENGTH)) problems.add('slug', 'slug', SLUG_RULE);
     let parent: Category | null = null;
     if (input.parentId !== null) {
       parent = await manager.findOne(Category, { where: { id: input.parentId, storeId }, ...writeLock(manager) });

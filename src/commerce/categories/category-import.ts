@@ -1,5 +1,5 @@
 import { In } from 'typeorm';
-import { urlSlug } from '../../common/slug';
+import { boundedSlug, SLUG_LENGTH } from '../../common/slug';
 import type { Tx } from '../../database/transaction-runner';
 import { insertRows } from '../../database/upsert';
 import { Category } from './category.entity';
@@ -10,8 +10,7 @@ export const MAX_ROW_CATEGORIES = 20;
 /** Most levels of one category path (`Coffee/Brewing` has 2). */
 export const MAX_CATEGORY_DEPTH = 10;
 const MAX_NAME_LENGTH = 255;
-/** The `slug` and `path` columns' lengths. */
-const MAX_SLUG_LENGTH = 100;
+/** The `path` column's length. */
 const MAX_PATH_LENGTH = 700;
 /** Rows per multi-row INSERT: well inside both databases' limits on bound parameters. */
 const INSERT_CHUNK = 100;
@@ -28,7 +27,7 @@ export function categoryEntryKey(entry: string): string {
 
 /** A category's own URL segment made from its name, cut to fit its column. */
 export function categorySlug(name: string): string {
-  return urlSlug(name).slice(0, MAX_SLUG_LENGTH).replace(/-+$/, '');
+  return boundedSlug(name, SLUG_LENGTH);
 }
 
 /** The tree path an entry names (`"Káva & Čaj/Brewing"` → `kava-caj/brewing`). */

@@ -1,9 +1,10 @@
+import { isUrlSlug } from '../../common/slug';
 import { AppError } from '../../common/errors/app-error';
 import { categoryEntryKey, categoryEntryProblems, MAX_ROW_CATEGORIES } from '../categories/category-import';
 import { readAttributeValues } from '../attributes/attribute-rules';
 import { isTaxClass, TAX_CLASSES, TaxClass } from '../tax/tax-class';
 import { NET_QUANTITY_SCALE, readNetQuantity as readNetQuantityOf } from './net-quantity';
-import { MAX_DESCRIPTION_BYTES, SLUG_PATTERN } from './product-details';
+import { MAX_DESCRIPTION_BYTES, SLUG_MAX_LENGTH } from './product-details';
 import { MAX_IMAGE_BYTES } from './product-image-files';
 import { ImportSale, NetQuantityFields, ProductImportRow } from './product-import.service';
 import { readSafetyInfo, SafetyInfo } from './product-safety';
@@ -90,10 +91,7 @@ function readRow(
   const sku = readSku(raw.sku, 'sku', problems);
   const name = typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim() : null;
   if (name === null || name.length > 255) problems.push('name is required (up to 255 characters)');
-  if (
-    raw.slug !== undefined &&
-    !(typeof raw.slug === 'string' && SLUG_PATTERN.test(raw.slug) && raw.slug.length <= 191)
-  ) {
+  if (raw.slug !== undefined && !isUrlSlug(raw.slug, SLUG_MAX_LENGTH)) {
     problems.push('slug must be lowercase letters and digits joined by single hyphens (up to 191 characters)');
   }
   const price = readPrice(raw.price, 'price', decimals, problems);

@@ -1,3 +1,4 @@
+import { isUrlSlug } from '../../common/slug';
 import { EntityManager, In, Not } from 'typeorm';
 import { FormProblems } from '../../common/errors/form-problems';
 import { ProductRelation, ProductRelationKind } from './product-relation.entity';
@@ -14,7 +15,6 @@ export interface ProductDetails {
   metaDescription: string;
 }
 
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** MySQL TEXT holds 65,535 bytes. */
 export const MAX_DESCRIPTION_BYTES = 65_535;
 
@@ -33,7 +33,7 @@ export const SKU_RULE = 'is required (1 to 64 characters, no surrounding spaces)
 export function detailProblems(details: ProductDetails, problems: FormProblems): void {
   if (!details.name.trim() || details.name.length > 255)
     problems.add('name', 'name', 'is required (up to 255 characters)');
-  if (!SLUG_PATTERN.test(details.slug) || details.slug.length > SLUG_MAX_LENGTH) {
+  if (!isUrlSlug(details.slug, SLUG_MAX_LENGTH)) {
     problems.add(
       'slug',
       'slug',

@@ -1,4 +1,5 @@
 import { AppError } from '../../../common/errors/app-error';
+import { isUrlSlug, SLUG_LENGTH } from '../../../common/slug';
 import { isAttributeCode } from '../../../commerce/attributes/attribute-rules';
 import type { FacetSelection } from '../../../commerce/catalog/facets';
 
@@ -6,8 +7,6 @@ import type { FacetSelection } from '../../../commerce/catalog/facets';
 export const MAX_FACET_ATTRIBUTES = 10;
 export const MAX_FACET_VALUES = 20;
 const FACET_PARAM = 'f.';
-const VALUE_SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-const MAX_SLUG_LENGTH = 100;
 
 /**
  * The facet selection of a query string: `f.<code>=<slug>[,<slug>…]`, the parameter repeated as the filter
@@ -30,7 +29,7 @@ export function readFacetParams(query: Record<string, unknown>): FacetSelection 
       continue;
     }
     const slugs = [...new Set((parts as string[]).flatMap((part) => part.split(',')).filter((slug) => slug !== ''))];
-    if (!slugs.every((slug) => slug.length <= MAX_SLUG_LENGTH && VALUE_SLUG.test(slug))) {
+    if (!slugs.every((slug) => isUrlSlug(slug, SLUG_LENGTH))) {
       problems[key] = [
         'must be value slugs (lowercase letters and digits joined by single hyphens) separated by commas',
       ];
