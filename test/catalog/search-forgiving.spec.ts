@@ -106,6 +106,8 @@ describe('search that forgives', () => {
     await search('Qwyrtz  Blorp');
     await search('qwyrtz blorp!');
     await search('plonkity');
+    // 99 letters then letters outside the BMP: the 100-character cut falls between two halves of one.
+    await search(`${'x'.repeat(99)}${'𝐚'.repeat(3)}`);
     await search('grinder'); // found: not counted
     await json('/shop/catalog/suggest?q=zzzzzz').expect(200); // typing is not searching
     expect(await misses()).toEqual([]); // noted in memory, written together (every 30 s in a running shop)
@@ -113,12 +115,14 @@ describe('search that forgives', () => {
     expect((await misses()).map(({ term, searches }) => ({ term, searches }))).toEqual([
       { term: 'plonkity', searches: 1 },
       { term: 'qwyrtz blorp', searches: 2 },
+      { term: `${'x'.repeat(99)}𝐚`, searches: 1 },
     ]);
 
     const list = await admin.get('/admin/search/misses').set(HTML).expect(200);
     const rows = [...list.text.matchAll(/<tr>\s*<td>([^<]+)<\/td>\s*<td>(\d+)<\/td>/g)].map((row) => [row[1], row[2]]);
     expect(rows).toEqual([
       ['qwyrtz blorp', '2'],
+      [`${'x'.repeat(99)}𝐚`, '1'],
       ['plonkity', '1'],
     ]);
     expect(list.text).toContain('href="/admin/search?words&#x3D;plonkity%2C+"');

@@ -12,9 +12,13 @@ export const MAX_SEARCH_MISSES = 10_000;
 const MISS_KEPT_MS = 90 * 24 * 60 * 60_000;
 const PAGE_SIZE = 50;
 
-/** The normalised term a miss is counted under: the query's words joined by one space, at most 100 characters. */
+/**
+ * The normalised term a miss is counted under: the query's words joined by one space, at most 100 characters.
+ * Cut by code points, as the column counts them: a cut through a surrogate pair (`𝐚`, many CJK letters) would leave
+ * half a character that MariaDB refuses, failing the whole write.
+ */
 export function missTerm(query: string): string {
-  return searchWords(query).join(' ').slice(0, 100).trim();
+  return Array.from(searchWords(query).join(' ')).slice(0, 100).join('').trim();
 }
 
 /** Distinct terms held between two writes: a bot's random queries cost memory once, never a write each. */
