@@ -1,10 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import { AttributeValue } from '../attributes/attribute-value.entity';
 import { ProductAttributes } from '../attributes/product-attributes.service';
 import { Attribute } from '../attributes/attribute.entity';
-import { ProductAttributeValue } from '../attributes/product-attribute-value.entity';
-import { Product } from '../products/product.entity';
+import { FacetPostings } from './facet-postings';
+import { ResultSetIds } from './result-set-ids';
 
 /** A condition on the products table aliased `p`, with its named parameters (TypeORM `:name` / `:...list`). */
 export interface ProductCondition {
@@ -44,12 +44,18 @@ export interface ResolvedSelection {
  */
 @Injectable()
 export class FacetService {
+  private readonly logger = new Logger(FacetService.name);
   private readonly cached = new Map<string, { until: number; generation: number; facets: Promise<Facet[]> }>();
+  private readonly scopeIds: ResultSetIds;
+  private loaded: { postings: Promise<FacetPostings>; generation: number; at: number } | null = null;
+  private refreshing = false;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly writes: ProductAttributes,
-  ) {}
+  ) {
+    this.scopeIds = new ResultSetIds(dataSource);
+  }
 
   async resolve(storeId: number, selection: FacetSelection): Promise<ResolvedSelection> {
     const attributes = await this.dataSource.getRepository(Attribute).find({
@@ -85,15 +91,15 @@ export class FacetService {
 
   /**
    * The facets of the products matching `scope` (store, visibility, price, stock, category or search), with the
-   * selection applied disjunctively: one grouped query for the attributes without a selection, one per attribute
-   * with one. Attributes in position then name order, values in position then value order; a value no product
-   * of the result set has is left out unless it is selected, and so is an attribute left without values.
+   * selection applied disjunctively. Attributes in position then name order, values in position then value order;
+   * a value no product of the result set has is left out unless it is selected, and so is an attribute left
+   * without values. Counted in memory (countValues) from the result set's ids, which every selection of it shares
+   * (ResultSetIds), and every product's values (FacetPostings), so ticking a value costs no grouped query.
    */
   facets(scope: ProductCondition[], selection: ResolvedSelection): Promise<Facet[]> {
     if (selection.attributes.length === 0) return Promise.resolve([]);
-    // Counting reads every attribute row of the result set, hundreds of thousands on a large catalog, so the
-    // counts of a result set are kept for a while and shared by the requests asking meanwhile. The moment a sale
-    // is judged at (`now`) is left out of the key: it moves every millisecond.
+    // The counts of a result set and selection are kept for a while and shared by the requests asking meanwhile.
+    // The moment a sale is judged at (`now`) is left out of the key: it moves every millisecond.
     const key = JSON.stringify([
       scope.map(({ sql, params }) => [sql, { ...params, now: undefined }]),
       selection.chosen,
@@ -111,21 +117,8 @@ export class FacetService {
   }
 
   private async count(scope: ProductCondition[], selection: ResolvedSelection): Promise<Facet[]> {
-    const chosenIds = new Set(selection.chosen.map((choice) => choice.attributeId));
-    const unchosen = selection.attributes.filter((attribute) => !chosenIds.has(attribute.id));
-    const conditions = this.conditions(selection);
-    const counted = await Promise.all([
-      unchosen.length > 0
-        ? this.counts(
-            [...scope, ...conditions],
-            unchosen.map((attribute) => attribute.id),
-          )
-        : [],
-      ...selection.chosen.map((choice, index) =>
-        this.counts([...scope, ...conditions.filter((_, other) => other !== index)], [choice.attributeId]),
-      ),
-    ]);
-    const counts = new Map(counted.flat().map((row) => [row.valueId, row.count]));
+    const [ids, postings] = await Promise.all([this.scopeIds.get(scope), this.postings()]);
+    const counts = countValues(ids, postings, selection);
     const selectedIds = new Set(selection.chosen.flatMap((choice) => choice.valueIds));
     const shownIds = [...new Set([...counts.keys(), ...selectedIds])];
     if (shownIds.length === 0) return [];
@@ -151,19 +144,36 @@ export class FacetService {
       .filter((facet) => facet.values.length > 0);
   }
 
-  /** Distinct matching products per value of the attributes. */
-  private async counts(conditions: ProductCondition[], attributeIds: number[]) {
-    const builder = this.dataSource
-      .createQueryBuilder()
-      .from(ProductAttributeValue, 'pav')
-      .innerJoin(Product, 'p', 'p.id = pav.productId')
-      .select('pav.attributeValueId', 'valueId')
-      .addSelect('COUNT(DISTINCT pav.productId)', 'count')
-      .where('pav.attributeId IN (:...countedAttributes)', { countedAttributes: attributeIds })
-      .groupBy('pav.attributeValueId');
-    for (const condition of conditions) builder.andWhere(condition.sql, condition.params);
-    const rows = await builder.getRawMany<{ valueId: number | string; count: number | string }>();
-    return rows.map((row) => ({ valueId: Number(row.valueId), count: Number(row.count) }));
+  /**
+   * The products' values in memory, read again at once after an attribute write here commits (the counts must
+   * show it), and in the background once a minute for another instance's writes, the old ones counting meanwhile.
+   */
+  private postings(): Promise<FacetPostings> {
+    const generation = this.writes.generation;
+    const entry = this.loaded;
+    if (!entry || entry.generation !== generation) return this.load(generation).postings;
+    if (Date.now() - entry.at > POSTINGS_FRESH_MS && !this.refreshing) {
+      this.refreshing = true;
+      const next = FacetPostings.load(this.dataSource);
+      next
+        .then(
+          () => {
+            if (this.loaded === entry) this.loaded = { postings: next, generation, at: Date.now() };
+          },
+          (error: unknown) => this.logger.warn({ err: error }, 'could not read the facet values again'),
+        )
+        .finally(() => (this.refreshing = false));
+    }
+    return entry.postings;
+  }
+
+  private load(generation: number) {
+    const entry = { postings: FacetPostings.load(this.dataSource), generation, at: Date.now() };
+    this.loaded = entry;
+    entry.postings.catch(() => {
+      if (this.loaded === entry) this.loaded = null;
+    });
+    return entry;
   }
 }
 
@@ -174,6 +184,39 @@ export class FacetService {
 const FACET_COUNTS_TTL_MS = 30_000;
 /** Result sets whose counts are kept at most; the oldest goes first. */
 const CACHED_RESULT_SETS = 2_000;
+/** How old the products' values in memory may be before they are read again in the background. */
+const POSTINGS_FRESH_MS = 60_000;
+
+/**
+ * Per value, the products of the result set (`ids`) that have it and meet every chosen attribute's condition but
+ * its own attribute's: disjunctive counts, from the values in memory. Values no such product has are left out.
+ */
+function countValues(ids: Int32Array, postings: FacetPostings, selection: ResolvedSelection): Map<number, number> {
+  let size = postings.maxProductId + 1;
+  for (const id of ids) if (id >= size) size = id + 1;
+  const inResult = new Uint8Array(size);
+  for (const id of ids) inResult[id] = 1;
+  // Bit i of a product: it has one of the values chosen of the i-th chosen attribute.
+  const met = new Uint16Array(size);
+  selection.chosen.forEach((choice, index) => {
+    for (const valueId of choice.valueIds) for (const id of postings.products(valueId)) met[id] |= 1 << index;
+  });
+  const all = (1 << selection.chosen.length) - 1;
+  const counts = new Map<number, number>();
+  const countAttribute = (attributeId: number, ownBit: number) => {
+    for (const valueId of postings.values(attributeId)) {
+      let count = 0;
+      for (const id of postings.products(valueId)) if (inResult[id] && (met[id] | ownBit) === all) count++;
+      if (count > 0) counts.set(valueId, count);
+    }
+  };
+  const chosenIndex = new Map(selection.chosen.map((choice, index) => [choice.attributeId, index]));
+  for (const attribute of selection.attributes) {
+    const index = chosenIndex.get(attribute.id);
+    countAttribute(attribute.id, index === undefined ? 0 : 1 << index);
+  }
+  return counts;
+}
 
 /**
  * Named after the attribute: the conditions of several attributes meet in one WHERE. `p.id IN (…)` rather than a
