@@ -15,11 +15,12 @@ import { ProductVariant } from '../products/product-variant.entity';
 import { Product } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
 import { effectivePrice, variantPriced } from '../products/sale-price';
+import { shownProducts } from '../products/shown-products';
 import { Currency } from '../stores/currency.entity';
 import { CurrencyService } from '../stores/currency.service';
 import { StoreService } from '../stores/store.service';
 import { CatalogListingRequest, CatalogPaging, CatalogSearchRequest, CatalogSort, MAX_PER_PAGE } from './catalog-query';
-import { Facet, FacetService, ProductCondition } from './facets';
+import { Facet, FacetService } from './facets';
 import { DidYouMean, ProductSearchService } from './product-search.service';
 import { SearchMisses } from './search-misses.service';
 import { searchWords } from './search-terms';
@@ -209,7 +210,7 @@ export class CatalogService {
     ]);
     const { page, perPage } = paging(query);
     const now = Date.now();
-    const scope = [shownIn(store.id)];
+    const scope = [shownProducts(store.id)];
     if (query.inStock) scope.push({ sql: 'p.stock > 0', params: {} });
     if (query.categoryIds) scope.push({ sql: IN_CATEGORIES, params: { categoryIds: query.categoryIds } });
     // Prices are stored in the base currency: the bounds are converted once instead of every row.
@@ -249,7 +250,7 @@ export class CatalogService {
     if (found.total === 0 && narrowing.length === 0) this.misses.note(store.id, query.q);
     const [currency, facets] = await Promise.all([
       this.currency(currencyCode),
-      found.matched ? this.facets.facets([shownIn(store.id), found.matched], selection) : [],
+      found.matched ? this.facets.facets([shownProducts(store.id), found.matched], selection) : [],
     ]);
     const products = await this.products.present(await this.products.inOrder(found.ids), currency);
     return { products, page, perPage, total: found.total, currency, facets, didYouMean: found.didYouMean };
@@ -356,7 +357,7 @@ export class CatalogService {
 
   /** A few other visible products of the categories, by name. */
   private inCategories(storeId: number, categoryIds: number[], exceptProductId: number): Promise<Product[]> {
-    const shown = shownIn(storeId);
+    const shown = shownProducts(storeId);
     return this.dataSource
       .getRepository(Product)
       .createQueryBuilder('p')
@@ -369,11 +370,6 @@ export class CatalogService {
       .take(RELATED_ON_PAGE)
       .getMany();
   }
-}
-
-/** The store's products a shopper finds: visible and enabled. */
-function shownIn(storeId: number): ProductCondition {
-  return { sql: 'p.storeId = :storeId AND p.visible = :yes AND p.enabled = :yes', params: { storeId, yes: true } };
 }
 
 function paging(query: CatalogPaging): { page: number; perPage: number } {

@@ -3,14 +3,11 @@ import { DataSource, In } from 'typeorm';
 import { AttributeValue } from '../attributes/attribute-value.entity';
 import { ProductAttributes } from '../attributes/product-attributes.service';
 import { Attribute } from '../attributes/attribute.entity';
+import type { ProductCondition } from '../products/shown-products';
 import { FacetPostings } from './facet-postings';
 import { ResultSetIds } from './result-set-ids';
 
-/** A condition on the products table aliased `p`, with its named parameters (TypeORM `:name` / `:...list`). */
-export interface ProductCondition {
-  sql: string;
-  params: Record<string, unknown>;
-}
+export type { ProductCondition } from '../products/shown-products';
 
 /** The filter values a shopper chose: value slugs by attribute code (`f.colour=red,blue`). */
 export type FacetSelection = Record<string, string[]>;

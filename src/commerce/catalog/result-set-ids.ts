@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { Product } from '../products/product.entity';
-import type { ProductCondition } from './facets';
+import type { ProductCondition } from '../products/shown-products';
 
 /** How long a result set's ids are used as they are; until STALE_MS they are still served, read again meanwhile. */
 const FRESH_MS = 30_000;

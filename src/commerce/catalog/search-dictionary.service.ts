@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { ExpiringCache, expiringCache } from '../../common/expiring-cache';
 import { CategoryTree } from '../categories/category-tree';
 import { Product } from '../products/product.entity';
+import { shownProducts } from '../products/shown-products';
 import { foldWord, SearchVocabulary } from './search-vocabulary';
 import { SearchSynonym } from './search-synonym.entity';
 
@@ -51,12 +52,13 @@ export class SearchDictionary {
   }
 
   private async loadVocabulary(storeId: number): Promise<SearchVocabulary> {
+    const shown = shownProducts(storeId);
     const [products, tree] = await Promise.all([
       this.dataSource
         .getRepository(Product)
         .createQueryBuilder('p')
         .select(['p.name AS name', 'p.sku AS sku'])
-        .where('p.storeId = :storeId AND p.visible = :yes AND p.enabled = :yes', { storeId, yes: true })
+        .where(shown.sql, shown.params)
         .getRawMany<{ name: string; sku: string }>(),
       CategoryTree.load(this.dataSource.manager, storeId),
     ]);

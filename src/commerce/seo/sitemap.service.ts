@@ -8,6 +8,7 @@ import { CONTENT_PAGE_SLUGS } from '../content/content-page-slugs';
 import { ContentPages } from '../content/content-pages.service';
 import { productUrl } from '../products/catalog-product';
 import { Product } from '../products/product.entity';
+import { shownProducts } from '../products/shown-products';
 import { StoreService } from '../stores/store.service';
 
 /** The most URLs one sitemap file may list (sitemaps.org). */
@@ -91,7 +92,7 @@ export class SitemapService {
   private async productPages(): Promise<SitemapPage[]> {
     const store = await this.stores.default();
     const bucket = this.sqlite ? '(p.id - 1) / :size' : '(p.id - 1) DIV :size';
-    const rows = await this.shownProducts(store.id)
+    const rows = await this.shownQuery(store.id)
       .select(`${bucket}`, 'bucket')
       .addSelect('MAX(p.dateUpdated)', 'lastmod')
       .setParameter('size', this.pageSize)
@@ -113,7 +114,7 @@ export class SitemapService {
   /** The next shown products after id `after`, up to id `to`. */
   private async productChunk(after: number, to: number): Promise<Product[]> {
     const store = await this.stores.default();
-    return this.shownProducts(store.id)
+    return this.shownQuery(store.id)
       .select(['p.id', 'p.slug', 'p.dateUpdated'])
       .andWhere('p.id > :after AND p.id <= :to', { after, to })
       .orderBy('p.id', 'ASC')
@@ -121,15 +122,10 @@ export class SitemapService {
       .getMany();
   }
 
-  /** What the listing shows and a direct link sells: visible, enabled, not archived. */
-  private shownProducts(storeId: number) {
-    return this.dataSource
-      .getRepository(Product)
-      .createQueryBuilder('p')
-      .where('p.storeId = :storeId AND p.visible = :yes AND p.enabled = :yes AND p.archivedAt IS NULL', {
-        storeId,
-        yes: true,
-      });
+  /** What the listing shows (an archived product is hidden and disabled). */
+  private shownQuery(storeId: number) {
+    const shown = shownProducts(storeId);
+    return this.dataSource.getRepository(Product).createQueryBuilder('p').where(shown.sql, shown.params);
   }
 
   /** The shown categories (own and every ancestor's flag), in id order. */
@@ -155,7 +151,7 @@ export class SitemapService {
   private async otherPageUrls(): Promise<SitemapUrl[]> {
     const store = await this.stores.default();
     const [newest, versions] = await Promise.all([
-      this.shownProducts(store.id).select('MAX(p.dateUpdated)', 'lastmod').getRawOne<{ lastmod: Date | string }>(),
+      this.shownQuery(store.id).select('MAX(p.dateUpdated)', 'lastmod').getRawOne<{ lastmod: Date | string }>(),
       this.contentPages.all(),
     ]);
     const content = CONTENT_PAGE_SLUGS.map((slug) => ({
