@@ -24,3 +24,44 @@ export function expiringCache<T>(ttlMs: number, load: () => Promise<T>): Expirin
   };
   return Object.assign(get, { clear: () => (value = undefined) });
 }
+
+/**
+ * Like expiringCache, but past `ttlMs` the old value keeps answering while the new one loads in the background:
+ * for values slow to load (a search vocabulary of every product name) read on a shopper's request, so only the
+ * very first call waits. A failed reload keeps the old value; `clear()` drops it, and a reload under way with it.
+ */
+export function refreshingCache<T>(ttlMs: number, load: () => Promise<T>): ExpiringCache<T> {
+  let value: Promise<T> | undefined;
+  let loadedAt = 0;
+  let reloading = false;
+  let cleared = 0;
+  const get = () => {
+    if (!value) {
+      loadedAt = Date.now();
+      value = load().catch((error) => {
+        value = undefined;
+        throw error;
+      });
+    } else if (Date.now() - loadedAt > ttlMs && !reloading) {
+      reloading = true;
+      const clearedBefore = cleared;
+      load()
+        .then(
+          (fresh) => {
+            if (cleared !== clearedBefore) return;
+            value = Promise.resolve(fresh);
+            loadedAt = Date.now();
+          },
+          () => undefined,
+        )
+        .finally(() => (reloading = false));
+    }
+    return value;
+  };
+  return Object.assign(get, {
+    clear: () => {
+      cleared++;
+      value = undefined;
+    },
+  });
+}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ExpiringCache, expiringCache } from '../../common/expiring-cache';
+import { ExpiringCache, expiringCache, refreshingCache } from '../../common/expiring-cache';
 import { CategoryTree } from '../categories/category-tree';
 import { Product } from '../products/product.entity';
 import { shownProducts } from '../products/shown-products';
@@ -8,8 +8,9 @@ import { foldWord, SearchVocabulary } from './search-vocabulary';
 import { SearchSynonym } from './search-synonym.entity';
 
 /**
- * How long a store's vocabulary is kept: a product named since then is found by its name at once (the index has
- * it), only typos of a new word wait this long to be forgiven.
+ * How long a store's vocabulary is kept before it is read again in the background (the old one answering
+ * meanwhile: reading 100,000 names takes a second): a product named since then is found by its name at once (the
+ * index has it), only typos of a new word wait this long to be forgiven.
  */
 const VOCABULARY_TTL_MS = 5 * 60_000;
 /** Synonyms are cleared on every CP edit here; the TTL covers edits made on another instance. */
@@ -30,11 +31,15 @@ export class SearchDictionary {
   constructor(private readonly dataSource: DataSource) {}
 
   vocabulary(storeId: number): Promise<SearchVocabulary> {
-    return this.cached(this.vocabularies, storeId, VOCABULARY_TTL_MS, () => this.loadVocabulary(storeId));
+    return this.cached(this.vocabularies, storeId, () =>
+      refreshingCache(VOCABULARY_TTL_MS, () => this.loadVocabulary(storeId)),
+    );
   }
 
   synonyms(storeId: number): Promise<SynonymMap> {
-    return this.cached(this.synonymMaps, storeId, SYNONYMS_TTL_MS, () => this.loadSynonyms(storeId));
+    return this.cached(this.synonymMaps, storeId, () =>
+      expiringCache(SYNONYMS_TTL_MS, () => this.loadSynonyms(storeId)),
+    );
   }
 
   /** After a synonym edit: the next search reads the groups again. */
@@ -42,10 +47,10 @@ export class SearchDictionary {
     this.synonymMaps.get(storeId)?.clear();
   }
 
-  private cached<T>(caches: Map<number, ExpiringCache<T>>, storeId: number, ttl: number, load: () => Promise<T>) {
+  private cached<T>(caches: Map<number, ExpiringCache<T>>, storeId: number, make: () => ExpiringCache<T>) {
     let cache = caches.get(storeId);
     if (!cache) {
-      cache = expiringCache(ttl, load);
+      cache = make();
       caches.set(storeId, cache);
     }
     return cache();
