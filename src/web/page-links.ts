@@ -5,7 +5,7 @@ import { translations } from './i18n/translations';
 export const LANGUAGE_PARAM = 'lang';
 
 /** Filters that narrow a listing without making a page worth finding on its own. */
-const NARROWING_PARAMS = ['inStock', 'minPrice', 'maxPrice'];
+export const NARROWING_PARAMS = ['inStock', 'minPrice', 'maxPrice'];
 
 /** What the layout's head says about where a page lives (views/partials/seo-links.hbs). */
 export interface PageLinks {

@@ -305,7 +305,27 @@ describe('facets', () => {
     expect(html).toContain(`<a class="facet-link" href="${path}">Remove<span class="visually-hidden"> Acme</span>`);
     expect(html).toContain(`<a class="facet-link" href="${path}?f.fbrand=acme&f.fsize=s" rel="nofollow">`);
     expect(html).toContain(`<a class="facet-chip" href="${path}">Fbrand: Acme`);
-    expect(html).toContain(`<a class="facet-clear" href="${path}">`);
+    expect(html).toContain(`<a class="facet-clear" href="${path}">Clear all filters</a>`);
+    // One link clears facets, price and stock alike (the search, order and page size stay); none beside it.
+    const priced = await request(shop.server)
+      .get('/shop/catalog/products?f.fbrand=acme&minPrice=10&inStock=1&sort=price_asc')
+      .set('Accept', 'text/html')
+      .expect(200);
+    expect(priced.text).toContain(`<a class="facet-clear" href="${path}?sort&#x3D;price_asc">Clear all filters</a>`);
+    expect(priced.text).not.toContain('Clear filters');
+    const onlyPrice = await request(shop.server)
+      .get('/shop/catalog/products?minPrice=10')
+      .set('Accept', 'text/html')
+      .expect(200);
+    expect(onlyPrice.text).toContain(`<a href="${path}">Clear filters</a>`);
+    expect(onlyPrice.text).not.toContain('facet-clear');
+    const searched = await request(shop.server)
+      .get('/shop/catalog/search-results?q=nebula&f.fbrand=acme')
+      .set('Accept', 'text/html')
+      .expect(200);
+    expect(searched.text).toContain(
+      '<a class="facet-clear" href="/shop/catalog/search-results?q&#x3D;nebula">Clear all filters</a>',
+    );
     // A single value is a page for crawlers.
     const plain = await request(shop.server).get('/shop/catalog/products').set('Accept', 'text/html').expect(200);
     expect(plain.text.replace(/&#x3D;/g, '=').replace(/&amp;/g, '&')).toContain(

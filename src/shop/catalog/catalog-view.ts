@@ -13,7 +13,13 @@ import { productErrors } from '../../commerce/products/products-errors';
 import { FALLBACK_LANGUAGE } from '../../web/i18n/translations';
 import { CatalogListingQuery, DEFAULT_PER_PAGE, DEFAULT_SORT } from './dto/catalog-query.dto';
 import { ProductSeoFacts } from '../../commerce/seo/product-seo.service';
-import { LANGUAGE_PARAM, listingCanonicalParams, pageLinks, requestedLanguage } from '../../web/page-links';
+import {
+  LANGUAGE_PARAM,
+  listingCanonicalParams,
+  NARROWING_PARAMS,
+  pageLinks,
+  requestedLanguage,
+} from '../../web/page-links';
 import { breadcrumbListJsonLd, OpenGraph, productJsonLd, shortDescription } from '../../web/structured-data';
 import { facetParams } from './dto/facet-params';
 
@@ -46,15 +52,13 @@ export function categoryNotFoundPage(req: Request, text: PageTextFn): PageView {
 }
 
 /** The filter form's values as the listing's links keep them, and whether any filter (a facet too) is on. */
-export function listingFilters(query: CatalogListingQuery, facets: Facet[]) {
-  const filters = {
+export function listingFilters(query: CatalogListingQuery) {
+  return {
     sort: query.sort,
     inStock: query.inStock === '1' ? '1' : undefined,
     minPrice: query.minPrice?.toString(),
     maxPrice: query.maxPrice?.toString(),
   };
-  const faceted = facets.some((facet) => facet.values.some((value) => value.selected));
-  return { filters, filtered: Boolean(filters.inStock || filters.minPrice || filters.maxPrice || faceted) };
 }
 
 /** A category page's JSON `category` (docs/http-contract.md): links with absolute URLs like the products'. */
@@ -150,10 +154,14 @@ export function catalogPageView(
     [LANGUAGE_PARAM]: requestedLanguage(req),
   }).filter((entry): entry is [string, string] => entry[1] !== undefined);
   const selection = selectionOf(page.facets);
+  // The one way back to the whole list: facets, price and stock filters all go; the search, order and size stay.
+  const unfiltered = kept.filter(([key]) => !NARROWING_PARAMS.includes(key));
+  const filtered = unfiltered.length < kept.length || Object.keys(selection).length > 0;
   const link = (target: number) =>
     `${path}?${new URLSearchParams([...kept, ...Object.entries(facetParams(selection)), ['page', String(target)]])}`;
   return {
     ...facetsView(page.facets, selection, path, kept),
+    clearFilters: filtered ? hrefOf(path, unfiltered) : null,
     products: productCards(page.products, baseUrl),
     currency: page.currency,
     total: page.total,
@@ -180,13 +188,10 @@ function selectionOf(facets: Facet[]): FacetSelection {
 /**
  * views/partials/catalog-facets.hbs: per attribute its values as checkboxes of the filter form and as links that
  * add or remove the value (first page); a link to a combination of two or more values is `rel="nofollow"`, so
- * crawlers index single-value pages only. The selected values again as removable chips, and a link clearing them.
+ * crawlers index single-value pages only. The selected values again as removable chips.
  */
 function facetsView(facets: Facet[], selection: FacetSelection, path: string, kept: Array<[string, string]>) {
-  const href = (next: FacetSelection) => {
-    const query = new URLSearchParams([...kept, ...Object.entries(facetParams(next))]).toString();
-    return query ? `${path}?${query}` : path;
-  };
+  const href = (next: FacetSelection) => hrefOf(path, [...kept, ...Object.entries(facetParams(next))]);
   const toggled = (code: string, slug: string): FacetSelection => {
     const current = selection[code] ?? [];
     return {
@@ -209,8 +214,13 @@ function facetsView(facets: Facet[], selection: FacetSelection, path: string, ke
         .filter((value) => value.selected)
         .map((value) => ({ name: facet.name, value: value.value, href: href(toggled(facet.code, value.slug)) })),
     ),
-    facetsClear: size(selection) > 0 ? href({}) : null,
   };
+}
+
+/** `path` with the query `params`, without a `?` when there are none. */
+function hrefOf(path: string, params: Array<[string, string]>): string {
+  const query = new URLSearchParams(params).toString();
+  return query ? `${path}?${query}` : path;
 }
 
 export function productPageView(page: ProductPage, baseUrl: string, language: string) {

@@ -45,7 +45,7 @@ export class CatalogController {
   async products(@Query() query: CatalogListingQuery, @Req() req: Request, @PageText() text: PageTextFn) {
     const page = await this.catalog.listing({ ...query, inStock: query.inStock === '1' }, sessionCurrency(req));
     if (wantsJson(req)) return catalogPageJson(page);
-    const { filters, filtered } = listingFilters(query, page.facets);
+    const filters = listingFilters(query);
     const title = text('catalog.listing.title');
     const links = listingPageLinks(req, this.config.baseUrl, LISTING_PATH, page);
     return guestPage(req, 'shop/catalog/products', {
@@ -53,7 +53,6 @@ export class CatalogController {
       ...links,
       openGraph: websiteOpenGraph(title, links),
       filters,
-      filtered,
       ...catalogPageView(page, req, filters, this.config.baseUrl),
     });
   }

@@ -57,7 +57,7 @@ export class CategoryPageController {
       sessionCurrency(req),
     );
     if (wantsJson(req)) return { ...catalogPageJson(page), category: categoryJson(category, this.config.baseUrl) };
-    const { filters, filtered } = listingFilters(query, page.facets);
+    const filters = listingFilters(query);
     const links = listingPageLinks(req, this.config.baseUrl, categoryPath(category.path), page);
     return guestPage(req, 'shop/catalog/category', {
       title: category.meta.title,
@@ -69,7 +69,6 @@ export class CategoryPageController {
       ancestors: category.breadcrumbs.slice(0, -1),
       categoryMenu: await this.categories.menu(category.breadcrumbs.map((crumb) => crumb.path)),
       filters,
-      filtered,
       ...catalogPageView(page, req, filters, this.config.baseUrl),
     });
   }
