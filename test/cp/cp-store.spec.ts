@@ -1,4 +1,7 @@
+import { AttributeValue } from '../../src/commerce/attributes/attribute-value.entity';
+import { Attribute } from '../../src/commerce/attributes/attribute.entity';
 import { AuditEntry } from '../../src/commerce/audit/audit-entry.entity';
+import { Category } from '../../src/commerce/categories/category.entity';
 import { Customer } from '../../src/commerce/customers/customer.entity';
 import { SalesDocument } from '../../src/commerce/invoices/sales-document.entity';
 import { Order } from '../../src/commerce/orders/order.entity';
@@ -197,7 +200,9 @@ describe(`store details and removing the demo (${usingMysql ? 'MariaDB' : 'SQLit
       ok: true,
       removed: { products: 35, orders: 1, customers: 1, admin: 'admin@example.com' },
     });
-    for (const entity of [Product, ProductVariant, Order, PaymentTransaction, SalesDocument, Customer]) {
+    const demoTables = [Product, ProductVariant, Order, PaymentTransaction, SalesDocument, Customer];
+    // The demo's categories and attributes went with its products: nothing else used them.
+    for (const entity of [...demoTables, Category, Attribute, AttributeValue]) {
       expect({ entity: entity.name, rows: await shop.dataSource.getRepository<object>(entity).count() }).toEqual({
         entity: entity.name,
         rows: 0,
@@ -289,9 +294,25 @@ describe(`store details and removing the demo (${usingMysql ? 'MariaDB' : 'SQLit
   it('removes the demo from the CP: an admin, after the confirmation page, with the box ticked; once', async () => {
     // A demo product again (the CLI removed the first demo above), and an order that would go with it.
     const store = await shop.dataSource.getRepository(Store).findOneByOrFail({ isDefault: true });
-    await shop.app
-      .get(ProductImportService)
-      .importBatch(store.id, [{ sku: 'DEMO-AGAIN', name: 'Demo again', price: 1, stock: 1 }]);
+    // It shares a category and a brand with a product of the owner's, and has a category and a colour alone.
+    await shop.app.get(ProductImportService).importBatch(store.id, [
+      {
+        sku: 'DEMO-AGAIN',
+        name: 'Demo again',
+        price: 1,
+        stock: 1,
+        categories: ['Coffee/Brewing', 'Coffee'],
+        attributes: { brand: ['Leverette'], colour: ['Red'] },
+      },
+      {
+        sku: 'OWN-1',
+        name: 'Own blend',
+        price: 9,
+        stock: 5,
+        categories: ['Coffee'],
+        attributes: { brand: ['Leverette'] },
+      },
+    ]);
     const ordersBefore = await shop.dataSource.getRepository(Order).count();
     expect(ordersBefore).toBeGreaterThan(0);
 
@@ -317,6 +338,9 @@ describe(`store details and removing the demo (${usingMysql ? 'MariaDB' : 'SQLit
     expect(done.headers.location).toBe('/admin/store');
     expect(await shop.dataSource.getRepository(Order).count()).toBe(0);
     expect(await shop.dataSource.getRepository(Product).countBy({ sku: 'DEMO-AGAIN' })).toBe(0);
+    expect((await shop.dataSource.getRepository(Category).find()).map(({ path }) => path)).toEqual(['coffee']);
+    expect((await shop.dataSource.getRepository(Attribute).find()).map(({ code }) => code)).toEqual(['brand']);
+    expect((await shop.dataSource.getRepository(AttributeValue).find()).map(({ slug }) => slug)).toEqual(['leverette']);
     const entry = (await storeAudit()).at(-1)!;
     expect(entry).toMatchObject({
       actor: 'cp:store-admin@example.com',

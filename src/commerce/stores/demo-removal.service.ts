@@ -3,8 +3,13 @@ import { DataSource, EntityManager, EntityTarget, In, Like } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { lockEnabledAdmins } from '../staff/staff-admin.service';
+import { AttributeValue } from '../attributes/attribute-value.entity';
+import { Attribute } from '../attributes/attribute.entity';
+import { ProductAttributeValue } from '../attributes/product-attribute-value.entity';
 import { AuditLog } from '../audit/audit-log.service';
 import { CartAdd } from '../carts/cart-add.entity';
+import { Category } from '../categories/category.entity';
+import { ProductCategory } from '../categories/product-category.entity';
 import { CartLine } from '../carts/cart-line.entity';
 import { Cart } from '../carts/cart.entity';
 import { CouponUsage } from '../coupons/coupon-usage.entity';
@@ -103,8 +108,9 @@ export interface DemoContents {
 /**
  * Removes the demo in one transaction (`npm run cli -- demo:remove`, the CP's Store details): the demo catalog
  * (the products the seed marked with `DEMO-` SKUs, with their variants, relations, safety facts, price history and
- * gift-card design), every order, cart and customer, and the demo admin. The store, its settings, currencies,
- * shipping methods, content pages and the owner's own products stay.
+ * gift-card design, and the categories and attribute values only they used), every order, cart and customer, and
+ * the demo admin. The store, its settings, currencies, shipping methods, content pages and the owner's own products
+ * (and the categories and values they use) stay.
  */
 @Injectable()
 export class DemoRemoval {
@@ -189,6 +195,13 @@ export class DemoRemoval {
   private async removeDemoCatalog(manager: EntityManager): Promise<void> {
     const ids = await this.demoProductIds(manager);
     if (ids.length === 0) return;
+    // What the demo products were filed under and described by, read before they go (their rows go with them).
+    const categoryIds = (
+      await manager.find(ProductCategory, { select: { categoryId: true }, where: { productId: In(ids) } })
+    ).map(({ categoryId }) => categoryId);
+    const valueIds = (
+      await manager.find(ProductAttributeValue, { select: { attributeValueId: true }, where: { productId: In(ids) } })
+    ).map(({ attributeValueId }) => attributeValueId);
     const designIds = (await manager.findBy(GiftCardProduct, { productId: In(ids) })).map(({ designId }) => designId);
     await manager.delete(GiftCardProduct, { productId: In(ids) });
     const stillSold = (await manager.findBy(GiftCardProduct, { designId: In(designIds) })).map(
@@ -200,6 +213,61 @@ export class DemoRemoval {
     await manager.delete(ProductRelation, { relatedProductId: In(ids) });
     for (const entity of [ProductSafety, PriceChange, ProductVariant, Product] as const) {
       await manager.delete(entity, entity === Product ? { id: In(ids) } : { productId: In(ids) });
+    }
+    await this.removeEmptiedCategories(manager, categoryIds);
+    await this.removeUnusedValues(manager, [...new Set(valueIds)]);
+  }
+
+  /**
+   * The demo's categories with their ancestors, deepest first, each one that now holds no product and no
+   * sub-category: a category the owner filed a product under, or made one of their own in, stays.
+   */
+  private async removeEmptiedCategories(manager: EntityManager, categoryIds: number[]): Promise<void> {
+    const categories = await manager.find(Category, { select: { id: true, parentId: true, path: true } });
+    const byId = new Map(categories.map((category) => [category.id, category]));
+    const candidates = new Set<number>();
+    for (const id of new Set(categoryIds)) {
+      let category = byId.get(id);
+      while (category && !candidates.has(category.id)) {
+        candidates.add(category.id);
+        category = category.parentId === null ? undefined : byId.get(category.parentId);
+      }
+    }
+    const deepestFirst = [...candidates]
+      .map((id) => byId.get(id)!)
+      .sort((a, b) => b.path.split('/').length - a.path.split('/').length);
+    for (const category of deepestFirst) {
+      const used =
+        (await manager.exists(ProductCategory, { where: { categoryId: category.id } })) ||
+        (await manager.exists(Category, { where: { parentId: category.id } }));
+      if (!used) await manager.delete(Category, { id: category.id });
+    }
+  }
+
+  /** The demo's attribute values no product has any more, then their attributes left without a value. */
+  private async removeUnusedValues(manager: EntityManager, valueIds: number[]): Promise<void> {
+    if (valueIds.length === 0) return;
+    const stillUsed = new Set(
+      (
+        await manager.find(ProductAttributeValue, {
+          select: { attributeValueId: true },
+          where: { attributeValueId: In(valueIds) },
+        })
+      ).map(({ attributeValueId }) => attributeValueId),
+    );
+    const unused = valueIds.filter((id) => !stillUsed.has(id));
+    if (unused.length === 0) return;
+    const attributeIds = [
+      ...new Set(
+        (await manager.find(AttributeValue, { select: { attributeId: true }, where: { id: In(unused) } })).map(
+          ({ attributeId }) => attributeId,
+        ),
+      ),
+    ];
+    await manager.delete(AttributeValue, { id: In(unused) });
+    for (const attributeId of attributeIds) {
+      if (!(await manager.exists(AttributeValue, { where: { attributeId } })))
+        await manager.delete(Attribute, { id: attributeId });
     }
   }
 
