@@ -8,6 +8,7 @@ import { shopDateTime } from '../../src/commerce/delivery/shop-calendar';
 import { PriceChange } from '../../src/commerce/products/price-history.entity';
 import { ProductVariant } from '../../src/commerce/products/product-variant.entity';
 import { Product } from '../../src/commerce/products/product.entity';
+import { CatalogListingPaidPrice1795815000000 } from '../../src/database/migrations/1795815000000-catalog-listing-paid-price';
 import { PriceHistory1795787259002 } from '../../src/database/migrations/1795787259002-price-history';
 import { addToCart } from '../support/checkout';
 import { runCli } from '../support/cli';
@@ -396,8 +397,11 @@ describe(`price history and sales (${usingMysql ? 'mysql' : 'sqlite'})`, () => {
   it('the migration gives every product and variant a first history row at its price', async () => {
     const runner = shop.dataSource.createQueryRunner();
     try {
+      // The later price index holds the sale columns this migration adds: it goes first and comes back last.
+      await new CatalogListingPaidPrice1795815000000().down(runner);
       await new PriceHistory1795787259002().down(runner);
       await new PriceHistory1795787259002().up(runner);
+      await new CatalogListingPaidPrice1795815000000().up(runner);
     } finally {
       await runner.release();
     }

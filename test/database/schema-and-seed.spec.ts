@@ -88,6 +88,7 @@ describe('schema and demo seed', () => {
           'ProductImages1795798592038',
           'CarrierAParcelClaims1795802729614',
           'CatalogBrowsing1795809844222',
+          'CatalogListingPaidPrice1795815000000',
         ],
       });
     } finally {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, FindOptionsSelect } from 'typeorm';
+import { DataSource, FindOptionsSelect, In } from 'typeorm';
 import { convertMinor, toMinor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
@@ -220,20 +220,29 @@ export class CatalogService {
     if (query.maxPrice !== undefined)
       scope.push({ sql: `${PAID_PRICE} <= :max`, params: { max: inBase(query.maxPrice), now } });
     const selection = await this.facets.resolve(store.id, query.facets ?? {});
-    const builder = this.dataSource
-      .getRepository(Product)
-      .createQueryBuilder('p')
-      .select(CARD_COLUMNS.map((column) => `p.${column}`))
-      .skip((page - 1) * perPage)
-      .take(perPage);
-    for (const condition of [...scope, ...this.facets.conditions(selection)])
-      builder.andWhere(condition.sql, condition.params);
-    for (const [column, direction] of this.orders[query.sort]) builder.addOrderBy(column, direction);
-    builder.setParameter('now', now);
-    const [[products, total], facets] = await Promise.all([
-      builder.getManyAndCount(),
+    // The page's ids first, then their cards: with the price index covering the price paid and the stock
+    // (CatalogListingPaidPrice migration), filtering, ordering and counting read the index alone, and only the 24
+    // products shown are read whole (a price-sorted page 40 of 100,000 products: 250 ms → a few).
+    const matching = () => {
+      const builder = this.dataSource.getRepository(Product).createQueryBuilder('p');
+      for (const condition of [...scope, ...this.facets.conditions(selection)])
+        builder.andWhere(condition.sql, condition.params);
+      return builder.setParameter('now', now);
+    };
+    const pageIds = matching()
+      .select('p.id', 'id')
+      .offset((page - 1) * perPage)
+      .limit(perPage);
+    for (const [column, direction] of this.orders[query.sort]) pageIds.addOrderBy(column, direction);
+    const [rows, total, facets] = await Promise.all([
+      pageIds.getRawMany<{ id: number | string }>(),
+      matching().getCount(),
       this.facets.facets(scope, selection),
     ]);
+    const ids = rows.map((row) => Number(row.id));
+    const cards = await this.dataSource.getRepository(Product).find({ select: CARD_SELECT, where: { id: In(ids) } });
+    const byId = new Map(cards.map((card) => [card.id, card]));
+    const products = ids.flatMap((id) => byId.get(id) ?? []);
     return { products: await this.products.present(products, currency, now), page, perPage, total, currency, facets };
   }
 

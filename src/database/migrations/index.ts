@@ -36,6 +36,7 @@ import { ProductImages1795798592038 } from './1795798592038-product-images';
 import { CpStaffInvitations1795798126301 } from './1795798126301-cp-staff-invitations';
 import { CarrierAParcelClaims1795802729614 } from './1795802729614-carrier-a-parcel-claims';
 import { CatalogBrowsing1795809844222 } from './1795809844222-catalog-browsing';
+import { CatalogListingPaidPrice1795815000000 } from './1795815000000-catalog-listing-paid-price';
 
 /** Migrations in order; run at start-up and by `npm run cli -- migrations:run`. */
 export const MIGRATIONS = [
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   ProductImages1795798592038,
   CarrierAParcelClaims1795802729614,
   CatalogBrowsing1795809844222,
+  CatalogListingPaidPrice1795815000000,
 ];
