@@ -62,6 +62,12 @@ describe('categories in the shop', () => {
   };
   const ownCategories = () =>
     shop.dataSource.getRepository(Category).find({ where: { path: In(OWN_PATHS) }, order: { path: 'ASC' } });
+  /** The CP's catalog export, as a staff member logged in with `client` downloads it. */
+  async function exportedRows(client: ShopClient) {
+    await client.loginCp();
+    const res = await client.get('/admin/products/export.json').expect(200);
+    return JSON.parse(res.text) as Array<{ sku: string; categories: string[] }>;
+  }
   /** Each CAT- product's categories as paths, the primary one first. */
   async function placements(): Promise<Record<string, string[]>> {
     const products = await shop.dataSource.getRepository(Product).findBy({ sku: In(ROWS.map((row) => row.sku)) });
@@ -325,11 +331,7 @@ describe('categories in the shop', () => {
 
   it('exports categories that import back unchanged', async () => {
     const admin = new ShopClient(shop.server);
-    await admin.loginCp();
-    const exported = JSON.parse((await admin.get('/admin/products/export.json').expect(200)).text) as Array<{
-      sku: string;
-      categories: string[];
-    }>;
+    const exported = await exportedRows(admin);
     const categoriesOf = (sku: string) => exported.find((row) => row.sku === sku)!.categories;
     expect(categoriesOf('CAT-A')).toEqual(['Káva & Čaj/Brewing', 'Gifts For Tea']);
     expect(categoriesOf('CAT-C')).toEqual(['Káva & Čaj/Brewing/Pots']);
@@ -365,12 +367,7 @@ describe('categories in the shop', () => {
       },
       'test',
     );
-    const admin = new ShopClient(shop.server);
-    await admin.loginCp();
-    const exported = JSON.parse((await admin.get('/admin/products/export.json').expect(200)).text) as Array<{
-      sku: string;
-      categories: string[];
-    }>;
+    const exported = await exportedRows(new ShopClient(shop.server));
     expect(exported.find((row) => row.sku === 'CAT-E')!.categories).toEqual(['Káva & Čaj/Brewing']);
     const before = await categories.find({ order: { id: 'ASC' } });
     const placed = () =>

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, FindOptionsSelect, In } from 'typeorm';
+import { DataSource, FindOptionsSelect } from 'typeorm';
 import { convertMinor, toMinor } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
@@ -239,10 +239,10 @@ export class CatalogService {
       matching().getCount(),
       this.facets.facets(scope, selection),
     ]);
-    const ids = rows.map((row) => Number(row.id));
-    const cards = await this.dataSource.getRepository(Product).find({ select: CARD_SELECT, where: { id: In(ids) } });
-    const byId = new Map(cards.map((card) => [card.id, card]));
-    const products = ids.flatMap((id) => byId.get(id) ?? []);
+    const products = await this.products.inOrder(
+      rows.map((row) => Number(row.id)),
+      CARD_SELECT,
+    );
     return { products: await this.products.present(products, currency, now), page, perPage, total, currency, facets };
   }
 

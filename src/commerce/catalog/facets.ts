@@ -1,11 +1,12 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import { AttributeValue } from '../attributes/attribute-value.entity';
 import { ProductAttributes } from '../attributes/product-attributes.service';
 import { Attribute } from '../attributes/attribute.entity';
 import type { ProductCondition } from '../products/shown-products';
+import { ExpiringCache, refreshingCache } from '../../common/expiring-cache';
 import { FacetPostings } from './facet-postings';
-import { ResultSetIds } from './result-set-ids';
+import { ResultSetIds, scopeKey } from './result-set-ids';
 
 export type { ProductCondition } from '../products/shown-products';
 
@@ -41,17 +42,17 @@ export interface ResolvedSelection {
  */
 @Injectable()
 export class FacetService {
-  private readonly logger = new Logger(FacetService.name);
   private readonly cached = new Map<string, { until: number; generation: number; facets: Promise<Facet[]> }>();
   private readonly scopeIds: ResultSetIds;
-  private loaded: { postings: Promise<FacetPostings>; generation: number; at: number } | null = null;
-  private refreshing = false;
+  private readonly postingsCache: ExpiringCache<FacetPostings>;
+  private postingsGeneration = -1;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly writes: ProductAttributes,
   ) {
     this.scopeIds = new ResultSetIds(dataSource);
+    this.postingsCache = refreshingCache(POSTINGS_FRESH_MS, () => FacetPostings.load(dataSource));
   }
 
   async resolve(storeId: number, selection: FacetSelection): Promise<ResolvedSelection> {
@@ -96,12 +97,7 @@ export class FacetService {
   facets(scope: ProductCondition[], selection: ResolvedSelection): Promise<Facet[]> {
     if (selection.attributes.length === 0) return Promise.resolve([]);
     // The counts of a result set and selection are kept for a while and shared by the requests asking meanwhile.
-    // The moment a sale is judged at (`now`) is left out of the key: it moves every millisecond.
-    const key = JSON.stringify([
-      scope.map(({ sql, params }) => [sql, { ...params, now: undefined }]),
-      selection.chosen,
-      selection.attributes,
-    ]);
+    const key = JSON.stringify([scopeKey(scope), selection.chosen, selection.attributes]);
     const now = Date.now();
     const generation = this.writes.generation;
     const hit = this.cached.get(key);
@@ -147,30 +143,11 @@ export class FacetService {
    */
   private postings(): Promise<FacetPostings> {
     const generation = this.writes.generation;
-    const entry = this.loaded;
-    if (!entry || entry.generation !== generation) return this.load(generation).postings;
-    if (Date.now() - entry.at > POSTINGS_FRESH_MS && !this.refreshing) {
-      this.refreshing = true;
-      const next = FacetPostings.load(this.dataSource);
-      next
-        .then(
-          () => {
-            if (this.loaded === entry) this.loaded = { postings: next, generation, at: Date.now() };
-          },
-          (error: unknown) => this.logger.warn({ err: error }, 'could not read the facet values again'),
-        )
-        .finally(() => (this.refreshing = false));
+    if (generation !== this.postingsGeneration) {
+      this.postingsCache.clear();
+      this.postingsGeneration = generation;
     }
-    return entry.postings;
-  }
-
-  private load(generation: number) {
-    const entry = { postings: FacetPostings.load(this.dataSource), generation, at: Date.now() };
-    this.loaded = entry;
-    entry.postings.catch(() => {
-      if (this.loaded === entry) this.loaded = null;
-    });
-    return entry;
+    return this.postingsCache();
   }
 }
 

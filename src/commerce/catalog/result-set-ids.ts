@@ -16,6 +16,14 @@ interface Entry {
 }
 
 /**
+ * What identifies a result set in a cache key: its conditions, without the moment a sale is judged at (`now`), which
+ * moves every millisecond.
+ */
+export function scopeKey(scope: ProductCondition[]) {
+  return scope.map(({ sql, params }) => [sql, { ...params, now: undefined }]);
+}
+
+/**
  * The ids of the products a result set (listing, category, search: conditions on `p`) holds, kept for the facet
  * counts. Every facet selection of one result set shares them, so a shopper ticking values costs no query here; a
  * set read more than 30 seconds ago is read again in the background while its old ids answer (up to 5 minutes).
@@ -27,8 +35,7 @@ export class ResultSetIds {
   constructor(private readonly dataSource: DataSource) {}
 
   get(scope: ProductCondition[]): Promise<Int32Array> {
-    // The moment a sale is judged at (`now`) moves every millisecond: it is left out of the key.
-    const key = JSON.stringify(scope.map(({ sql, params }) => [sql, { ...params, now: undefined }]));
+    const key = JSON.stringify(scopeKey(scope));
     const now = Date.now();
     const entry = this.entries.get(key);
     if (entry && now - entry.at < STALE_MS) {

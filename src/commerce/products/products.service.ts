@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In } from 'typeorm';
+import { DataSource, FindOptionsSelect, In } from 'typeorm';
 import { LIKE_ESCAPE, likeContaining } from '../../database/like';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
@@ -57,10 +57,13 @@ export class ProductsService {
     return this.inOrder(ids);
   }
 
-  /** Products in the order of `ids` (a ranked search, a relation list); ids without a product are left out. */
-  async inOrder(ids: number[]): Promise<Product[]> {
+  /**
+   * Products in the order of `ids` (a ranked search, a relation list, a listing page), with only the `select`ed
+   * columns when given; ids without a product are left out.
+   */
+  async inOrder(ids: number[], select?: FindOptionsSelect<Product>): Promise<Product[]> {
     if (ids.length === 0) return [];
-    const products = await this.dataSource.getRepository(Product).findBy({ id: In(ids) });
+    const products = await this.dataSource.getRepository(Product).find({ select, where: { id: In(ids) } });
     const byId = new Map(products.map((product) => [product.id, product]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
