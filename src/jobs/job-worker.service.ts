@@ -53,6 +53,13 @@ export class JobWorker implements OnApplicationBootstrap, OnApplicationShutdown 
     clearTimeout(this.timer);
     while (this.sweeping) await new Promise((resolve) => setTimeout(resolve, 10));
     if (this.bull) {
+      // A BullMQ connection closed while it is still starting emits an 'error' after its close has removed every
+      // listener, which ends the process: let the start settle first (a second at most, Redis may be away).
+      const { queue, worker } = this.bull;
+      await Promise.race([
+        Promise.allSettled([queue.waitUntilReady(), worker.waitUntilReady()]),
+        new Promise((resolve) => setTimeout(resolve, 1000).unref()),
+      ]);
       await this.bull.worker.close();
       await this.bull.queue.close();
       for (const connection of this.bull.connections) connection.disconnect();
